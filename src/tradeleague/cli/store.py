@@ -1,9 +1,144 @@
-"""CLI commands: store (being built)."""
+"""CLI commands for the event store: ``verify`` and ``db upgrade | info | refresh``.
+
+``tradeleague verify`` walks the whole hash chain and rebuilds every read model
+from events alone (SPEC C-4, C-5); it exits 0 when everything agrees, 1 on any
+mismatch, and 2 (one sentence, from the CLI root) when the database cannot be
+reached.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING, Annotated
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from tradeleague.store import DbInfo, VerifyReport
+
+__all__ = ["register"]
+
+_SHOWN_MISMATCHES = 50
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Database URL (default: $TRADELEAGUE_DB, else sqlite:///./tradeleague.db).",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+def _print_json(data: dict[str, object]) -> None:
+    typer.echo(json.dumps(data, indent=2, sort_keys=True))
+
+
+def _verify_tables(report: VerifyReport, console: Console) -> None:
+    summary = Table(title="What was checked", show_header=False, title_justify="left")
+    summary.add_column("item", style="bold")
+    summary.add_column("value", overflow="fold")
+    summary.add_row("database", report.url)
+    summary.add_row("events (hashes recomputed)", f"{report.events:,}")
+    summary.add_row("streams", f"{report.streams:,}")
+    summary.add_row("head seq", str(report.head_seq))
+    summary.add_row("head hash", report.head_hash)
+    if report.unchecked_projections:
+        summary.add_row("not checked (unregistered)", ", ".join(report.unchecked_projections))
+    console.print(summary)
+    if report.projections:
+        table = Table(title="Projections rebuilt from events", title_justify="left")
+        for column in ("projection", "keys", "cursor", "behind"):
+            table.add_column(column, justify="left" if column == "projection" else "right")
+        for check in report.projections:
+            table.add_row(check.name, str(check.keys), str(check.cursor), str(check.behind))
+        console.print(table)
+    if report.mismatches:
+        table = Table(title="Mismatches", title_justify="left", title_style="bold red")
+        for column in ("check", "seq", "projection", "key", "detail"):
+            table.add_column(column, overflow="fold")
+        for m in report.mismatches[:_SHOWN_MISMATCHES]:
+            seq = "" if m.seq is None else str(m.seq)
+            table.add_row(m.check, seq, m.projection or "", m.key or "", m.detail)
+        console.print(table)
+        hidden = len(report.mismatches) - _SHOWN_MISMATCHES
+        if hidden > 0:
+            console.print(f"... and {hidden} more (use --json for all).")
+        console.print(f"[bold red]FAILED[/]: {len(report.mismatches)} mismatch(es).")
+    else:
+        console.print(
+            f"[bold green]OK[/]: {report.events:,} events chain correctly and "
+            f"{len(report.projections)} projection(s) match their events."
+        )
+
+
+def verify_command(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch."""
+    from tradeleague.store import open_store, verify
+
+    with open_store(db, upgrade=False) as store:
+        report = verify(store)
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        _verify_tables(report, Console(highlight=False))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def upgrade_command(db: DbOption = None) -> None:
+    """Create the schema in a blank database, or bring an old one to the current revision."""
+    from tradeleague.store import describe, open_store
+
+    with open_store(db):
+        pass
+    info = describe(db)
+    typer.echo(f"{info.url} is at schema revision {info.revision} (the current one).")
+
+
+def _info_table(info: DbInfo, console: Console) -> None:
+    table = Table(show_header=False)
+    table.add_column("item", style="bold")
+    table.add_column("value", overflow="fold")
+    table.add_row("database", info.url)
+    table.add_row("backend", info.backend)
+    state = "" if info.up_to_date else f"  (expected {info.head_revision}: run `db upgrade`)"
+    table.add_row("schema revision", f"{info.revision or 'none (blank database)'}{state}")
+    table.add_row("events", f"{info.events:,}")
+    table.add_row("head seq", str(info.head_seq))
+    table.add_row("head hash", info.head_hash)
+    console.print(table)
+
+
+def info_command(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Show the database (password masked), its schema revision, event count and head hash."""
+    from tradeleague.store import describe
+
+    info = describe(db)
+    if as_json:
+        _print_json(info.to_dict())
+    else:
+        _info_table(info, Console(highlight=False))
+
+
+def refresh_command(db: DbOption = None) -> None:
+    """Bring every registered projection up to date with the event log."""
+    from tradeleague.store import open_store
+
+    with open_store(db, upgrade=False) as store:
+        applied = store.refresh_projections()
+    for name, count in sorted(applied.items()):
+        typer.echo(f"{name}: {count} event(s) applied.")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to app."""
+    """Add ``verify`` and the ``db`` group to ``app``."""
+    app.command("verify")(verify_command)
+    db = typer.Typer(name="db", help="Manage the event store's database.", no_args_is_help=True)
+    db.command("upgrade")(upgrade_command)
+    db.command("info")(info_command)
+    db.command("refresh")(refresh_command)
+    app.add_typer(db, name="db")

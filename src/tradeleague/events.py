@@ -1,0 +1,235 @@
+"""Events: immutable past-tense facts, and the canonical JSON they are hashed in.
+
+Every state change is an event appended to the log (DESIGN principle 4, SPEC
+C-4): a price read, a model call (C-5), a fill, a skip. An event names its
+*stream* (the aggregate it belongs to, such as a season id), its *kind* (a
+past-tense fact such as ``OrderFilled``), the UTC moment it happened (taken by
+the shell from its ``Clock``, C-11), a JSON payload and a sortable ULID.
+
+The payload is kept as canonical JSON text, so an ``Event`` cannot be changed
+after it is made and hashes the same on every machine: keys sorted by code
+point, no insignificant white space, UTF-8. Only ``None``, ``bool``, ``int``,
+``str``, lists and string-keyed dicts are allowed; a ``float`` is refused
+because binary floats carry no exact money (W-EXE-7). Amounts travel as
+decimal strings of micro-units.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Final
+
+from tradeleague.clock import Clock, ensure_utc
+from tradeleague.ids import EventId, new_id
+
+__all__ = [
+    "Event",
+    "EventKind",
+    "canonical_json",
+    "utc_iso",
+]
+
+_KIND_RE: Final = re.compile(r"[A-Z][A-Za-z0-9]{0,99}")
+_ULID_RE: Final = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
+_MAX_STREAM: Final = 200
+
+
+class EventKind(enum.StrEnum):
+    """The built-in event kinds; any other ``PascalCase`` past-tense name is allowed too."""
+
+    ACCOUNT_OPENED = "AccountOpened"
+    PRICE_READ = "PriceRead"
+    PRICE_HELD = "PriceHeld"
+    PRICE_RELEASED = "PriceReleased"
+    SEASON_STARTED = "SeasonStarted"
+    SEASON_ENDED = "SeasonEnded"
+    ROUND_STARTED = "RoundStarted"
+    ROUND_FINISHED = "RoundFinished"
+    TURN_ASKED = "TurnAsked"
+    MODEL_CALLED = "ModelCalled"
+    DECISION_MADE = "DecisionMade"
+    NO_DECISION_MADE = "NoDecisionMade"
+    TURN_SKIPPED = "TurnSkipped"
+    ORDER_FILLED = "OrderFilled"
+    TRADE_SETTLED = "TradeSettled"
+    POSITION_LIQUIDATED = "PositionLiquidated"
+
+
+def _check_json(value: object, path: str) -> None:
+    if value is None or isinstance(value, bool | int):
+        return
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"{path}: string is not valid Unicode (lone surrogate)") from None
+        return
+    if isinstance(value, float):
+        raise TypeError(f"{path}: float {value!r} in an event; use a decimal string or an int")
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_json(item, f"{path}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{path}: key {key!r} is not a string")
+            _check_json(item, f"{path}.{key}")
+        return
+    raise TypeError(f"{path}: {type(value).__name__} is not allowed in canonical JSON")
+
+
+def canonical_json(value: object) -> str:
+    """Return the canonical JSON text of ``value``: sorted keys, no spaces, UTF-8 safe.
+
+    Parameters
+    ----------
+    value
+        ``None``, ``bool``, ``int``, ``str``, or lists and string-keyed dicts of these.
+
+    Raises
+    ------
+    TypeError
+        For a ``float`` anywhere in ``value``, a non-string key, or another type
+        (tuples, sets, ``Decimal``, ``datetime``...).
+    ValueError
+        For a string that cannot be encoded as UTF-8.
+    """
+    _check_json(value, "$")
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def utc_iso(moment: datetime) -> str:
+    """Return ``moment`` as canonical UTC text, ``2026-01-05T15:00:00.000000Z``.
+
+    Raises
+    ------
+    ValueError
+        If ``moment`` is naive (C-11: every time carries UTC).
+    """
+    return ensure_utc(moment).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class Event:
+    """One immutable past-tense fact, the unit of the append-only log (SPEC C-4).
+
+    Parameters
+    ----------
+    stream
+        The aggregate it belongs to (a season, competition or run id): 1 to 200
+        printable characters.
+    kind
+        A past-tense ``PascalCase`` name, such as ``EventKind.ORDER_FILLED``.
+    payload
+        A string-keyed dict of JSON values; floats are refused (see `canonical_json`).
+    occurred_at
+        When it happened, timezone-aware (stored in UTC).
+    id
+        A ULID; a new one by default.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If a field is malformed; an event is checked once, when it is made.
+    """
+
+    __slots__ = ("_id", "_kind", "_occurred_at", "_payload_json", "_stream")
+
+    def __init__(
+        self,
+        stream: str,
+        kind: str,
+        payload: Mapping[str, object],
+        occurred_at: datetime,
+        id: str | None = None,
+    ) -> None:
+        if not stream or len(stream) > _MAX_STREAM or not stream.isprintable():
+            raise ValueError(f"stream {stream!r}: 1 to {_MAX_STREAM} printable characters")
+        kind = str(kind)
+        if _KIND_RE.fullmatch(kind) is None:
+            raise ValueError(f"kind {kind!r}: a PascalCase name such as 'OrderFilled'")
+        if not isinstance(payload, Mapping):
+            raise TypeError(f"payload must be a mapping, not {type(payload).__name__}")
+        event_id = new_id() if id is None else id
+        if _ULID_RE.fullmatch(event_id) is None:
+            raise ValueError(f"event id {event_id!r} is not a ULID")
+        self._stream = stream
+        self._kind = kind
+        self._payload_json = canonical_json(dict(payload))
+        self._occurred_at = ensure_utc(occurred_at)
+        self._id = EventId(event_id)
+
+    @classmethod
+    def now(cls, clock: Clock, stream: str, kind: str, payload: Mapping[str, object]) -> Event:
+        """Return a new event that happened at ``clock.now()``."""
+        return cls(stream, kind, payload, clock.now())
+
+    @property
+    def id(self) -> EventId:
+        """Return the event's ULID."""
+        return self._id
+
+    @property
+    def stream(self) -> str:
+        """Return the aggregate the event belongs to."""
+        return self._stream
+
+    @property
+    def kind(self) -> str:
+        """Return the past-tense kind name."""
+        return self._kind
+
+    @property
+    def occurred_at(self) -> datetime:
+        """Return when it happened, in UTC."""
+        return self._occurred_at
+
+    @property
+    def payload_json(self) -> str:
+        """Return the payload's canonical JSON text."""
+        return self._payload_json
+
+    @property
+    def payload(self) -> dict[str, object]:
+        """Return a fresh copy of the payload (changing it changes nothing here)."""
+        loaded: dict[str, object] = json.loads(self._payload_json)
+        return loaded
+
+    def content(self) -> dict[str, object]:
+        """Return every field as one canonical-JSON-safe dict (what the hash chain covers)."""
+        return {
+            "id": self._id,
+            "stream": self._stream,
+            "kind": self._kind,
+            "occurred_at": utc_iso(self._occurred_at),
+            "payload": self.payload,
+        }
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, name):
+            raise AttributeError(f"an Event is immutable; cannot set {name}")
+        object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[str, str, str, datetime, str]:
+        return (self._id, self._stream, self._kind, self._occurred_at, self._payload_json)
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(stream={self._stream!r}, kind={self._kind!r}, "
+            f"payload={self._payload_json}, occurred_at={utc_iso(self._occurred_at)!r}, "
+            f"id={self._id!r})"
+        )

@@ -1,0 +1,287 @@
+"""The append-only, hash-chained event store (SPEC C-4, C-5; DESIGN principle 4).
+
+`open_store` connects (SQLite file by default, PostgreSQL by URL) and brings
+the schema to head. `Store.append` writes a batch of events in one
+transaction, giving each the next global sequence number and its link in the
+hash chain (`tradeleague.store.chain`). Appenders are serialised so the chain
+never forks: on PostgreSQL each locks the single ``chain_head`` row
+(``SELECT ... FOR UPDATE``), on SQLite each begins with ``BEGIN IMMEDIATE``.
+The database itself rejects UPDATE, DELETE and TRUNCATE on ``events``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import sqlalchemy as sa
+from sqlalchemy import exc
+from sqlalchemy.engine import URL
+
+from tradeleague.errors import StoreError
+from tradeleague.events import Event
+from tradeleague.store import migrate
+from tradeleague.store.chain import StoredEvent, chain_hash
+from tradeleague.store.engine import (
+    WRITE,
+    make_engine,
+    mask_url,
+    parse_url,
+    resolve_url,
+    translate_errors,
+)
+from tradeleague.store.rows import BATCH, read_batch, row_to_stored
+from tradeleague.store.schema import chain_head, events, projections
+
+__all__ = ["ChainHead", "Store", "open_store"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChainHead:
+    """The end of the chain: the last sequence number and its hash (0 and genesis if empty)."""
+
+    seq: int
+    hash: str
+
+
+class Store:
+    """A connection to one event log and its read models; make one with `open_store`.
+
+    Use it as a context manager (or call `close`) to release its connections.
+    """
+
+    def __init__(self, engine: sa.Engine, url: URL) -> None:
+        self._engine = engine
+        self._url = url
+
+    @property
+    def engine(self) -> sa.Engine:
+        """Return the SQLAlchemy engine (for read models that live beside the log)."""
+        return self._engine
+
+    @property
+    def url(self) -> str:
+        """Return the database URL with any password masked."""
+        return mask_url(self._url)
+
+    @property
+    def backend(self) -> str:
+        """Return ``"sqlite"`` or ``"postgresql"``."""
+        return self._url.get_backend_name()
+
+    def close(self) -> None:
+        """Release every pooled connection."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self, doing: str, *, write: bool = False) -> Iterator[sa.Connection]:
+        """Yield a connection inside one transaction; driver errors become `StoreError`.
+
+        Parameters
+        ----------
+        doing
+            A verb phrase for error messages ("append events to").
+        write
+            Begin as a writer (``BEGIN IMMEDIATE`` on SQLite).
+        """
+        with translate_errors(doing, self._url), self._engine.connect() as connection:
+            if write:
+                connection.execution_options(**{WRITE: True})
+            with connection.begin():
+                yield connection
+
+    def head(self) -> ChainHead:
+        """Return the last sequence number and hash of the chain."""
+        with self.transaction("read") as connection:
+            row = connection.execute(sa.select(chain_head).where(chain_head.c.id == 1)).one()
+        return ChainHead(int(row.seq), str(row.hash))
+
+    def count(self, stream: str | None = None) -> int:
+        """Return the number of events, in ``stream`` if given."""
+        query = sa.select(sa.func.count()).select_from(events)
+        if stream is not None:
+            query = query.where(events.c.stream == stream)
+        with self.transaction("read") as connection:
+            return int(connection.execute(query).scalar_one())
+
+    def append(self, new_events: Iterable[Event]) -> list[StoredEvent]:
+        """Append ``new_events`` in order, in one transaction, and return them as stored.
+
+        Raises
+        ------
+        StoreError
+            If an event's id is already in the log (nothing is written), or the
+            database fails.
+        """
+        batch = list(new_events)
+        if not batch:
+            return []
+        with self.transaction("append events to", write=True) as connection:
+            head = connection.execute(
+                sa.select(chain_head.c.seq, chain_head.c.hash)
+                .where(chain_head.c.id == 1)
+                .with_for_update()
+            ).one()
+            seq, prev = int(head.seq), str(head.hash)
+            stored: list[StoredEvent] = []
+            for event in batch:
+                seq += 1
+                digest = chain_hash(prev, seq, event)
+                stored.append(StoredEvent(seq, event, prev, digest))
+                prev = digest
+            try:
+                connection.execute(sa.insert(events), [_row(s) for s in stored])
+            except exc.IntegrityError:
+                raise StoreError(
+                    f"Cannot append to {self.url}: an event id in this batch is already "
+                    "in the log (an event is recorded once)."
+                ) from None
+            connection.execute(
+                sa.update(chain_head).where(chain_head.c.id == 1).values(seq=seq, hash=prev)
+            )
+        return stored
+
+    def events(
+        self, stream: str | None = None, after_seq: int = 0, *, batch: int = BATCH
+    ) -> Iterator[StoredEvent]:
+        """Yield stored events with ``seq > after_seq`` in seq order, ``stream``'s only if given.
+
+        Rows are read in batches, each in its own short transaction, so a long
+        read never holds a lock.
+
+        Raises
+        ------
+        StoreError
+            If a row does not hold a well-formed event.
+        """
+        last = after_seq
+        while True:
+            with self.transaction("read events from") as connection:
+                rows = read_batch(connection, stream=stream, after_seq=last, limit=batch)
+            for row in rows:
+                yield _stored(row)
+            if len(rows) < batch:
+                return
+            last = int(rows[-1].seq)
+
+    def projection(self, name: str, key: str) -> object | None:
+        """Return the stored state of ``key`` in projection ``name`` (``None`` if absent)."""
+        query = sa.select(projections.c.state).where(
+            projections.c.name == name, projections.c.key == key
+        )
+        with self.transaction("read projections from") as connection:
+            raw = connection.execute(query).scalar_one_or_none()
+        return None if raw is None else json.loads(raw)
+
+    def projection_states(self, name: str) -> dict[str, object]:
+        """Return every stored state of projection ``name``, by key."""
+        query = sa.select(projections.c.key, projections.c.state).where(projections.c.name == name)
+        with self.transaction("read projections from") as connection:
+            return {r.key: json.loads(r.state) for r in connection.execute(query)}
+
+    def refresh_projections(self, names: Sequence[str] | None = None) -> dict[str, int]:
+        """Bring stored projections up to date with the log, from where each left off.
+
+        Parameters
+        ----------
+        names
+            The projections to refresh; every registered one by default.
+
+        Returns
+        -------
+        dict[str, int]
+            The number of events each projection applied.
+
+        Raises
+        ------
+        ProjectionError
+            If a projector cannot apply an event; nothing of that refresh is stored.
+        """
+        from tradeleague.store.refresh import refresh
+
+        return refresh(self, names)
+
+
+def _row(stored: StoredEvent) -> dict[str, object]:
+    event = stored.event
+    return {
+        "seq": stored.seq,
+        "event_id": event.id,
+        "stream": event.stream,
+        "kind": event.kind,
+        "occurred_at": event.occurred_at,
+        "payload": event.payload_json,
+        "prev_hash": stored.prev_hash,
+        "hash": stored.hash,
+    }
+
+
+def _stored(row: sa.Row[tuple[object, ...]]) -> StoredEvent:
+    try:
+        return row_to_stored(row)
+    except (ValueError, TypeError) as error:
+        raise StoreError(
+            f"The event at seq {row.seq} is malformed ({error}); run `tradeleague verify`."
+        ) from None
+
+
+def open_store(url: str | None = None, *, upgrade: bool = True) -> Store:
+    """Open the event store at ``url`` and return it.
+
+    Parameters
+    ----------
+    url
+        A SQLAlchemy URL (``sqlite:///path.db``, ``postgresql+psycopg://...``);
+        ``None`` means ``$TRADELEAGUE_DB``, else ``sqlite:///./tradeleague.db``.
+    upgrade
+        Bring the schema to head first (creating it in a blank database). When
+        false, the database must exist and already be at head.
+
+    Raises
+    ------
+    StoreError
+        In one sentence, if the URL is malformed, the backend unsupported, the
+        database unreachable, or (``upgrade=False``) missing or out of date.
+    """
+    resolved = resolve_url(url)
+    parsed = parse_url(resolved)
+    is_sqlite = parsed.get_backend_name() == "sqlite"
+    if not upgrade and is_sqlite and not Path(parsed.database or "").is_file():
+        raise StoreError(f"There is no database at {mask_url(parsed)}.")
+    engine = make_engine(resolved)
+    try:
+        with translate_errors("open", parsed):
+            if upgrade:
+                migrate.upgrade(engine)
+            else:
+                _require_head(engine, parsed)
+    except BaseException:
+        engine.dispose()
+        raise
+    return Store(engine, parsed)
+
+
+def _require_head(engine: sa.Engine, url: URL) -> None:
+    with engine.connect() as connection:
+        current = migrate.current_revision(connection)
+    if current != migrate.head_revision():
+        state = "has no tradeleague schema" if current is None else f"is at revision {current}"
+        raise StoreError(
+            f"The database {mask_url(url)} {state}, not {migrate.head_revision()}; "
+            "run `tradeleague db upgrade`."
+        )

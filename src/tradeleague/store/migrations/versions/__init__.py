@@ -1,0 +1,1 @@
+"""Migration revisions, applied in order from a blank database (oldest first)."""

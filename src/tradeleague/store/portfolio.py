@@ -1,0 +1,116 @@
+"""The built-in ``portfolio`` projection: cash and positions per account.
+
+It folds ``AccountOpened`` and ``OrderFilled`` events through the shared
+accounting engine (`tradeleague.sim`), never arithmetic of its own, so the
+stored portfolio is exactly what replaying the fills gives (SPEC C-4, DESIGN
+principle 4). The key of an account is ``"<stream>/<account>"``.
+
+Payloads (micro-unit integers as canonical decimal strings)::
+
+    AccountOpened  {"account": "agent-1", "cash": "10000000000"}
+    OrderFilled    {"account": "agent-1", "fill": Fill.to_payload(), ...}
+
+An ``OrderFilled`` payload may carry more fields (a round id, an order id);
+the projection reads only ``account`` and ``fill``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Final
+
+from tradeleague.events import Event, EventKind
+from tradeleague.money import Usd
+from tradeleague.sim import Fill, Portfolio
+from tradeleague.sim.fill import parse_int_str
+
+__all__ = [
+    "PORTFOLIO",
+    "PortfolioProjector",
+    "account_key",
+    "account_opened",
+    "order_filled",
+]
+
+PORTFOLIO: Final = "portfolio"
+"""The registered name of the portfolio projection."""
+
+
+def account_key(stream: str, account: str) -> str:
+    """Return the projection key of ``account`` in ``stream``."""
+    return f"{stream}/{account}"
+
+
+def account_opened(stream: str, account: str, cash: Usd, occurred_at: datetime) -> Event:
+    """Return the ``AccountOpened`` event that gives ``account`` its starting ``cash``."""
+    payload = {"account": account, "cash": str(int(cash))}
+    return Event(stream, EventKind.ACCOUNT_OPENED, payload, occurred_at)
+
+
+def order_filled(
+    stream: str,
+    account: str,
+    fill: Fill,
+    occurred_at: datetime,
+    extra: Mapping[str, object] | None = None,
+) -> Event:
+    """Return the ``OrderFilled`` event recording ``fill`` on ``account``.
+
+    Parameters
+    ----------
+    extra
+        More payload fields (e.g. ``{"round": ...}``); ``account`` and ``fill``
+        may not be overridden.
+    """
+    payload: dict[str, object] = dict(extra or {})
+    if {"account", "fill"} & payload.keys():
+        raise ValueError("extra payload fields may not be named 'account' or 'fill'")
+    payload.update(account=account, fill=fill.to_payload())
+    return Event(stream, EventKind.ORDER_FILLED, payload, occurred_at)
+
+
+def _account(event: Event) -> str:
+    account = event.payload.get("account")
+    if not isinstance(account, str) or not account:
+        raise ValueError(f"{event.kind} {event.id}: payload needs a non-empty 'account' string")
+    return account
+
+
+class PortfolioProjector:
+    """Fold account openings and fills into `Portfolio.state` dicts."""
+
+    def key(self, event: Event) -> str | None:
+        """Return ``"<stream>/<account>"`` for the two kinds it folds, else ``None``."""
+        if event.kind in (EventKind.ACCOUNT_OPENED, EventKind.ORDER_FILLED):
+            return account_key(event.stream, _account(event))
+        return None
+
+    def initial(self) -> object:
+        """Return ``None``: no account before its ``AccountOpened`` event."""
+        return None
+
+    def apply(self, state: object, event: Event) -> object:
+        """Return the portfolio state after ``event``.
+
+        Raises
+        ------
+        ValueError
+            If an account is opened twice, a fill comes before the opening, or a
+            payload is malformed (the engine's fill and payload errors are
+            ``ValueError`` subclasses too).
+        """
+        payload = event.payload
+        if event.kind == EventKind.ACCOUNT_OPENED:
+            if state is not None:
+                raise ValueError(f"account {_account(event)!r} is opened twice")
+            cash = Usd(parse_int_str(payload.get("cash"), "cash"))
+            return Portfolio.open(cash).state()
+        if state is None:
+            raise ValueError(f"fill for account {_account(event)!r} before it was opened")
+        if not isinstance(state, Mapping):
+            raise ValueError(f"portfolio state is not a mapping: {state!r}")
+        fill = payload.get("fill")
+        if not isinstance(fill, dict):
+            raise ValueError(f"{event.kind} {event.id}: payload needs a 'fill' object")
+        return Portfolio.from_state(state).apply(Fill.from_payload(fill)).state()

@@ -1,0 +1,116 @@
+"""Events as immutable facts and their canonical JSON (SPEC C-4, C-11)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tradeleague.clock import ReplayClock
+from tradeleague.events import Event, EventKind, canonical_json, utc_iso
+
+T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def test_canonical_json_sorts_keys_without_spaces() -> None:
+    """C-4: one canonical text per value, so hashes agree on every machine."""
+    assert canonical_json({"b": 1, "a": [True, None, "é"]}) == '{"a":[true,null,"é"],"b":1}'
+
+
+@pytest.mark.parametrize(
+    "value",
+    [1.5, {"a": 0.0}, {"a": [1, 2.0]}, {"a": {"b": float("nan")}}],
+)
+def test_canonical_json_refuses_floats_anywhere(value: object) -> None:
+    """W-EXE-7: no binary float travels in an event."""
+    with pytest.raises(TypeError, match="float"):
+        canonical_json(value)
+
+
+@pytest.mark.parametrize("value", [{1: "a"}, (1, 2), {"a": {1, 2}}, {"a": Decimal("1")}, b"x"])
+def test_canonical_json_refuses_other_types(value: object) -> None:
+    with pytest.raises(TypeError):
+        canonical_json(value)
+
+
+def test_canonical_json_refuses_lone_surrogates() -> None:
+    with pytest.raises(ValueError, match="Unicode"):
+        canonical_json({"a": "\ud800"})
+
+
+@given(json_values)
+def test_canonical_json_round_trips(value: object) -> None:
+    """C-4: parsing the canonical text gives the value back, and the text again."""
+    text = canonical_json(value)
+    assert json.loads(text) == value
+    assert canonical_json(json.loads(text)) == text
+
+
+@given(st.dictionaries(st.text(), st.integers(), max_size=6))
+def test_canonical_json_ignores_insertion_order(mapping: dict[str, int]) -> None:
+    reversed_mapping = dict(reversed(list(mapping.items())))
+    assert canonical_json(mapping) == canonical_json(reversed_mapping)
+
+
+def test_event_is_immutable_and_payload_is_a_copy() -> None:
+    """C-4: an event never changes once made; mutating what it returned changes nothing."""
+    payload: dict[str, object] = {"account": "a", "cash": "1"}
+    event = Event("season-1", EventKind.ACCOUNT_OPENED, payload, T0)
+    payload["cash"] = "999"
+    copy = event.payload
+    copy["cash"] = "5"
+    assert event.payload == {"account": "a", "cash": "1"}
+    with pytest.raises(AttributeError):
+        event.stream = "other"  # type: ignore[misc]
+
+
+def test_event_times_are_utc_and_naive_times_refused() -> None:
+    """C-11: stored in UTC; a naive time is refused, never guessed."""
+    paris = timezone(timedelta(hours=1))
+    event = Event("s", "PriceRead", {}, datetime(2026, 1, 5, 16, 0, tzinfo=paris))
+    assert event.occurred_at == T0
+    assert event.occurred_at.tzinfo == UTC
+    assert utc_iso(event.occurred_at) == "2026-01-05T15:00:00.000000Z"
+    with pytest.raises(ValueError, match="naive"):
+        Event("s", "PriceRead", {}, datetime(2026, 1, 5, 15, 0))  # noqa: DTZ001
+
+
+@pytest.mark.parametrize(
+    ("stream", "kind", "event_id"),
+    [("", "PriceRead", None), ("s", "price_read", None), ("s", "PriceRead", "not-a-ulid")],
+)
+def test_event_envelope_is_checked(stream: str, kind: str, event_id: str | None) -> None:
+    with pytest.raises(ValueError):
+        Event(stream, kind, {}, T0, id=event_id)
+
+
+def test_event_from_clock_gets_new_sortable_ids() -> None:
+    """C-11: the time comes from the one Clock; ids are ULIDs, sortable by creation."""
+    clock = ReplayClock(T0)
+    first = Event.now(clock, "s", EventKind.TURN_ASKED, {"agent": "a"})
+    clock.advance(timedelta(seconds=1))
+    second = Event.now(clock, "s", EventKind.TURN_ASKED, {"agent": "a"})
+    assert (first.occurred_at, second.occurred_at) == (T0, T0 + timedelta(seconds=1))
+    assert len(first.id) == 26
+    assert first.id != second.id
+    assert first != second
+    same = Event(first.stream, first.kind, first.payload, first.occurred_at, id=first.id)
+    assert same == first
+    assert hash(same) == hash(first)
+    assert first.content() == {
+        "id": first.id,
+        "stream": "s",
+        "kind": "TurnAsked",
+        "occurred_at": "2026-01-05T15:00:00.000000Z",
+        "payload": {"agent": "a"},
+    }

@@ -1,0 +1,117 @@
+"""Read models derived from events through pure projectors (SPEC C-4; DESIGN principle 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from tradeleague.errors import ConfigError
+from tradeleague.events import Event
+from tradeleague.money import qty, usd
+from tradeleague.sim import Fill, Portfolio, Side
+from tradeleague.store import (
+    PORTFOLIO,
+    ProjectionError,
+    account_key,
+    account_opened,
+    get_projector,
+    open_store,
+    order_filled,
+    register_projector,
+    unregister_projector,
+    verify,
+)
+
+T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
+FILLS = [
+    Fill.at("AAPL", Side.BUY, qty(10), usd("150"), fee=usd("1.5")),
+    Fill.at("MSFT", Side.SHORT, qty("2.5"), usd("400.10"), fee=usd("1"), slippage=usd("1")),
+    Fill.at("AAPL", Side.SELL, qty(3), usd("151.333333")),
+    Fill.at("MSFT", Side.COVER, qty("2.5"), usd("399")),
+]
+
+
+class StreamCounter:
+    """A third-party projector: events per stream."""
+
+    def key(self, event: Event) -> str | None:
+        return event.stream
+
+    def initial(self) -> object:
+        return 0
+
+    def apply(self, state: object, event: Event) -> object:
+        assert isinstance(state, int)
+        return state + 1
+
+
+@pytest.fixture
+def counter() -> Iterator[str]:
+    register_projector("stream_count", StreamCounter())
+    try:
+        yield "stream_count"
+    finally:
+        unregister_projector("stream_count")
+
+
+def test_portfolio_projection_is_the_engine_fold_and_incremental(db_url: str) -> None:
+    """C-4: the stored portfolio is the shared engine's fold of the fills, refreshed in steps."""
+    key = account_key("s1", "alice")
+    expected = Portfolio.open(usd(10_000))
+    with open_store(db_url) as store:
+        store.append([account_opened("s1", "alice", usd(10_000), T0)])
+        store.append([account_opened("s1", "bob", usd(5), T0)])
+        assert store.refresh_projections() == {PORTFOLIO: 2}
+        assert store.projection(PORTFOLIO, key) == expected.state()
+        for fill in FILLS:
+            store.append([order_filled("s1", "alice", fill, T0, extra={"round": "r1"})])
+            expected = expected.apply(fill)
+            assert store.refresh_projections([PORTFOLIO]) == {PORTFOLIO: 1}
+            assert store.projection(PORTFOLIO, key) == expected.state()
+        assert store.refresh_projections() == {PORTFOLIO: 0}
+        states = store.projection_states(PORTFOLIO)
+        assert states == {
+            key: expected.state(),
+            account_key("s1", "bob"): Portfolio.open(usd(5)).state(),
+        }
+        assert store.projection(PORTFOLIO, "s1/nobody") is None
+        assert verify(store).ok
+
+
+def test_a_fill_before_its_account_stops_the_refresh(db_url: str) -> None:
+    """C-4: an event a projector cannot fold is an error naming its seq; nothing is stored."""
+    with open_store(db_url) as store:
+        store.append([order_filled("s1", "ghost", FILLS[0], T0)])
+        with pytest.raises(ProjectionError, match="seq 1"):
+            store.refresh_projections()
+        assert store.projection_states(PORTFOLIO) == {}
+        report = verify(store)
+        assert report.projections[0].cursor == 0
+        assert report.ok
+
+
+def test_a_third_party_projector_is_kept_and_verified(db_url: str, counter: str) -> None:
+    """DESIGN: built-ins and plug-ins register the same way; verify checks both."""
+    with open_store(db_url) as store:
+        store.append([Event("a", "PriceRead", {}, T0), Event("b", "PriceRead", {}, T0)])
+        store.append([Event("a", "PriceRead", {}, T0)])
+        assert store.refresh_projections() == {counter: 3, PORTFOLIO: 0}
+        assert store.projection_states(counter) == {"a": 2, "b": 1}
+        report = verify(store)
+        assert report.ok
+        assert {c.name: c.keys for c in report.projections} == {counter: 2, PORTFOLIO: 0}
+        unregister_projector(counter)
+        assert verify(store).unchecked_projections == (counter,)
+
+
+def test_the_registry_names_what_it_knows(counter: str) -> None:
+    with pytest.raises(ConfigError, match="portfolio"):
+        get_projector("nope")
+    with pytest.raises(ConfigError, match="already"):
+        register_projector(counter, StreamCounter())
+    with pytest.raises(ConfigError, match="methods"):
+        register_projector("broken", object())  # type: ignore[arg-type]
+    register_projector(counter, StreamCounter(), replace=True)
+    assert isinstance(get_projector(counter), StreamCounter)
