@@ -1,0 +1,87 @@
+"""The agent contract every format uses: a turn goes in, raw answer text comes out.
+
+Every kind of agent (a language model, a baseline, a scripted file, an inverse
+meta-agent, a tool-using agent) answers a ``Turn`` with an ``AgentReply``
+holding the raw text it "said". The format then parses and validates that text
+by one code path (C-2, C-6): a baseline's answer is rendered into the format's
+answer format and checked exactly like a model's, so no participant is
+privileged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from tradeleague.llm.records import CallKey, CallRecord
+from tradeleague.llm.types import CallParams, Message, Outcome
+
+__all__ = ["Agent", "AgentReply", "Turn"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn:
+    """What an agent is asked, identical for every participant of a round (C-2).
+
+    Attributes
+    ----------
+    format
+        The format's name (``weights``, ``direction``, ``thesis``).
+    key
+        The stable key of this call (season, round, agent, turn): recorded
+        answers are found by it on replay.
+    messages
+        The exact prompt (system + user messages) the format built.
+    params
+        The round's call parameters (temperature, token cap, deadline...).
+    json_schema
+        The answer's JSON schema, for agents that can be constrained by it.
+    view
+        The format's structured view of the same facts the prompt holds, for
+        rule-based agents (e.g. ``WeightsView``); never more than the prompt says.
+    """
+
+    format: str
+    key: CallKey
+    messages: tuple[Message, ...]
+    params: CallParams
+    json_schema: Mapping[str, Any] | None = None
+    view: object | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentReply:
+    """An agent's answer to one turn.
+
+    Attributes
+    ----------
+    outcome
+        ``answered``, or why there is no text (``timeout``, ``key_rejected``...).
+    text
+        The raw answer text, exactly as produced (C-4).
+    latency_ms
+        How long the answer took, in whole milliseconds (recorded or simulated
+        in replay, so ``timeout`` and ``late`` replay identically).
+    records
+        The model calls made for this answer (C-5), in order; empty for agents
+        that call no model.
+    """
+
+    outcome: Outcome
+    text: str | None = None
+    latency_ms: int = 0
+    records: tuple[CallRecord, ...] = field(default_factory=tuple)
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that can take a turn."""
+
+    name: str
+    kind: str
+    """``llm``, ``local``, ``baseline``, ``scripted``, ``inverse`` or ``tools``."""
+
+    async def answer(self, turn: Turn) -> AgentReply:
+        """Answer ``turn``; faults are outcomes, never exceptions."""
+        ...

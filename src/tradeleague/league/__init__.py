@@ -1,0 +1,1 @@
+"""Orchestration: seasons and rounds, replayed or live, recorded as events."""
