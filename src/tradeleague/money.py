@@ -32,6 +32,7 @@ __all__ = [
     "qty",
     "qty_for_value",
     "round_half_up_2dp",
+    "round_half_up_fraction",
     "usd",
     "value_of",
 ]

@@ -49,25 +49,18 @@ def _root(
 
 
 def main() -> None:
-    """Run the CLI; expected errors become one sentence on stderr and exit status 2."""
+    """Run the CLI; expected errors become one sentence on stderr and exit status 2.
+
+    Usage errors (a missing option, a bad number) are Typer's own: a short
+    message and exit status 2. Anything raised as a ``TradeleagueError`` is
+    printed as one sentence, never a traceback.
+    """
     err = Console(stderr=True)
     try:
-        app(standalone_mode=False)
+        app()
     except TradeleagueError as exc:
         err.print(f"[bold red]error:[/] {exc}", highlight=False)
         sys.exit(2)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        err.print("aborted.")
-        sys.exit(130)
     except KeyboardInterrupt:
         err.print("interrupted; what was recorded so far is kept.")
         sys.exit(130)
-    except Exception as exc:
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise

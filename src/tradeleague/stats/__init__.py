@@ -1,0 +1,92 @@
+"""Pure statistics: returns, drawdown, risk ratios, arena scores, luck (SPEC ST, S-SCO, D-LCK).
+
+Nothing here reads a clock, a file, the network or global random state;
+randomness comes from an injected, seeded ``numpy.random.Generator``. Money
+comes in as integer micro-dollars and exact results go out as ``Fraction``;
+ratios that need a square root are floats, and an undefined one is ``None``,
+never NaN. Rounding for display follows ST-3 (:mod:`tradeleague.stats.rounding`).
+
+The modules: ``returns`` (season return, step returns, max drawdown over a
+value path), ``risk`` (Sharpe, Sortino with two downside deviations,
+volatility), ``arena`` (the direction arena's ROI, hit rate, answer rate,
+streak, group rows), ``luck`` (break-even, expected P&L, Wald interval, trades
+to prove, luckiest of N coins), ``calculator`` (the seed's luck calculator,
+rounded as published), ``bootstrap`` (the paired bootstrap test against a
+baseline) and ``luckiest`` (the luckiest-of-N line for return tables, by
+simulation).
+"""
+
+from tradeleague.stats.arena import (
+    ArenaTally,
+    Outcome,
+    answer_rate,
+    combine,
+    hit_rate,
+    roi,
+    streak,
+)
+from tradeleague.stats.bootstrap import BootstrapComparison, paired_bootstrap
+from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
+from tradeleague.stats.luck import (
+    Z_95,
+    Z_POWER_80,
+    HitRateInterval,
+    break_even_hit_rate,
+    expected_pnl_per_round,
+    expected_top_hit_rate,
+    trades_to_prove,
+    wald_interval,
+)
+from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
+from tradeleague.stats.returns import (
+    drawdown_percent,
+    max_drawdown,
+    return_percent,
+    season_return,
+    step_returns,
+)
+from tradeleague.stats.risk import (
+    DownsideDeviation,
+    downside_deviation,
+    sharpe,
+    sortino,
+    volatility,
+)
+from tradeleague.stats.rounding import percent, round_half_up
+
+__all__ = [
+    "Z_95",
+    "Z_POWER_80",
+    "ArenaTally",
+    "BootstrapComparison",
+    "DownsideDeviation",
+    "HitRateInterval",
+    "LuckFigures",
+    "LuckReport",
+    "LuckiestOfN",
+    "Outcome",
+    "answer_rate",
+    "break_even_hit_rate",
+    "combine",
+    "downside_deviation",
+    "drawdown_percent",
+    "expected_pnl_per_round",
+    "expected_top_hit_rate",
+    "hit_rate",
+    "luck_report",
+    "luckiest_of_n",
+    "max_drawdown",
+    "paired_bootstrap",
+    "percent",
+    "return_percent",
+    "roi",
+    "round_half_up",
+    "season_return",
+    "sharpe",
+    "sortino",
+    "step_returns",
+    "streak",
+    "trades_to_prove",
+    "volatility",
+    "wald_interval",
+]
