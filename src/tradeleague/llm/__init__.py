@@ -1,0 +1,43 @@
+"""One code path to every model (SPEC C-2, C-5): the gateway and its providers.
+
+- ``types``: the request, parameters, outcome and reply every provider shares.
+- ``presets``: where OpenRouter, OpenAI, Ollama, vLLM and llama.cpp servers live.
+- ``openai_compat``: the provider for any OpenAI-compatible endpoint.
+- ``gateway``: deadlines, concurrency limits, retries and records of every call.
+- ``records``: ``CallRecord`` and its JSON-safe payload for the event store.
+- ``prices``: the price table and the exact cost of a call.
+- ``replay``: answering a re-run season from its recorded calls.
+"""
+
+from tradeleague.llm.gateway import Call, Gateway, ModelGateway
+from tradeleague.llm.openai_compat import OpenAICompatProvider
+from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset, preset
+from tradeleague.llm.prices import Price, PriceTable
+from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
+from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.llm.types import CallParams, ChatRequest, Message, ModelReply, Outcome, Provider
+
+__all__ = [
+    "PRESETS",
+    "Call",
+    "CallKey",
+    "CallParams",
+    "CallRecord",
+    "ChatRequest",
+    "Gateway",
+    "Message",
+    "MissReason",
+    "ModelGateway",
+    "ModelReply",
+    "OpenAICompatProvider",
+    "Outcome",
+    "Price",
+    "PriceTable",
+    "Provider",
+    "ProviderPreset",
+    "RecordedAnswers",
+    "ReplayGateway",
+    "ReplayMiss",
+    "custom_preset",
+    "preset",
+]

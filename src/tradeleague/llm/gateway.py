@@ -1,0 +1,291 @@
+"""The gateway: one code path to every model, with a hard deadline per call (C-2, C-5).
+
+A round hands the gateway all its calls at once (``call_all``). Every call's
+deadline starts at that moment, the same instant for every participant, and
+lasts ``CallParams.timeout_s`` (the format's response window). Calls run
+concurrently: no call waits for a slower one.
+
+Concurrency limits and the deadline
+    Each provider has a limit on calls in flight (a semaphore). A call waits in
+    a first-come queue for a slot, and the wait counts against its deadline: a
+    call still queued when its deadline passes ends ``timeout`` without being
+    sent (its record says so, with ``latency_ms`` 0 and the wait in
+    ``queued_ms``). Calls enter the queue in the order given, so the league
+    should order them fairly (a seeded shuffle) and set each limit at least as
+    large as that provider's share of the roster whenever the provider allows,
+    so that no one queues at all.
+
+Retries
+    Only where the format allows (``CallParams.retries``), only after
+    ``rate_limited`` or ``provider_error``, and only inside the deadline: a
+    retry starts only if its back-off ends before the deadline. Each attempt is
+    recorded; the caller gets the last.
+
+Timings are whole milliseconds, rounded up, so a reply's latency in replay is
+exactly the latency recorded live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import math
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from tradeleague.clock import Clock, WallClock
+from tradeleague.errors import ConfigError
+from tradeleague.llm.prices import PriceTable, call_cost
+from tradeleague.llm.records import CallKey, CallRecord, ReplayMiss
+from tradeleague.llm.types import ChatRequest, ModelReply, Outcome, Provider
+
+__all__ = [
+    "RETRYABLE",
+    "ApiKey",
+    "Call",
+    "Gateway",
+    "ModelGateway",
+    "Recorder",
+    "ceil_ms",
+]
+
+ApiKey = str | Callable[[], str] | None
+"""A key, a function that reads one (an exception means ``key_unreadable``), or
+``None`` for the provider's own (its preset's environment variable)."""
+
+Recorder = Callable[[CallRecord], Awaitable[None] | None]
+"""Receives every record (each attempt, in order), e.g. to write a ``ModelCalled`` event."""
+
+RETRYABLE = frozenset({Outcome.RATE_LIMITED, Outcome.PROVIDER_ERROR})
+"""Outcomes after which a retry may help."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Call:
+    """One call a round wants made."""
+
+    request: ChatRequest
+    provider: str
+    key: CallKey
+    api_key: ApiKey = None
+
+
+class ModelGateway(Protocol):
+    """What a round needs of a gateway: the live ``Gateway`` and ``ReplayGateway`` alike."""
+
+    async def call_all(self, calls: Sequence[Call]) -> Sequence[CallRecord | ReplayMiss]:
+        """Make ``calls`` concurrently, all asked at the same instant; return in order."""
+        ...
+
+
+def ceil_ms(seconds: float) -> int:
+    """Return ``seconds`` as whole milliseconds, rounded up (never below 0)."""
+    return max(0, math.ceil(seconds * 1000 - 1e-9))
+
+
+class Gateway:
+    """The live gateway.
+
+    Parameters
+    ----------
+    providers
+        The providers, each known by its ``name``.
+    limits
+        Calls in flight allowed per provider name; others get ``default_limit``.
+    prices
+        The price table for the cost of each call.
+    recorder
+        Called with every record once the call is over.
+    clock
+        The source of ``asked_at`` (wall time); latencies use the event loop's
+        monotonic clock.
+    retry_backoff_s
+        The first retry's back-off; each further retry doubles it.
+    """
+
+    def __init__(
+        self,
+        providers: Iterable[Provider],
+        *,
+        limits: Mapping[str, int] | None = None,
+        default_limit: int = 64,
+        prices: PriceTable | None = None,
+        recorder: Recorder | None = None,
+        clock: Clock | None = None,
+        retry_backoff_s: float = 0.25,
+    ) -> None:
+        self._providers = {p.name: p for p in providers}
+        limits = dict(limits or {})
+        unknown = set(limits) - set(self._providers)
+        if unknown:
+            raise ConfigError(f"limits name unknown providers {sorted(unknown)}")
+        for name in self._providers:
+            if limits.get(name, default_limit) < 1:
+                raise ConfigError(f"the concurrency limit of {name!r} must be at least 1")
+        self._limits = {n: asyncio.Semaphore(limits.get(n, default_limit)) for n in self._providers}
+        self._prices = prices or PriceTable()
+        self._recorder = recorder
+        self._clock = clock or WallClock()
+        self._backoff = retry_backoff_s
+
+    def provider(self, name: str) -> Provider:
+        """Return the provider called ``name``.
+
+        Raises
+        ------
+        ConfigError
+            If there is none; the message lists the known names.
+        """
+        try:
+            return self._providers[name]
+        except KeyError:
+            known = ", ".join(sorted(self._providers)) or "none"
+            raise ConfigError(f"unknown provider {name!r}; known: {known}") from None
+
+    async def call(self, call: Call) -> CallRecord:
+        """Make one call, its deadline starting now; return its final record."""
+        return (await self.call_all([call]))[0]
+
+    async def call_all(self, calls: Sequence[Call]) -> list[CallRecord]:
+        """Make ``calls`` concurrently, all asked now; return their final records in order.
+
+        Raises
+        ------
+        ConfigError
+            If a call names an unknown provider (checked before anything is sent).
+        """
+        for c in calls:
+            self.provider(c.provider)
+        asked = asyncio.get_running_loop().time()
+        asked_at = self._clock.now()
+        return list(await asyncio.gather(*(self._run(c, asked, asked_at) for c in calls)))
+
+    async def _run(self, call: Call, asked: float, asked_at: datetime) -> CallRecord:
+        loop = asyncio.get_running_loop()
+        request = call.request
+        deadline = asked + request.params.timeout_s
+        key = _read_key(call.api_key)
+        attempts: list[tuple[ModelReply, int, int, int]] = []
+        while True:
+            if isinstance(key, ModelReply):
+                reply, queued, latency = key, 0, 0
+            else:
+                reply, queued, latency = await self._attempt(call, key, deadline)
+            attempts.append((reply, queued, latency, ceil_ms(loop.time() - asked)))
+            backoff = self._backoff * 2 ** (len(attempts) - 1)
+            if (
+                reply.outcome not in RETRYABLE
+                or len(attempts) > request.params.retries
+                or loop.time() + backoff >= deadline
+            ):
+                break
+            await asyncio.sleep(backoff)
+        records = [
+            self._record(call, i, i == len(attempts) - 1, reply, asked_at, q, lat, el)
+            for i, (reply, q, lat, el) in enumerate(attempts)
+        ]
+        for record in records:
+            await self._emit(record)
+        return records[-1]
+
+    async def _attempt(
+        self, call: Call, api_key: str | None, deadline: float
+    ) -> tuple[ModelReply, int, int]:
+        loop = asyncio.get_running_loop()
+        provider = self._providers[call.provider]
+        queued_from = loop.time()
+        sent: float | None = None
+        try:
+            async with asyncio.timeout_at(deadline), self._limits[call.provider]:
+                sent = loop.time()
+                reply = await provider.complete(call.request, api_key)
+        except TimeoutError:
+            ended = loop.time()
+            if sent is None:
+                error = "still queued for a concurrency slot at the deadline: never sent"
+                return (
+                    ModelReply(outcome=Outcome.TIMEOUT, error=error),
+                    ceil_ms(ended - queued_from),
+                    0,
+                )
+            error = f"no reply within {call.request.params.timeout_s} s of the ask"
+            reply = ModelReply(outcome=Outcome.TIMEOUT, error=error)
+        ended = loop.time()
+        return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
+
+    def _record(
+        self,
+        call: Call,
+        attempt: int,
+        final: bool,
+        reply: ModelReply,
+        asked_at: datetime,
+        queued_ms: int,
+        latency_ms: int,
+        elapsed_ms: int,
+    ) -> CallRecord:
+        request = call.request
+        return CallRecord(
+            key=call.key,
+            attempt=attempt,
+            final=final,
+            provider=call.provider,
+            model=request.model,
+            messages=request.messages,
+            params=request.params,
+            json_schema=request.json_schema,
+            tools=request.tools,
+            outcome=reply.outcome,
+            text=reply.text,
+            tool_calls=reply.tool_calls,
+            finish_reason=reply.finish_reason,
+            http_status=reply.http_status,
+            error=reply.error,
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+            cost_micros=call_cost(
+                self._prices.get(request.model),
+                reply.prompt_tokens,
+                reply.completion_tokens,
+                answered=reply.outcome is Outcome.ANSWERED,
+            ),
+            asked_at=asked_at,
+            queued_ms=queued_ms,
+            latency_ms=latency_ms,
+            elapsed_ms=elapsed_ms,
+        )
+
+    async def _emit(self, record: CallRecord) -> None:
+        if self._recorder is None:
+            return
+        result = self._recorder(record)
+        if inspect.isawaitable(result):
+            await result
+
+    async def aclose(self) -> None:
+        """Close every provider that holds connections."""
+        for provider in self._providers.values():
+            close = getattr(provider, "aclose", None)
+            if close is not None:
+                await close()
+
+    async def __aenter__(self) -> Gateway:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+def _read_key(api_key: ApiKey) -> str | ModelReply | None:
+    if api_key is None or isinstance(api_key, str):
+        return api_key
+    try:
+        return api_key()
+    except Exception as exc:
+        # The message may quote the secret or its path: keep only the type (C-9).
+        return ModelReply(
+            outcome=Outcome.KEY_UNREADABLE,
+            error=f"the key could not be read ({type(exc).__name__})",
+        )

@@ -1,0 +1,247 @@
+"""One provider class for every OpenAI-compatible endpoint, through the official client.
+
+Each request is a plain chat-completions request: the round's temperature and
+output-token cap, the preset's reasoning switch as extra body fields, an
+optional JSON schema as ``response_format`` and optional tools
+(``request_body`` returns it exactly). It goes out through the official client's
+generic ``post`` (its documented way to send any body): the typed
+``chat.completions.create`` walks every parameter through type introspection,
+about a millisecond of CPU per call, which a round of a thousand agents cannot
+afford. The client never retries (``max_retries=0``): the gateway owns retries
+and the deadline. The body is read with ``json.loads``, so the text is exactly
+the string the provider sent (C-4).
+
+Every fault becomes an ``Outcome`` (DESIGN principle 7), from real HTTP
+behaviour:
+
+========================================  ===================
+what happened                             outcome
+========================================  ===================
+HTTP 401, 402, 403                        ``key_rejected``
+HTTP 404; HTTP 400/422 naming the model   ``model_not_found``
+HTTP 429                                  ``rate_limited``
+HTTP 408; the client's own timeout        ``timeout``
+HTTP 5xx, other 4xx, connection refused,  ``provider_error``
+a body that is not JSON, no choices
+no key in the preset's variable           ``key_unreadable``
+========================================  ===================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import math
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import httpx2
+import openai
+from openai import AsyncOpenAI
+
+from tradeleague.llm.presets import ProviderPreset
+from tradeleague.llm.types import ChatRequest, ModelReply, Outcome
+
+__all__ = ["ERROR_TEXT_LIMIT", "OpenAICompatProvider", "outcome_for_status"]
+
+ERROR_TEXT_LIMIT = 2000
+"""Error bodies are kept up to this many characters (model text is never cut)."""
+
+NO_KEY = "no-key"
+"""The bearer sent to keyless servers (never fall back to ``OPENAI_API_KEY``)."""
+
+CLIENT_TIMEOUT_SLACK_S = 1.0
+"""The client's own timeout exceeds the round's by this much: the gateway's deadline rules."""
+
+POOL_SHARD_SIZE = 32
+"""Connections per HTTP pool; more connections are spread over several pools."""
+
+_MODEL_MISSING_HINTS = ("not a valid model", "model_not_found", "does not exist", "unknown model")
+
+
+def outcome_for_status(status: int, message: str = "") -> Outcome:
+    """Return the outcome of an HTTP error status (see the module table)."""
+    if status in (401, 402, 403):
+        return Outcome.KEY_REJECTED
+    if status == 404:
+        return Outcome.MODEL_NOT_FOUND
+    if status in (400, 422) and any(h in message.lower() for h in _MODEL_MISSING_HINTS):
+        return Outcome.MODEL_NOT_FOUND
+    if status == 429:
+        return Outcome.RATE_LIMITED
+    if status == 408:
+        return Outcome.TIMEOUT
+    return Outcome.PROVIDER_ERROR
+
+
+class OpenAICompatProvider:
+    """A ``Provider`` for one OpenAI-compatible endpoint.
+
+    Parameters
+    ----------
+    preset
+        Where the endpoint lives and what it needs.
+    max_connections
+        The HTTP connection pool size; keep it at least the gateway's
+        concurrency limit for this provider, or calls queue inside the client.
+    environ
+        Where to read the key variable (the process environment by default).
+    """
+
+    def __init__(
+        self,
+        preset: ProviderPreset,
+        *,
+        max_connections: int = 256,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self.name = preset.name
+        self.preset = preset
+        self._environ = os.environ if environ is None else environ
+        # httpcore matches each request against every pooled connection (quadratic
+        # in the pool size), so a large pool is split into small ones, used in turn.
+        shards = max(1, math.ceil(max_connections / POOL_SHARD_SIZE))
+        per_shard = math.ceil(max_connections / shards)
+        limits = httpx2.Limits(max_connections=per_shard, max_keepalive_connections=per_shard)
+        verify = httpx2.create_ssl_context()  # loading the CA bundle once, not per pool
+        self._clients = [
+            AsyncOpenAI(
+                api_key=NO_KEY,
+                base_url=preset.base_url,
+                max_retries=0,
+                default_headers=dict(preset.headers) or None,
+                http_client=openai.DefaultAsyncHttpxClient(limits=limits, verify=verify),
+            )
+            for _ in range(shards)
+        ]
+        self._turn = itertools.cycle(range(shards))
+
+    def request_body(self, request: ChatRequest) -> dict[str, Any]:
+        """Return the exact JSON body of the chat-completions request for ``request``."""
+        params = request.params
+        extra = self.preset.reasoning_on if params.reasoning else self.preset.reasoning_off
+        body: dict[str, Any] = {
+            "model": request.model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "temperature": params.temperature,
+            self.preset.max_tokens_field: params.max_tokens,
+        }
+        if request.json_schema is not None:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": "answer",
+                    "schema": dict(request.json_schema),
+                    "strict": True,
+                },
+            }
+        if request.tools:
+            body["tools"] = [dict(t) for t in request.tools]
+        body.update(json.loads(json.dumps(extra)))
+        return body
+
+    def _key(self, api_key: str | None) -> str | ModelReply:
+        if api_key is not None:
+            return api_key
+        if self.preset.key_env is None:
+            return NO_KEY
+        key = self._environ.get(self.preset.key_env, "").strip()
+        if not key:
+            return ModelReply(
+                outcome=Outcome.KEY_UNREADABLE,
+                error=f"environment variable {self.preset.key_env} is not set",
+            )
+        return key
+
+    async def complete(self, request: ChatRequest, api_key: str | None) -> ModelReply:
+        """Send ``request`` and return the reply; every fault is an ``Outcome``."""
+        key = self._key(api_key)
+        if isinstance(key, ModelReply):
+            return key
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        client = self._clients[next(self._turn)]
+        try:
+            response = await client.post(
+                "/chat/completions",
+                cast_to=httpx2.Response,
+                body=self.request_body(request),
+                options={
+                    "headers": {"Authorization": f"Bearer {key}"},
+                    "timeout": request.params.timeout_s + CLIENT_TIMEOUT_SLACK_S,
+                },
+            )
+        except openai.APITimeoutError:
+            return _fault(Outcome.TIMEOUT, None, "the client timed out", started)
+        except openai.APIConnectionError as exc:
+            return _fault(Outcome.PROVIDER_ERROR, None, f"connection failed: {exc}", started)
+        except openai.APIStatusError as exc:
+            message = _error_message(exc)
+            outcome = outcome_for_status(exc.status_code, message)
+            return _fault(outcome, exc.status_code, f"HTTP {exc.status_code}: {message}", started)
+        return _parse_completion(response.content, response.status_code, loop.time() - started)
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections."""
+        for client in self._clients:
+            await client.close()
+
+
+def _error_message(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping) and isinstance(inner.get("message"), str):
+            code = inner.get("code")
+            message = str(inner["message"])
+            return f"{message} ({code})" if isinstance(code, str) else message
+    try:
+        text = exc.response.text
+    except (httpx2.ResponseNotRead, UnicodeDecodeError):
+        text = str(exc)
+    return text[:ERROR_TEXT_LIMIT]
+
+
+def _parse_completion(content: bytes, status: int, latency: float) -> ModelReply:
+    """Read a chat-completions body; the text is kept exactly as received (C-4)."""
+    try:
+        body = json.loads(content)
+        choice = body["choices"][0]
+        message = choice["message"]
+        text = message.get("content")
+        if text is not None and not isinstance(text, str):
+            raise TypeError("content is not a string")
+        usage = body.get("usage") or {}
+        tool_calls = tuple(dict(tc) for tc in message.get("tool_calls") or ())
+        finish_reason = choice.get("finish_reason")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        snippet = content[:ERROR_TEXT_LIMIT].decode("utf-8", "replace")
+        return ModelReply(
+            outcome=Outcome.PROVIDER_ERROR,
+            latency_s=latency,
+            http_status=status,
+            error=f"malformed response body ({type(exc).__name__}: {exc}): {snippet}",
+        )
+    return ModelReply(
+        outcome=Outcome.ANSWERED,
+        text=text,
+        latency_s=latency,
+        prompt_tokens=_count(usage.get("prompt_tokens")),
+        completion_tokens=_count(usage.get("completion_tokens")),
+        http_status=status,
+        tool_calls=tool_calls,
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+    )
+
+
+def _count(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _fault(outcome: Outcome, status: int | None, error: str, started: float) -> ModelReply:
+    latency = asyncio.get_running_loop().time() - started
+    return ModelReply(
+        outcome=outcome, latency_s=latency, http_status=status, error=error[:ERROR_TEXT_LIMIT]
+    )
