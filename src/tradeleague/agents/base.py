@@ -72,6 +72,8 @@ class AgentReply:
     text: str | None = None
     latency_ms: int = 0
     records: tuple[CallRecord, ...] = field(default_factory=tuple)
+    error: str | None = None
+    """Why there is no usable text, in words (never a key or other secret)."""
 
 
 @runtime_checkable

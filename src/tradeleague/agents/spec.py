@@ -1,0 +1,372 @@
+"""Agent specs on the command line: ``--agent NAME=SPEC``, parsed, checked and built.
+
+Grammar::
+
+    [NAME=]KIND:TARGET[,OPTION=VALUE]...
+
+=====================  ===============================================================
+``baseline:NAME``      a format's rule-based baseline (``cash``, ``momentum``...)
+``scripted:PATH``      answers played from a JSONL file (``tradeleague.agents.scripted``)
+``openai:MODEL@URL``   a model behind any OpenAI-compatible endpoint; ``URL`` may also be
+                       a preset name (``openrouter``, ``openai``, ``ollama``, ``vllm``,
+                       ``llamacpp``); ``openai:MODEL`` alone means OpenAI's own API
+``local:NAME``         the offline house model (llama.cpp), answering under a grammar
+=====================  ===============================================================
+
+Options: ``provider=P`` and ``tier=T`` label the agent for group boards (D-SCO-5);
+``key_env=NAME`` (``openai`` only) names the environment variable holding the key.
+
+Which key an ``openai`` agent sends, read at call time (never stored in the spec):
+the ``key_env`` variable when given; otherwise, for a base URL that matches a
+preset, that preset's variable (``OPENROUTER_API_KEY``, ``OPENAI_API_KEY``; the
+local servers Ollama, vLLM and llama.cpp need none); for any other URL,
+``OPENAI_API_KEY``. A key meant for one provider is never sent to another by
+default. A missing key is ``Outcome.KEY_UNREADABLE`` at the call (W-VAL-8), not
+an error at start.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tradeleague.agents.base import Agent
+from tradeleague.agents.baseline_agent import BaselineAgent
+from tradeleague.agents.llm import LlmAgent
+from tradeleague.agents.scripted import ScriptedAgent
+from tradeleague.errors import ConfigError, TradeleagueError
+from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
+from tradeleague.llm.openai_compat import OpenAICompatProvider
+from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset
+
+__all__ = [
+    "AGENT_OPTION_HELP",
+    "DEFAULT_KEY_ENV",
+    "KINDS",
+    "LOCAL_PROVIDER",
+    "OPTIONS",
+    "REPLAY_ANSWERS_HELP",
+    "AgentSpec",
+    "BaselineFactory",
+    "EnvKey",
+    "KeyNotSet",
+    "build_agent",
+    "endpoint_for",
+    "parse_agent_spec",
+    "providers_for",
+]
+
+KINDS = ("baseline", "scripted", "openai", "local")
+"""The agent kinds a spec may name."""
+
+OPTIONS: Mapping[str, frozenset[str]] = {
+    "baseline": frozenset({"provider", "tier"}),
+    "scripted": frozenset({"provider", "tier"}),
+    "openai": frozenset({"provider", "tier", "key_env"}),
+    "local": frozenset({"provider", "tier"}),
+}
+"""The options each kind accepts."""
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+"""The key variable of an ``openai`` agent on a base URL that matches no preset."""
+
+LOCAL_PROVIDER = "local"
+"""The gateway provider name of the house model (``tradeleague.llm.local.LocalProvider``)."""
+
+AGENT_OPTION_HELP = (
+    "An agent, as NAME=SPEC (repeat the option for each agent). SPEC is one of: "
+    "baseline:NAME (a rule-based baseline: cash, buy_and_hold, equal_weight, momentum, "
+    'coin_flip), scripted:PATH (answers from a JSONL file, one {"text": ...} per turn), '
+    "openai:MODEL@BASE_URL (any OpenAI-compatible endpoint; BASE_URL may be a preset: "
+    "openrouter, openai, ollama, vllm, llamacpp; the key comes from the preset's variable, "
+    "OPENAI_API_KEY for other URLs, or the variable named by ,key_env=NAME), "
+    "local:NAME (the offline house model). Add ,provider=P,tier=T to label the agent "
+    "for group boards. NAME= may be left out: the agent is then named after its target."
+)
+"""The help text of ``--agent NAME=SPEC``, the same in every format's commands."""
+
+REPLAY_ANSWERS_HELP = (
+    "Re-run the season with the model answers recorded in this database (a URL such as "
+    "sqlite:///league.db or postgresql+psycopg://...) instead of calling any model: the "
+    "same texts, outcomes and latencies, so the decisions, fills and ranks come out "
+    "identical. A call the record does not hold stops the replay with an error; nothing "
+    "is ever sent to a provider."
+)
+"""The help text of ``--replay-answers FROM_DB``, the same in every format's commands."""
+
+BaselineFactory = Callable[[str], tuple[Callable[[Any], Any], Callable[[Any], str]]]
+"""The format's baselines: a baseline name in, its ``(decide, render)`` out.
+
+It raises ``ConfigError`` for a name the format does not have, listing the valid ones.
+"""
+
+_NAME_RE = re.compile(r"[^\s=,]{1,100}")
+_EXAMPLES = "e.g. gpt=openai:gpt-4o-mini@openrouter,tier=MID or baseline:cash"
+
+
+class KeyNotSet(TradeleagueError):
+    """The environment variable an agent's key is read from is not set."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentSpec:
+    """One parsed agent spec.
+
+    Attributes
+    ----------
+    name
+        The agent's name on boards and in call keys.
+    kind
+        One of ``KINDS``.
+    target
+        The baseline name, script path, model id or house-model name.
+    base_url
+        The endpoint of an ``openai`` agent (a preset's URL when a preset name
+        was given); ``None`` for other kinds.
+    key_env
+        The variable named by ``key_env=``, if any.
+    provider, tier
+        Group labels for boards.
+    options
+        Every option as given, in order.
+    """
+
+    name: str
+    kind: str
+    target: str
+    base_url: str | None = None
+    key_env: str | None = None
+    provider: str | None = None
+    tier: str | None = None
+    options: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Return the group labels that are set (``provider``, ``tier``)."""
+        labels = {"provider": self.provider, "tier": self.tier}
+        return {k: v for k, v in labels.items() if v is not None}
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """Parse ``NAME=SPEC`` or ``SPEC`` (see the module docstring).
+
+    Raises
+    ------
+    ConfigError
+        On an unknown kind or option, a missing target, a malformed name,
+        option or base URL; the message lists what is valid.
+    """
+    text = text.strip()
+    colon, equals = text.find(":"), text.find("=")
+    name: str | None = None
+    if equals != -1 and (colon == -1 or equals < colon):
+        name, text = text[:equals].strip(), text[equals + 1 :].strip()
+        if not _NAME_RE.fullmatch(name):
+            raise ConfigError(
+                f"agent name {name!r}: 1 to 100 characters without spaces, '=' or ','"
+            )
+    head, *raw_options = text.split(",")
+    kind, sep, target = head.partition(":")
+    kind, target = kind.strip(), target.strip()
+    if not sep or kind not in KINDS:
+        raise ConfigError(
+            f"agent spec {text!r}: unknown kind {kind!r}; valid kinds: "
+            f"{', '.join(KINDS)} ({_EXAMPLES})"
+        )
+    if not target:
+        raise ConfigError(f"agent spec {text!r}: {kind}: needs a target ({_EXAMPLES})")
+    options = _options(raw_options, kind, text)
+    given = dict(options)
+    base_url: str | None = None
+    if kind == "openai":
+        target, base_url = _model_and_url(target, text)
+    if name is None:
+        name = Path(target).stem if kind == "scripted" else target
+    return AgentSpec(
+        name=name,
+        kind=kind,
+        target=target,
+        base_url=base_url,
+        key_env=given.get("key_env"),
+        provider=given.get("provider"),
+        tier=given.get("tier"),
+        options=options,
+    )
+
+
+def _options(raw: Iterable[str], kind: str, text: str) -> tuple[tuple[str, str], ...]:
+    valid = OPTIONS[kind]
+    options: list[tuple[str, str]] = []
+    for item in raw:
+        key, sep, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not value:
+            raise ConfigError(f"agent spec {text!r}: option {item!r} must be KEY=VALUE")
+        if key not in valid:
+            raise ConfigError(
+                f"agent spec {text!r}: unknown option {key!r} for {kind}:; "
+                f"valid options: {', '.join(sorted(valid))}"
+            )
+        if key in dict(options):
+            raise ConfigError(f"agent spec {text!r}: option {key!r} given twice")
+        options.append((key, value))
+    return tuple(options)
+
+
+def _model_and_url(target: str, text: str) -> tuple[str, str]:
+    model, sep, where = target.rpartition("@")
+    if not sep:
+        return target, PRESETS["openai"].base_url
+    if not model:
+        raise ConfigError(f"agent spec {text!r}: openai: needs MODEL before '@'")
+    if where in PRESETS:
+        return model, PRESETS[where].base_url
+    if not where.startswith(("http://", "https://")):
+        raise ConfigError(
+            f"agent spec {text!r}: {where!r} is neither an http(s) base URL nor a preset; "
+            f"presets: {', '.join(sorted(PRESETS))}"
+        )
+    return model, where.rstrip("/")
+
+
+def endpoint_for(spec: AgentSpec) -> ProviderPreset:
+    """Return the endpoint of an ``openai`` spec: its preset, or a custom one.
+
+    A base URL equal to a preset's (ignoring a trailing ``/``) uses that
+    preset, with its key variable and reasoning switch; any other gets a
+    custom preset named ``custom@HOST[:PORT]/PATH`` whose key variable is
+    ``OPENAI_API_KEY``.
+
+    Raises
+    ------
+    ConfigError
+        If ``spec`` is not an ``openai`` spec.
+    """
+    if spec.kind != "openai" or spec.base_url is None:
+        raise ConfigError(f"agent {spec.name!r} is a {spec.kind} agent, not an openai one")
+    url = spec.base_url.rstrip("/")
+    for known in PRESETS.values():
+        if known.base_url.rstrip("/") == url:
+            return known
+    name = "custom@" + url.split("://", 1)[1]
+    return custom_preset(name, url, key_env=DEFAULT_KEY_ENV)
+
+
+def providers_for(
+    specs: Iterable[AgentSpec],
+    *,
+    environ: Mapping[str, str] | None = None,
+    max_connections: int = 256,
+) -> list[OpenAICompatProvider]:
+    """Return one provider per distinct endpoint the ``openai`` specs name.
+
+    The house model (``local:``) is not built here: register
+    ``tradeleague.llm.local.LocalProvider`` with the gateway yourself (it loads
+    a model file).
+    """
+    endpoints: dict[str, ProviderPreset] = {}
+    for spec in specs:
+        if spec.kind == "openai":
+            endpoint = endpoint_for(spec)
+            endpoints.setdefault(endpoint.name, endpoint)
+    return [
+        OpenAICompatProvider(e, max_connections=max_connections, environ=environ)
+        for e in endpoints.values()
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class EnvKey:
+    """A key read from an environment variable when the call is made.
+
+    Parameters
+    ----------
+    variable
+        The variable's name.
+    environ
+        Where to read it (the process environment by default).
+    """
+
+    variable: str
+    environ: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+
+    def __call__(self) -> str:
+        """Return the key.
+
+        Raises
+        ------
+        KeyNotSet
+            If the variable is unset or blank (the gateway records ``key_unreadable``).
+        """
+        value = (os.environ if self.environ is None else self.environ).get(self.variable, "")
+        if not value.strip():
+            raise KeyNotSet(f"environment variable {self.variable} is not set")
+        return value.strip()
+
+
+def build_agent(
+    spec: AgentSpec,
+    *,
+    gateway: ModelGateway,
+    format_name: str,
+    baseline_factory: BaselineFactory,
+    environ: Mapping[str, str] | None = None,
+) -> Agent:
+    """Build the agent ``spec`` describes for the format ``format_name``.
+
+    Parameters
+    ----------
+    spec
+        The parsed spec.
+    gateway
+        The gateway model agents call (live or replay); a live ``Gateway`` must
+        hold the spec's provider (see ``providers_for``; ``local`` for the house
+        model).
+    format_name
+        The format the agent plays (named in error messages).
+    baseline_factory
+        The format's baselines, by name.
+    environ
+        Where ``key_env`` variables are read at call time.
+
+    Raises
+    ------
+    ConfigError
+        If the baseline is unknown to the format, the script cannot be read,
+        or a live gateway lacks the provider.
+    """
+    labels = spec.labels
+    api_key: ApiKey = None
+    if spec.kind == "baseline":
+        try:
+            decide, render = baseline_factory(spec.target)
+        except ConfigError as exc:
+            raise ConfigError(f"agent {spec.name!r} in format {format_name!r}: {exc}") from None
+        return BaselineAgent(spec.name, decide, render, labels=labels)
+    if spec.kind == "scripted":
+        agent = ScriptedAgent.from_file(spec.name, Path(spec.target))
+        agent.labels = labels
+        return agent
+    if spec.kind == "local":
+        provider, constrain, kind = LOCAL_PROVIDER, True, "local"
+    else:
+        endpoint = endpoint_for(spec)
+        provider, constrain, kind = endpoint.name, False, "llm"
+        if spec.key_env is not None:
+            api_key = EnvKey(spec.key_env, environ)
+    if isinstance(gateway, Gateway):
+        gateway.provider(provider)
+    return LlmAgent(
+        name=spec.name,
+        model=spec.target,
+        provider=provider,
+        gateway=gateway,
+        api_key=api_key,
+        constrain=constrain,
+        kind=kind,
+        labels=labels,
+    )
