@@ -1,0 +1,396 @@
+"""``tradeleague weights ...`` (operators and owners) and ``tradeleague replay weights``.
+
+Operators create a season, add agents, run a round now, release holds, show
+the tables and pause or resume agents; every action is one recorded event.
+The replay subcommand runs a season over frozen bars with the live round code;
+interrupted, it keeps whole rounds, and the same command resumes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from tradeleague.agents.spec import AGENT_OPTION_HELP
+from tradeleague.cli.store import DbOption
+from tradeleague.clock import WallClock
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.errors import ConfigError
+from tradeleague.feeds import FrozenBarsSource, PriceSource
+from tradeleague.formats.weights import Division, TableRow, round_slot
+from tradeleague.league import weights_ops as ops
+from tradeleague.league import weights_projection
+from tradeleague.league.weights import RoundConfig, play_round
+from tradeleague.league.weights_agents import build_agents
+from tradeleague.league.weights_replay import RosterEntry, run_season
+from tradeleague.league.weights_report import build_report
+from tradeleague.league.weights_state import SeasonState
+from tradeleague.llm.types import CallParams
+from tradeleague.market import Dataset, load_dataset
+from tradeleague.money import format_usd
+from tradeleague.store import Store, open_store, verify
+
+__all__ = ["register", "register_replay", "render_table", "run_weights_demo"]
+
+weights_projection.register()
+
+weights_app = typer.Typer(
+    name="weights",
+    help="Run the weights league: seasons, agents, rounds, holds and tables. " + DISCLAIMER,
+    no_args_is_help=True,
+)
+
+SeasonOpt = Annotated[str, typer.Option("--season", help="The season id.")]
+
+
+def _day(text: str | None, what: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"{what} {text!r} is not a date like 2026-03-02") from None
+
+
+def render_table(state: SeasonState, division: Division) -> Table:
+    """Return ``division``'s table for the terminal (W-RNK-3, W-SEA-3, C-1)."""
+    rows: list[TableRow] = state.table(division)
+    title = f"Weights league, {division.value} division: season {state.season_id}"
+    if state.synthetic:
+        title += "  [bold yellow](SYNTHETIC market)[/]"
+    caption = f"Scoring {state.preset.scoring_version}. {DISCLAIMER}"
+    table = Table(title=title, caption=caption)
+    for column in ("rank", "agent", "value (USD)", "return", "max drawdown", "trades", "decisions"):
+        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
+    table.add_column("unranked because", justify="left")
+    for row in rows:
+        table.add_row(
+            "-" if row.rank is None else str(row.rank),
+            row.name,
+            format_usd(row.value),
+            f"{row.season_return:+.2f}%",
+            f"{row.max_drawdown:.2f}%",
+            str(row.trades),
+            f"{row.decisions}/{row.entries}",
+            "" if row.unranked_reason is None else row.unranked_reason.value,
+        )
+    return table
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+def _roster(
+    specs: list[str], division: Division, open_specs: list[str] | None = None
+) -> tuple[list[str], list[Division]]:
+    all_specs = list(specs) + list(open_specs or [])
+    divisions = [division] * len(specs) + [Division.OPEN] * len(open_specs or [])
+    return all_specs, divisions
+
+
+async def _replay(
+    store: Store,
+    dataset: Dataset,
+    specs: list[str],
+    divisions: list[Division],
+    season: str,
+    start: date,
+    end: date,
+    timeout_s: float,
+    console: Console,
+) -> SeasonState:
+    source = FrozenBarsSource(dataset)
+    parsed, agents, gateway = build_agents(specs)
+    roster = [
+        RosterEntry(name=p.name, spec=s, division=d)
+        for p, s, d in zip(parsed, specs, divisions, strict=True)
+    ]
+    config = RoundConfig(params=CallParams(max_tokens=400, timeout_s=timeout_s))
+    try:
+        with _progress(console) as progress:
+            task = progress.add_task(f"weights season {season}", total=None)
+
+            def tick(index: int, total: int, hour: datetime) -> None:
+                progress.update(
+                    task, completed=index + 1, total=total, description=hour.isoformat()
+                )
+
+            return await run_season(
+                store,
+                source,
+                roster,
+                agents,
+                season_id=season,
+                start=start,
+                end=end,
+                config=config,
+                on_round=tick,
+            )
+    finally:
+        if gateway is not None:
+            await gateway.aclose()
+
+
+def run_weights_demo(
+    store: Store,
+    dataset: Dataset,
+    console: Console,
+    *,
+    season: str | None = None,
+    days: int = 28,
+) -> SeasonState:
+    """Replay a weights season of baselines in both divisions and print both tables.
+
+    Parameters
+    ----------
+    store
+        Where the events go.
+    dataset
+        The bars (the last ``days`` calendar days are played).
+    console
+        Where the tables go.
+    season
+        The season id (default: ``demo-<last day>``); an existing one is resumed.
+    days
+        Calendar days to replay.
+    """
+    last = max(
+        datetime.fromtimestamp(int(dataset[s].times[-1]), UTC).date() for s in dataset.symbols
+    )
+    end = last + timedelta(days=1)
+    start = end - timedelta(days=days)
+    pro = ["p_cash=baseline:cash", "p_equal=baseline:equal_weight", "p_momentum=baseline:momentum"]
+    opened = [
+        "o_hold=baseline:buy_and_hold",
+        "o_coin=baseline:coin_flip",
+        "o_equal=baseline:equal_weight",
+    ]
+    specs, divisions = _roster(pro, Division.PRO, opened)
+    season = season or f"demo-{last.isoformat()}"
+    state = asyncio.run(
+        _replay(store, dataset, specs, divisions, season, start, end, 60.0, console)
+    )
+    for division in Division:
+        console.print(render_table(state, division))
+    return state
+
+
+def replay_weights(
+    market: Annotated[Path, typer.Option(help="A folder of <SYMBOL>.csv bars (daily or hourly).")],
+    agent: Annotated[list[str], typer.Option("--agent", help=AGENT_OPTION_HELP)],
+    symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
+    start: Annotated[str | None, typer.Option(help="First day (YYYY-MM-DD).")] = None,
+    end: Annotated[str | None, typer.Option(help="The day after the last (YYYY-MM-DD).")] = None,
+    division: Annotated[Division, typer.Option(help="The agents' division.")] = Division.OPEN,
+    season: Annotated[str | None, typer.Option(help="Season id (same id resumes).")] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds each model call may take.")] = 60.0,
+    db: DbOption = None,
+    out: Annotated[Path | None, typer.Option(help="Write REPORT.json here.")] = None,
+) -> None:
+    """Replay a weights season over frozen bars with the live rules; resumable.
+
+    Rounds: 15:00..19:00 UTC each trading day for intraday bars, one at 15:00
+    for daily bars. No look-ahead: a round's price is the latest price
+    observable at its start. Ctrl-C keeps whole rounds; run the same command
+    again to resume.
+    """
+    console = Console()
+    names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
+    dataset = load_dataset(market, symbols=names)
+    first = min(
+        datetime.fromtimestamp(int(dataset[s].times[0]), UTC).date() for s in dataset.symbols
+    )
+    last = max(
+        datetime.fromtimestamp(int(dataset[s].times[-1]), UTC).date() for s in dataset.symbols
+    )
+    day0 = _day(start, "--start") or first
+    day1 = _day(end, "--end") or last + timedelta(days=1)
+    season_id = season or f"replay-{dataset.label}-{day0}-{day1}-{division.value}"
+    with open_store(db) as store:
+        console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
+        state = asyncio.run(
+            _replay(
+                store,
+                dataset,
+                agent,
+                [division] * len(agent),
+                season_id,
+                day0,
+                day1,
+                timeout,
+                console,
+            )
+        )
+        store.refresh_projections()
+        report = verify(store)
+    console.print(render_table(state, division))
+    if out is not None:
+        out.write_text(json.dumps(build_report(state), indent=2) + "\n", encoding="utf-8")
+        console.print(f"Report written to {out}")
+    console.print("Record verified." if report.ok else "[red]Record FAILED verification.[/]")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@weights_app.command("create-season")
+def create_season_cmd(
+    start: Annotated[str, typer.Option(help="A Monday (YYYY-MM-DD), 00:00 UTC.")],
+    market: Annotated[Path, typer.Option(help="Frozen bars standing in for the feeds.")],
+    symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
+    season: Annotated[str | None, typer.Option(help="Season id.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Start a 28-day season (W-SEA-1) over the symbols of MARKET."""
+    names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
+    dataset = load_dataset(market, symbols=names)
+    day = _day(start, "--start") or date.min
+    with open_store(db) as store:
+        season_id = ops.create_season(
+            store,
+            WallClock(),
+            start=datetime.combine(day, datetime.min.time(), tzinfo=UTC),
+            symbols=list(dataset.symbols),
+            decimals=dict.fromkeys(dataset.symbols, 6),
+            source=str(market),
+            season_id=season,
+        )
+    typer.echo(season_id)
+
+
+@weights_app.command("add-agent")
+def add_agent_cmd(
+    season: SeasonOpt,
+    name: Annotated[str, typer.Option(help="The agent's name.")],
+    owner: Annotated[str, typer.Option(help="The owner (wallet).")],
+    spec: Annotated[str, typer.Option(help="The model spec, e.g. openai:MODEL@URL.")],
+    division: Annotated[
+        Division, typer.Option(help="open or pro (never changes).")
+    ] = Division.OPEN,
+    prompt: Annotated[str, typer.Option(help="The owner's prompt.")] = "",
+    db: DbOption = None,
+) -> None:
+    """Create an agent with 10,000 virtual USD (W-PF-1, W-REC-1, W-DIV-3)."""
+    with open_store(db) as store:
+        state = ops.load_season(store, season)
+        agent = ops.add_agent(
+            store,
+            WallClock(),
+            state,
+            name=name,
+            owner=owner,
+            division=division,
+            spec=spec,
+            prompt=prompt,
+        )
+    typer.echo(agent)
+
+
+@weights_app.command("run-round")
+def run_round_cmd(
+    season: SeasonOpt,
+    market: Annotated[Path, typer.Option(help="Frozen bars standing in for the feeds.")],
+    db: DbOption = None,
+    force: Annotated[bool, typer.Option(help="Run outside the round clock (testing).")] = False,
+) -> None:
+    """Run a round now, if the round clock allows (W-RND-1)."""
+    clock = WallClock()
+    with open_store(db) as store:
+        state = ops.load_season(store, season)
+        hour = round_slot(clock.now(), state.preset)
+        if hour is None and not force:
+            raise ConfigError(
+                "no round starts now: rounds start 15:00-19:00 UTC, first ten minutes"
+            )
+        hour = hour or clock.now().replace(minute=0, second=0, microsecond=0)
+        if state.recorded(hour):
+            raise ConfigError(f"the round of {hour.isoformat()} is already recorded")
+        if state.window is None or not state.window.running(clock.now()):
+            raise ConfigError("the season is not running (W-SEA-2)")
+        dataset = load_dataset(market, symbols=list(state.symbols))
+        source: PriceSource = FrozenBarsSource(dataset)
+        specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
+        _, agents, gateway = build_agents(specs)
+
+        async def go() -> list[object]:
+            try:
+                return list(await play_round(state, source, agents, hour, clock))
+            finally:
+                if gateway is not None:
+                    await gateway.aclose()
+
+        events = asyncio.run(go())
+        store.append(events)  # type: ignore[arg-type]
+    typer.echo(f"round {hour.isoformat()}: {len(events)} events recorded")
+
+
+@weights_app.command("release-hold")
+def release_hold_cmd(
+    season: SeasonOpt,
+    symbol: Annotated[str, typer.Option(help="The held symbol.")],
+    by: Annotated[str, typer.Option(help="Who releases it.")],
+    db: DbOption = None,
+) -> None:
+    """Release a price hold from the next round (W-HOLD-2); the release is recorded."""
+    with open_store(db) as store:
+        ops.release_hold(store, WallClock(), ops.load_season(store, season), symbol, by)
+    typer.echo(f"released {symbol}")
+
+
+@weights_app.command("pause")
+def pause_cmd(
+    season: SeasonOpt,
+    agent: Annotated[str, typer.Option(help="The agent id.")],
+    db: DbOption = None,
+) -> None:
+    """Pause an agent."""
+    with open_store(db) as store:
+        ops.pause_agent(store, WallClock(), ops.load_season(store, season), agent, "operator")
+    typer.echo(f"paused {agent}")
+
+
+@weights_app.command("resume")
+def resume_cmd(
+    season: SeasonOpt,
+    agent: Annotated[str, typer.Option(help="The agent id.")],
+    db: DbOption = None,
+) -> None:
+    """Resume a paused agent (W-VAL-9)."""
+    with open_store(db) as store:
+        ops.resume_agent(store, WallClock(), ops.load_season(store, season), agent)
+    typer.echo(f"resumed {agent}")
+
+
+@weights_app.command("table")
+def table_cmd(season: SeasonOpt, db: DbOption = None) -> None:
+    """Show both division tables (W-RNK-1..3, W-SEA-3)."""
+    console = Console()
+    with open_store(db) as store:
+        state = ops.load_season(store, season)
+    for division in Division:
+        console.print(render_table(state, division))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``weights`` group to ``app``."""
+    app.add_typer(weights_app)
+
+
+def register_replay(replay_app: typer.Typer) -> None:
+    """Add ``replay weights`` to the shared ``replay`` group."""
+    replay_app.command("weights")(replay_weights)

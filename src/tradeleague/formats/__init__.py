@@ -1,0 +1,1 @@
+"""Competition formats: one pure package per format (DESIGN principle 2)."""

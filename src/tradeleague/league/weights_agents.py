@@ -1,0 +1,104 @@
+"""Agents for the weights league: baselines rendered as answers, and specs built.
+
+A weights baseline decides over ``WeightsView`` and its targets are rendered
+into the answer format (``render_answer``), then validated like any model's
+answer (C-2). A baseline's "keep the portfolio as it is" (``None``) is rendered
+as the current weights rounded down to hundredths of a percent: the format has
+no "keep" answer, so a holding that has drifted above the cap is cut back to
+it (W-VAL-7), exactly as for a model answering the same weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tradeleague.agents.base import Agent
+from tradeleague.agents.baselines import BASELINES, WeightsView, make_baseline
+from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
+from tradeleague.errors import ConfigError
+from tradeleague.formats.weights import render_answer
+from tradeleague.llm.gateway import Gateway, ModelGateway
+from tradeleague.money import MICRO
+
+__all__ = ["build_agents", "current_weights_bps", "weights_baseline"]
+
+_REASONS = {
+    "cash": "Hold everything in cash.",
+    "buy-and-hold": "Buy the benchmark once and hold it.",
+    "equal-weight": "Spread the portfolio evenly over every symbol.",
+    "momentum": "Hold the strongest recent performers in equal weight.",
+    "coin-flip": "Hold the symbols a seeded coin picked, in equal weight.",
+}
+
+
+def current_weights_bps(view: WeightsView) -> dict[str, int]:
+    """Return each holding's weight in basis points, rounded down (sum at most 100%)."""
+    value = view.cash + sum(q * view.prices[s] // MICRO for s, q in view.holdings.items())
+    if value <= 0:
+        return {}
+    return {
+        s: (q * view.prices[s] // MICRO) * 10_000 // value for s, q in sorted(view.holdings.items())
+    }
+
+
+def weights_baseline(
+    name: str, *, seed: int = 0
+) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
+    """Return ``(decide, render)`` of the weights baseline ``name`` (``_`` or ``-`` alike).
+
+    Raises
+    ------
+    ConfigError
+        For an unknown name; the message lists the valid ones.
+    """
+    key = name.replace("_", "-")
+    if key not in BASELINES:
+        valid = ", ".join(sorted(BASELINES))
+        raise ConfigError(f"unknown weights baseline {name!r}; choose one of: {valid}")
+    rule = make_baseline(key, seed=seed)
+
+    def decide(view: Any) -> dict[str, int]:
+        if not isinstance(view, WeightsView):
+            raise TypeError("a weights baseline needs a WeightsView")
+        targets = rule.decide(view)
+        return current_weights_bps(view) if targets is None else targets
+
+    def render(targets: Any) -> str:
+        return render_answer(targets or {}, _REASONS[key])
+
+    return decide, render
+
+
+def build_agents(
+    specs: Sequence[str],
+    *,
+    gateway: ModelGateway | None = None,
+    environ: Mapping[str, str] | None = None,
+    seed: int = 0,
+) -> tuple[list[AgentSpec], dict[str, Agent], Gateway | None]:
+    """Parse ``NAME=SPEC`` texts and build their agents (``tradeleague.agents.spec``).
+
+    Returns the specs, the agents by name, and the live gateway made for the
+    model agents (``None`` when ``gateway`` was given or none is needed); close
+    it when done.
+    """
+    parsed = [parse_agent_spec(s) for s in specs]
+    names = [p.name for p in parsed]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"agent names must be unique: {names}")
+    made: Gateway | None = None
+    if gateway is None:
+        made = Gateway(providers_for(parsed, environ=environ))
+        gateway = made
+
+    def factory(name: str) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
+        return weights_baseline(name, seed=seed)
+
+    agents = {
+        p.name: build_agent(
+            p, gateway=gateway, format_name="weights", baseline_factory=factory, environ=environ
+        )
+        for p in parsed
+    }
+    return parsed, agents, made

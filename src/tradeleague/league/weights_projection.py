@@ -1,0 +1,96 @@
+"""The ``weights_entries`` projection: every entry's value, recomputed from events.
+
+For each weights season stream it folds the round prices (``RoundStarted``),
+the account openings and the fills, and at every entry (decision, No decision,
+skip) recomputes the portfolio's value, cash and holdings at that round's
+prices through the shared engine. An entry whose recorded value disagrees is a
+``ValueError``, which ``tradeleague verify`` reports as a mismatch (W-SCO-1,
+C-4, DESIGN principle 4). The stored state per season is the latest prices,
+the portfolios and each agent's entry count and last value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from tradeleague.events import Event, EventKind
+from tradeleague.league.weights_events import ENTRY_KINDS, STREAM_PREFIX
+from tradeleague.money import Usd
+from tradeleague.sim import Fill, Portfolio
+from tradeleague.store.projection import register_projector
+
+__all__ = ["WEIGHTS_ENTRIES", "WeightsEntriesProjector", "register"]
+
+WEIGHTS_ENTRIES: Final = "weights_entries"
+"""The registered name of the projection."""
+
+_KINDS: Final = frozenset(
+    {
+        EventKind.ROUND_STARTED.value,
+        EventKind.ACCOUNT_OPENED.value,
+        EventKind.ORDER_FILLED.value,
+        *ENTRY_KINDS,
+    }
+)
+
+
+def _dict(value: object, what: str) -> dict[str, object]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{what}: expected an object")
+    return dict(value)
+
+
+class WeightsEntriesProjector:
+    """Recompute every weights entry from prices and fills (see the module docstring)."""
+
+    def key(self, event: Event) -> str | None:
+        """Return the season stream for the kinds it folds, else ``None``."""
+        if event.stream.startswith(STREAM_PREFIX) and event.kind in _KINDS:
+            return event.stream
+        return None
+
+    def initial(self) -> object:
+        """Return an empty season."""
+        return {"prices": {}, "books": {}, "entries": {}, "values": {}}
+
+    def apply(self, state: object, event: Event) -> object:
+        """Return the state after ``event``; raise ``ValueError`` on a wrong entry."""
+        s = _dict(state, "state")
+        prices = _dict(s["prices"], "prices")
+        books = _dict(s["books"], "books")
+        counts = _dict(s["entries"], "entries")
+        values = _dict(s["values"], "values")
+        p = event.payload
+        if event.kind == EventKind.ROUND_STARTED:
+            prices = _dict(p["prices"], "prices")
+        elif event.kind == EventKind.ACCOUNT_OPENED:
+            books[str(p["account"])] = Portfolio.open(Usd(int(str(p["cash"])))).state()
+        elif event.kind == EventKind.ORDER_FILLED:
+            account = str(p["account"])
+            book = Portfolio.from_state(_dict(books[account], "book"))
+            books[account] = book.apply(Fill.from_payload(_dict(p["fill"], "fill"))).state()
+        else:
+            agent = str(p["agent"])
+            book = Portfolio.from_state(_dict(books[agent], "book"))
+            priced = {k: Usd(int(str(v))) for k, v in prices.items()}
+            value = book.equity(priced)
+            holdings = {k: str(int(v)) for k, v in sorted(book.positions.items())}
+            recorded = (str(p["value"]), str(p["cash"]), _dict(p["holdings"], "holdings"))
+            if recorded != (str(value), str(int(book.cash)), holdings):
+                raise ValueError(
+                    f"{event.kind} of {agent} at {p.get('round')}: recorded value "
+                    f"{recorded[0]} but prices and fills give {value}"
+                )
+            counts[agent] = int(str(counts.get(agent, 0))) + 1
+            values[agent] = str(value)
+        return {"prices": prices, "books": books, "entries": counts, "values": values}
+
+
+def register() -> None:
+    """Register the projection with the store (idempotent)."""
+    register_projector(WEIGHTS_ENTRIES, _PROJECTOR, replace=True)
+
+
+_PROJECTOR = WeightsEntriesProjector()
+register()

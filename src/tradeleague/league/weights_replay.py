@@ -1,0 +1,191 @@
+"""A weights season over frozen bars, with a replay clock and the live round code.
+
+``run_season`` opens (or resumes) a season stream, then plays each round hour
+in order with ``play_round``, appending each round's events in one
+transaction. Interrupted (Ctrl-C), the database holds whole rounds only; run
+the same command again and the rounds already recorded are skipped.
+
+Round hours: every trading day of the bars in ``[start, end)``, at the preset's
+hours 15:00..19:00 UTC for intraday bars, or one round at the first hour for
+daily bars (W-RND-1, W-DIV-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from tradeleague.agents.base import Agent, Turn
+from tradeleague.agents.scripted import ScriptedAgent
+from tradeleague.clock import ReplayClock
+from tradeleague.errors import ConfigError
+from tradeleague.events import Event, EventKind
+from tradeleague.feeds import FrozenBarsSource
+from tradeleague.formats.weights import Division, EntryKind, WeightsPreset, round_hours_on
+from tradeleague.league import weights_events as ev
+from tradeleague.league.weights import RoundConfig, play_round
+from tradeleague.league.weights_state import SeasonState
+from tradeleague.llm.records import CallKey
+from tradeleague.llm.types import CallParams
+from tradeleague.store import Store
+from tradeleague.store.portfolio import account_opened
+
+__all__ = ["RosterEntry", "replay_hours", "run_season"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RosterEntry:
+    """One agent of a replayed season: id (its name), spec, division, owner and prompt."""
+
+    name: str
+    spec: str
+    division: Division
+    owner: str | None = None
+    prompt: str = ""
+
+
+def replay_hours(
+    source: FrozenBarsSource, start: date, end: date, preset: WeightsPreset
+) -> list[datetime]:
+    """Return the round hours of a replay over ``[start, end)`` (see the module docstring)."""
+    dataset = source.dataset
+    days: set[date] = set()
+    for symbol in dataset.symbols:
+        for seconds in dataset[symbol].times.tolist():
+            day = datetime.fromtimestamp(int(seconds), UTC).date()
+            if start <= day < end and dataset.calendar.is_trading_day(day):
+                days.add(day)
+    daily = dataset.bar_size >= timedelta(days=1)
+    out: list[datetime] = []
+    for day in sorted(days):
+        hours = round_hours_on(day, preset)
+        out.extend(hours[:1] if daily else hours)
+    return out
+
+
+def _opening(
+    stream: str,
+    season_id: str,
+    source: FrozenBarsSource,
+    roster: Sequence[RosterEntry],
+    start: datetime,
+    end: datetime,
+    preset: WeightsPreset,
+) -> list[Event]:
+    symbols = source.dataset.symbols
+    events = [
+        ev.event(
+            stream,
+            EventKind.SEASON_STARTED,
+            {
+                "format": "weights",
+                "season": season_id,
+                "start": ev.iso(start),
+                "end": ev.iso(end),
+                "symbols": list(symbols),
+                "decimals": dict.fromkeys(symbols, 6),
+                "source": source.name,
+                "synthetic": source.synthetic,
+                "replay": True,
+                "start_cash": str(int(preset.start_cash)),
+                "scoring_version": preset.scoring_version,
+                "prompt_version": preset.prompt_version,
+            },
+            start,
+        )
+    ]
+    for entry in roster:
+        payload = {
+            "agent": entry.name,
+            "name": entry.name,
+            "owner": entry.owner or entry.name,
+            "division": entry.division.value,
+            "spec": entry.spec,
+            "prompt": entry.prompt,
+        }
+        events.append(ev.event(stream, ev.AGENT_CREATED, payload, start))
+        events.append(account_opened(stream, entry.name, preset.start_cash, start))
+    return events
+
+
+async def _fast_forward(state: SeasonState, agents: Mapping[str, Agent]) -> None:
+    """Move scripted agents past the answers a resumed season already played."""
+    for agent_id, agent in agents.items():
+        if not isinstance(agent, ScriptedAgent) or agent_id not in state.agents:
+            continue
+        asked = sum(e.kind is not EntryKind.SKIPPED for e in state.agents[agent_id].entries)
+        dummy = Turn(
+            format="weights", key=CallKey("", "", agent_id), messages=(), params=CallParams()
+        )
+        for _ in range(asked - agent.played):
+            await agent.answer(dummy)
+
+
+async def run_season(
+    store: Store,
+    source: FrozenBarsSource,
+    roster: Sequence[RosterEntry],
+    agents: Mapping[str, Agent],
+    *,
+    season_id: str,
+    start: date,
+    end: date,
+    preset: WeightsPreset | None = None,
+    config: RoundConfig | None = None,
+    on_round: Callable[[int, int, datetime], None] | None = None,
+) -> SeasonState:
+    """Replay (or resume) season ``season_id`` over ``source`` and return its final state.
+
+    Parameters
+    ----------
+    store
+        Where events go; a season already in it is resumed.
+    source
+        The frozen bars.
+    roster, agents
+        The agents and their runtime objects, by name.
+    season_id
+        The season's id (its stream is ``weights/<id>``).
+    start, end
+        The first day and the day after the last.
+    preset, config
+        The rules and the call parameters.
+    on_round
+        Called after each round with (index, total, hour), played or skipped.
+
+    Raises
+    ------
+    ConfigError
+        If no round hour falls in range, or a resumed season's roster differs.
+    """
+    preset = preset or WeightsPreset()
+    stream = ev.season_stream(season_id)
+    hours = replay_hours(source, start, end, preset)
+    if not hours:
+        raise ConfigError(f"no trading day with bars between {start} and {end}")
+    season_start = datetime.combine(start, time(0), tzinfo=UTC)
+    season_end = datetime.combine(end, time(0), tzinfo=UTC)
+    state = SeasonState.from_events(stream, (s.event for s in store.events(stream)), preset)
+    if not state.started:
+        opening = _opening(stream, season_id, source, roster, season_start, season_end, preset)
+        store.append(opening)
+        for e in opening:
+            state.apply(e)
+    elif sorted(state.agents) != sorted(r.name for r in roster):
+        raise ConfigError(
+            f"season {season_id} was recorded with agents {sorted(state.agents)}; "
+            "resume it with the same roster"
+        )
+    await _fast_forward(state, agents)
+    clock = ReplayClock(season_start)
+    for index, hour in enumerate(hours):
+        if not state.recorded(hour):
+            clock.set(max(hour, clock.now()))
+            events = await play_round(state, source, agents, hour, clock, config)
+            store.append(events)
+            for e in events:
+                state.apply(e)
+        if on_round is not None:
+            on_round(index, len(hours), hour)
+    return state

@@ -1,0 +1,241 @@
+"""The state of a weights season, folded from its events (DESIGN principle 4).
+
+``SeasonState.apply`` is the one fold that live rounds, replays, resumes, the
+tables, the report and the read API all use: nothing about a season is known
+except what its events say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from tradeleague.events import Event, EventKind
+from tradeleague.formats.weights import (
+    AgentRecord,
+    Division,
+    Entry,
+    EntryKind,
+    SeasonWindow,
+    TableRow,
+    WeightsPreset,
+    counts_toward_pause,
+    rank_table,
+)
+from tradeleague.league import weights_events as ev
+from tradeleague.money import Qty, Usd
+from tradeleague.sim import Fill, Portfolio
+
+__all__ = ["AgentState", "RoundRecord", "SeasonState"]
+
+_ENTRY_KIND = {
+    EventKind.DECISION_MADE.value: EntryKind.DECISION,
+    EventKind.NO_DECISION_MADE.value: EntryKind.NO_DECISION,
+    EventKind.TURN_SKIPPED.value: EntryKind.SKIPPED,
+}
+
+
+def _time(text: object) -> datetime:
+    return datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+
+
+@dataclass(slots=True)
+class AgentState:
+    """One agent as its events leave it."""
+
+    agent: str
+    name: str
+    owner: str
+    division: Division
+    spec: str
+    created_at: datetime
+    prompts: list[tuple[datetime, str]] = field(default_factory=list)
+    portfolio: Portfolio = field(default_factory=lambda: Portfolio.open(Usd(0)))
+    entries: list[Entry] = field(default_factory=list)
+    trades: int = 0
+    last_asked: datetime | None = None
+    changed_at: datetime | None = None
+    paused: bool = False
+    pause_streak: int = 0
+    key_last4: str | None = None
+    reasons: list[tuple[datetime, str]] = field(default_factory=list)
+
+    def had_turn_on(self, day: date) -> bool:
+        """Return whether the agent has an entry on ``day`` other than a changed-after-read skip."""
+        return any(e.day == day and e.reason_code != "changed_after_read" for e in self.entries)
+
+    def record(self) -> AgentRecord:
+        """Return what the table needs."""
+        return AgentRecord(
+            agent=self.agent,
+            name=self.name,
+            created_at=self.created_at,
+            entries=tuple(self.entries),
+            trades=self.trades,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """A round as recorded: its hour, its prices and its halted symbols."""
+
+    hour: datetime
+    read_at: datetime
+    prices: dict[str, Usd]
+    halted: dict[str, list[str]]
+
+
+@dataclass(slots=True)
+class SeasonState:
+    """A season folded from its events."""
+
+    stream: str
+    preset: WeightsPreset = field(default_factory=WeightsPreset)
+    season_id: str = ""
+    window: SeasonWindow | None = None
+    symbols: tuple[str, ...] = ()
+    decimals: dict[str, int] = field(default_factory=dict)
+    source: str = ""
+    synthetic: bool = False
+    agents: dict[str, AgentState] = field(default_factory=dict)
+    rounds: list[RoundRecord] = field(default_factory=list)
+    closed_hours: dict[datetime, list[str]] = field(default_factory=dict)
+    holds: set[str] = field(default_factory=set)
+    accepted: dict[str, Usd] = field(default_factory=dict)
+    ranked_rounds: dict[Division, datetime] = field(default_factory=dict)
+    finished: set[datetime] = field(default_factory=set)
+    ended: bool = False
+    started: bool = False
+    entry_books: dict[str, list[tuple[int, int, dict[str, int]]]] = field(default_factory=dict)
+    """Per agent, each entry's recorded (value, cash, holdings), in micro-units."""
+
+    @classmethod
+    def from_events(
+        cls, stream: str, events: Iterable[Event], preset: WeightsPreset | None = None
+    ) -> SeasonState:
+        """Fold ``events`` (the stream's, in order) into a state."""
+        state = cls(stream, preset or WeightsPreset())
+        for e in events:
+            state.apply(e)
+        return state
+
+    def recorded(self, hour: datetime) -> bool:
+        """Return whether the round of ``hour`` is already recorded (played or closed)."""
+        return hour in self.finished or hour in self.closed_hours
+
+    def apply(self, e: Event) -> None:
+        """Apply one event of the stream."""
+        p = e.payload
+        kind = e.kind
+        if kind == EventKind.SEASON_STARTED:
+            self.started = True
+            self.season_id = str(p["season"])
+            self.window = SeasonWindow(_time(p["start"]), _time(p["end"]))
+            self.symbols = tuple(str(s) for s in p["symbols"])  # type: ignore[attr-defined]
+            self.decimals = {str(k): int(v) for k, v in p["decimals"].items()}  # type: ignore[attr-defined]
+            self.source = str(p.get("source", ""))
+            self.synthetic = bool(p.get("synthetic", False))
+        elif kind == EventKind.SEASON_ENDED:
+            self.ended = True
+        elif kind == ev.AGENT_CREATED:
+            agent = str(p["agent"])
+            self.agents[agent] = AgentState(
+                agent=agent,
+                name=str(p["name"]),
+                owner=str(p["owner"]),
+                division=Division(str(p["division"])),
+                spec=str(p["spec"]),
+                created_at=e.occurred_at,
+                prompts=[(e.occurred_at, str(p.get("prompt", "")))],
+            )
+        elif kind == EventKind.ACCOUNT_OPENED:
+            self.agents[str(p["account"])].portfolio = Portfolio.open(Usd(int(str(p["cash"]))))
+        elif kind == ev.PROMPT_CHANGED:
+            a = self.agents[str(p["agent"])]
+            a.prompts.append((e.occurred_at, str(p["prompt"])))
+            a.changed_at = e.occurred_at
+        elif kind == ev.KEY_CHANGED:
+            a = self.agents[str(p["agent"])]
+            a.key_last4 = str(p.get("last4") or "") or None
+            a.changed_at = e.occurred_at
+        elif kind == ev.AGENT_PAUSED:
+            self.agents[str(p["agent"])].paused = True
+        elif kind == ev.AGENT_RESUMED:
+            a = self.agents[str(p["agent"])]
+            a.paused = False
+            a.pause_streak = 0
+            a.changed_at = e.occurred_at
+        elif kind == EventKind.ROUND_STARTED:
+            prices = {str(s): Usd(int(str(v))) for s, v in p["prices"].items()}  # type: ignore[attr-defined]
+            halted = {str(s): list(v) for s, v in p["halted"].items()}  # type: ignore[attr-defined]
+            self.rounds.append(RoundRecord(_time(p["round"]), _time(p["read_at"]), prices, halted))
+            for s, price in prices.items():
+                if s not in halted:
+                    self.accepted[s] = price
+        elif kind == EventKind.PRICE_HELD:
+            self.holds.add(str(p["symbol"]))
+        elif kind == EventKind.PRICE_RELEASED:
+            self.holds.discard(str(p["symbol"]))
+        elif kind == ev.MARKET_CLOSED:
+            self.closed_hours[_time(p["round"])] = [str(r) for r in p["reasons"]]  # type: ignore[attr-defined]
+        elif kind == EventKind.ORDER_FILLED:
+            a = self.agents[str(p["account"])]
+            a.portfolio = a.portfolio.apply(Fill.from_payload(p["fill"]))  # type: ignore[arg-type]
+            a.trades += 1
+        elif kind in _ENTRY_KIND:
+            self._entry(e, _ENTRY_KIND[kind])
+        elif kind == EventKind.ROUND_FINISHED:
+            hour = _time(p["round"])
+            self.finished.add(hour)
+            for d in p.get("ranked", []):  # type: ignore[attr-defined]
+                self.ranked_rounds[Division(str(d))] = hour
+
+    def _entry(self, e: Event, kind: EntryKind) -> None:
+        p = e.payload
+        a = self.agents[str(p["agent"])]
+        hour = _time(p["round"])
+        code = p.get("reason_code")
+        a.entries.append(
+            Entry(
+                round=hour,
+                kind=kind,
+                value=int(str(p["value"])),
+                reason_code=None if code is None else str(code),
+            )
+        )
+        holdings = {str(k): int(str(v)) for k, v in p["holdings"].items()}  # type: ignore[attr-defined]
+        self.entry_books.setdefault(a.agent, []).append(
+            (int(str(p["value"])), int(str(p["cash"])), holdings)
+        )
+        if kind is not EntryKind.SKIPPED:
+            a.last_asked = _time(p["asked_at"])
+        if kind is EntryKind.DECISION:
+            a.pause_streak = 0
+            a.reasons.append((hour, str(p["reason"])))
+        elif kind is EntryKind.NO_DECISION:
+            a.pause_streak = a.pause_streak + 1 if counts_toward_pause(str(code)) else 0
+
+    @property
+    def previous_round(self) -> RoundRecord | None:
+        """Return the latest recorded round, if any."""
+        return self.rounds[-1] if self.rounds else None
+
+    def open_turns_on(self, day: date) -> int:
+        """Return the Open division's asked turns (decisions and No decisions) on ``day``."""
+        return sum(
+            1
+            for a in self.agents.values()
+            if a.division is Division.OPEN
+            for x in a.entries
+            if x.day == day and x.kind is not EntryKind.SKIPPED
+        )
+
+    def table(self, division: Division) -> list[TableRow]:
+        """Return ``division``'s table as published after its latest ranked round (W-RNK)."""
+        records = [a.record() for a in self.agents.values() if a.division is division]
+        return rank_table(records, self.ranked_rounds.get(division), self.preset)
+
+    def holdings(self, agent: str) -> dict[str, Qty]:
+        """Return an agent's holdings."""
+        return dict(self.agents[agent].portfolio.positions)

@@ -1,0 +1,1 @@
+"""Web read models and routers; the application that mounts them lives with the lead."""
