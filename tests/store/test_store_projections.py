@@ -63,14 +63,14 @@ def test_portfolio_projection_is_the_engine_fold_and_incremental(db_url: str) ->
     with open_store(db_url) as store:
         store.append([account_opened("s1", "alice", usd(10_000), T0)])
         store.append([account_opened("s1", "bob", usd(5), T0)])
-        assert store.refresh_projections() == {PORTFOLIO: 2}
+        assert store.refresh_projections([PORTFOLIO]) == {PORTFOLIO: 2}
         assert store.projection(PORTFOLIO, key) == expected.state()
         for fill in FILLS:
             store.append([order_filled("s1", "alice", fill, T0, extra={"round": "r1"})])
             expected = expected.apply(fill)
             assert store.refresh_projections([PORTFOLIO]) == {PORTFOLIO: 1}
             assert store.projection(PORTFOLIO, key) == expected.state()
-        assert store.refresh_projections() == {PORTFOLIO: 0}
+        assert store.refresh_projections([PORTFOLIO]) == {PORTFOLIO: 0}
         states = store.projection_states(PORTFOLIO)
         assert states == {
             key: expected.state(),
@@ -97,7 +97,9 @@ def test_a_third_party_projector_is_kept_and_verified(db_url: str, counter: str)
     with open_store(db_url) as store:
         store.append([Event("a", "PriceRead", {}, T0), Event("b", "PriceRead", {}, T0)])
         store.append([Event("a", "PriceRead", {}, T0)])
-        assert store.refresh_projections() == {counter: 3, PORTFOLIO: 0}
+        # Other packages may have registered projectors of their own: look at ours.
+        counts = store.refresh_projections()
+        assert {name: counts[name] for name in (counter, PORTFOLIO)} == {counter: 3, PORTFOLIO: 0}
         assert store.projection_states(counter) == {"a": 2, "b": 1}
         report = verify(store)
         assert report.ok
