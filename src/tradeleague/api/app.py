@@ -1,0 +1,220 @@
+"""The REST API (FastAPI): the scenario agent loop, public reads, OpenAPI at ``/docs``.
+
+Routers stay thin: each parses its request, calls `ScenarioService`, and
+returns the JSON body. ``trades`` and ``step`` go through the idempotency
+layer when the body carries an ``idempotency_key`` (S-SVC-1); the replayed
+body is the stored text, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request, Response, Security
+from fastapi.security import APIKeyHeader
+
+from tradeleague import DISCLAIMER, __version__
+from tradeleague.api.errors import install_error_handlers
+from tradeleague.api.models import (
+    ID_PATTERN,
+    CreateRunIn,
+    ErrorOut,
+    ResultsOut,
+    RunOut,
+    StepIn,
+    StepOut,
+    TradesIn,
+    TradesOut,
+)
+from tradeleague.api.service import (
+    Account,
+    ScenarioService,
+    fingerprint,
+    idempotent,
+)
+from tradeleague.formats.scenario import METRICS, Entry, rank
+from tradeleague.money import qty
+from tradeleague.sim import Order, Side
+
+__all__ = ["create_app", "dumps"]
+
+_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="Your API key (S-SVC-4).")
+_ERRORS: dict[int | str, dict[str, object]] = {
+    code: {"model": ErrorOut} for code in (401, 402, 404, 409, 422, 429)
+}
+
+
+def dumps(body: object) -> str:
+    """Return the compact JSON text of a response body."""
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _json(body: object, status: int = 200, replayed: bool = False) -> Response:
+    headers = {"Idempotent-Replayed": "true"} if replayed else None
+    return Response(
+        dumps(body) if not isinstance(body, str) else body,
+        status,
+        headers,
+        media_type="application/json",
+    )
+
+
+async def get_service(request: Request) -> ScenarioService:
+    """Return the app's service (override in tests with ``dependency_overrides``)."""
+    service: ScenarioService = request.app.state.service
+    return service
+
+
+ServiceDep = Annotated[ScenarioService, Depends(get_service)]
+
+
+KeyDep = Annotated[str | None, Security(_KEY)]
+"""The request's ``X-API-Key``; each agent route authenticates it (S-SVC-4) in its own
+worker thread, so a request makes one thread hop, not one per dependency."""
+RunId = Annotated[str, Path(pattern=ID_PATTERN, description="The run's id.")]
+
+
+def _once(
+    service: ScenarioService,
+    account: Account,
+    key: str | None,
+    digest: str,
+    action: Callable[[], dict[str, object]],
+) -> Response:
+    if key is None:
+        return _json(action())
+    status, text, replayed = idempotent(
+        service, account, key, digest, lambda: (200, dumps(action()))
+    )
+    return _json(text, status, replayed)
+
+
+def _agent_router() -> APIRouter:
+    router = APIRouter(prefix="/api/v1", tags=["agent loop"], responses=_ERRORS)
+
+    @router.get("/scenarios", summary="List scenario versions")
+    def scenarios(service: ServiceDep, key: KeyDep) -> Response:
+        service.authenticate(key)
+        return _json({"scenarios": service.scenarios()})
+
+    @router.post("/runs", status_code=201, response_model=RunOut, summary="Create a run (S-API-5)")
+    def create_run(body: CreateRunIn, service: ServiceDep, key: KeyDep) -> Response:
+        account = service.authenticate(key)
+        return _json(service.create_run(account, body.scenario), 201)
+
+    @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio (S-API-1)")
+    def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        account = service.authenticate(key)
+        return _json(service.market(account, run_id))
+
+    @router.post(
+        "/runs/{run_id}/trades", response_model=TradesOut, summary="Queue orders (S-API-2)"
+    )
+    def trades(run_id: RunId, body: TradesIn, service: ServiceDep, key: KeyDep) -> Response:
+        account = service.authenticate(key)
+        orders = [Order(o.symbol, Side(o.side), qty(o.quantity)) for o in body.orders]
+        params = {"orders": [[o.symbol, o.side.value, int(o.qty)] for o in orders]}
+        digest = fingerprint("POST", f"/runs/{run_id}/trades", params)
+        return _once(
+            service,
+            account,
+            body.idempotency_key,
+            digest,
+            lambda: service.trade(account, run_id, orders),
+        )
+
+    @router.post("/runs/{run_id}/step", response_model=StepOut, summary="Advance one bar (S-API-3)")
+    def step(
+        run_id: RunId,
+        service: ServiceDep,
+        key: KeyDep,
+        body: Annotated[StepIn | None, Body()] = None,
+    ) -> Response:
+        account = service.authenticate(key)
+        key = body.idempotency_key if body is not None else None
+        digest = fingerprint("POST", f"/runs/{run_id}/step", {})
+        return _once(service, account, key, digest, lambda: service.step(account, run_id))
+
+    @router.get("/runs/{run_id}/results", response_model=ResultsOut, summary="Metrics (S-API-4)")
+    def results(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        account = service.authenticate(key)
+        return _json(service.results(account, run_id))
+
+    @router.post("/runs/{run_id}/publish", summary="Publish to the leaderboard (S-API-5)")
+    def publish(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        account = service.authenticate(key)
+        return _json(service.publish(account, run_id))
+
+    return router
+
+
+def _public_router() -> APIRouter:
+    router = APIRouter(prefix="/api/v1", tags=["public"], responses={404: {"model": ErrorOut}})
+
+    @router.get("/leaderboard", summary="Published runs ranked by a metric (S-SCO-2)")
+    def leaderboard(
+        service: ServiceDep,
+        scenario: Annotated[str, Query(pattern=ID_PATTERN)],
+        metric: Literal["return", "sharpe", "sortino", "max_drawdown", "volatility"] = "return",
+    ) -> Response:
+        found = service.scenario(scenario)
+        entries = [Entry(r, a, res) for r, a, res in service.published(scenario)]
+        return _json(
+            {
+                "scenario": found.view(),
+                "metric": metric,
+                "entries": [
+                    {
+                        "rank": e.rank,
+                        "run_id": e.entry.run_id,
+                        "account": e.entry.account,
+                        "value": e.value,
+                        "liquidated": e.entry.results.liquidated,
+                    }
+                    for e in rank(entries, metric)
+                ],
+            }
+        )
+
+    @router.get("/leaderboard/scenarios", summary="Scenarios with published runs")
+    def leaderboard_scenarios(service: ServiceDep) -> Response:
+        counts = service.published_counts()
+        return _json(
+            {
+                "metrics": list(METRICS),
+                "scenarios": [
+                    {**s, "published_runs": counts.get(str(s["id"]), 0)}
+                    for s in service.scenarios()
+                ],
+            }
+        )
+
+    @router.get("/runs/{run_id}/public", response_model=ResultsOut, summary="A published run")
+    def public_run(run_id: RunId, service: ServiceDep) -> Response:
+        return _json(service.public_run(run_id))
+
+    return router
+
+
+def create_app(service: ScenarioService) -> FastAPI:
+    """Return the REST app serving ``service``; OpenAPI at ``/openapi.json``, docs at ``/docs``."""
+    app = FastAPI(
+        title="tradeleague scenario benchmark",
+        version=__version__,
+        description=(
+            "Drive one deterministic simulator through frozen market history: read the "
+            "market, queue orders, step, fetch results, publish.\n\n" + DISCLAIMER
+        ),
+    )
+    app.state.service = service
+    install_error_handlers(app)
+    app.include_router(_public_router())
+    app.include_router(_agent_router())
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app

@@ -1,0 +1,72 @@
+"""Every error as JSON: ``{"error": {"code": "...", "message": "..."}}``."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from tradeleague.api.service import ServiceError
+from tradeleague.errors import StoreError
+
+__all__ = ["error_response", "install_error_handlers"]
+
+_log = logging.getLogger(__name__)
+
+_HTTP_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    401: "unauthorized",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def error_response(status: int, code: str, message: str, **extra: object) -> JSONResponse:
+    """Return the JSON error response."""
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+
+
+async def _service(request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, ServiceError):
+        raise exc
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+async def _validation(request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, RequestValidationError):
+        raise exc
+    problems = []
+    for item in exc.errors()[:5]:
+        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
+        problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+    return error_response(422, "invalid_request", "; ".join(problems) + ".")
+
+
+async def _http(request: Request, exc: Exception) -> JSONResponse:
+    if not isinstance(exc, HTTPException):
+        raise exc
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    return error_response(exc.status_code, code, str(exc.detail))
+
+
+async def _store(request: Request, exc: Exception) -> JSONResponse:
+    _log.error("store error: %s", exc)
+    return error_response(503, "store_unavailable", "The database is unavailable; retry later.")
+
+
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    _log.exception("unexpected error", exc_info=exc)
+    return error_response(500, "internal_error", "Something went wrong on our side.")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Render every error, expected or not, as the JSON error body."""
+    app.add_exception_handler(ServiceError, _service)
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(StoreError, _store)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,132 @@
+"""Idempotency keys with the semantics Stripe documents (S-SVC-1).
+
+A client sends ``idempotency_key`` in the JSON body of ``trades`` or ``step``.
+The first request with a key is *claimed* (recorded as in flight, committed),
+carried out, and its response recorded. Then, for 24 hours:
+
+- the same key with the same parameters replays the first response, byte for byte;
+- the same key with different parameters is 422 ``idempotency_key_reused``;
+- the same key while the first request is still in flight is 409
+  ``idempotency_in_flight``.
+
+Client errors (4xx) are recorded and replayed like successes; a server error
+releases the key, so a retry runs again. Keys are scoped to the account and
+expire 24 hours after their first use (measured on the injected clock).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from typing import Final
+
+import sqlalchemy as sa
+
+from tradeleague.api.service.core import ScenarioService
+from tradeleague.api.service.errors import ServiceError
+from tradeleague.api.service.keys import Account
+from tradeleague.api.service.tables import idempotency_keys
+from tradeleague.errors import StoreError
+from tradeleague.events import canonical_json
+
+__all__ = ["KEY_TTL", "MAX_KEY_LENGTH", "fingerprint", "idempotent"]
+
+KEY_TTL: Final = timedelta(hours=24)
+"""How long a key is remembered (S-SVC-1)."""
+
+MAX_KEY_LENGTH: Final = 255
+
+
+def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
+    """Return the SHA-256 of a request's method, path and parameters (key excluded)."""
+    body = {k: v for k, v in params.items() if k != "idempotency_key"}
+    text = canonical_json({"method": method, "path": path, "params": body})
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _claim(
+    service: ScenarioService, account: Account, key: str, digest: str
+) -> tuple[int, str] | None:
+    now = service.clock.now()
+    where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
+    with service.write("claim an idempotency key in") as conn:
+        row = conn.execute(
+            sa.select(idempotency_keys).where(*where).with_for_update()
+        ).one_or_none()
+        if row is not None and now - row.created_at >= KEY_TTL:
+            conn.execute(sa.delete(idempotency_keys).where(*where))
+            row = None
+        if row is None:
+            conn.execute(
+                sa.insert(idempotency_keys).values(
+                    account=account.name, key=key, request_hash=digest, created_at=now
+                )
+            )
+            return None
+    if row.request_hash != digest:
+        raise ServiceError(
+            422,
+            "idempotency_key_reused",
+            "This idempotency_key was used with different parameters; use a new key.",
+        )
+    if row.status_code is None or row.body is None:
+        raise ServiceError(
+            409,
+            "idempotency_in_flight",
+            "A request with this idempotency_key is still in progress; retry shortly.",
+        )
+    return int(row.status_code), str(row.body)
+
+
+def idempotent(
+    service: ScenarioService,
+    account: Account,
+    key: str,
+    digest: str,
+    action: Callable[[], tuple[int, str]],
+) -> tuple[int, str, bool]:
+    """Run ``action`` at most once per (account, key) and return ``(status, body, replayed)``.
+
+    Parameters
+    ----------
+    action
+        Does the work and returns the HTTP status and the exact JSON body text;
+        a `ServiceError` it raises is recorded as its error response.
+
+    Raises
+    ------
+    ServiceError
+        422 ``idempotency_key_reused``, 409 ``idempotency_in_flight``, or 422
+        ``invalid_idempotency_key`` for an empty or over-long key.
+    """
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise ServiceError(
+            422, "invalid_idempotency_key", f"An idempotency_key is 1 to {MAX_KEY_LENGTH} chars."
+        )
+    try:
+        replay = _claim(service, account, key, digest)
+    except StoreError as exc:
+        if isinstance(exc.__cause__, sa.exc.IntegrityError):
+            raise ServiceError(
+                409,
+                "idempotency_in_flight",
+                "A request with this idempotency_key is still in progress; retry shortly.",
+            ) from None
+        raise
+    if replay is not None:
+        return replay[0], replay[1], True
+    where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
+    try:
+        status, body = action()
+    except ServiceError as exc:
+        status, body = exc.status, canonical_json(exc.body())
+    except BaseException:
+        with service.write("release an idempotency key in") as conn:
+            conn.execute(sa.delete(idempotency_keys).where(*where))
+        raise
+    with service.write("record an idempotent response in") as conn:
+        conn.execute(
+            sa.update(idempotency_keys).where(*where).values(status_code=status, body=body)
+        )
+    return status, body, False

@@ -1,0 +1,72 @@
+"""Provision a scenario from a market folder or a dataset (``tradeleague scenario create``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from tradeleague.api.service.core import Scenario, ScenarioService
+from tradeleague.formats.scenario import (
+    DEFAULT_CASH,
+    HIGH_VARIANCE,
+    ScenarioBars,
+    ScenarioConfig,
+    default_slippage,
+    periods_per_year,
+)
+from tradeleague.market import Dataset, load_dataset
+from tradeleague.money import Usd
+
+__all__ = ["provision_from_market"]
+
+
+def provision_from_market(
+    service: ScenarioService,
+    name: str,
+    market: str | Dataset,
+    symbols: Sequence[str],
+    start: datetime,
+    end: datetime,
+    *,
+    leverage_cap: int = 1,
+    allow_short: bool = False,
+    cash: Usd = DEFAULT_CASH,
+    slippage: Mapping[str, int] | None = None,
+    high_variance: Sequence[str] = tuple(HIGH_VARIANCE),
+) -> Scenario:
+    """Copy the bars of ``symbols`` in ``[start, end)`` into a new scenario version.
+
+    Parameters
+    ----------
+    market
+        A data folder (``../shared/data/us_equities_1h``) or a loaded dataset.
+    slippage
+        Per-symbol basis points that override the S-FIL-2 defaults.
+
+    Raises
+    ------
+    DataError
+        If the folder or a symbol is missing, or the range holds no bars.
+    ValueError
+        If the rules are invalid or fewer than two common bars remain.
+    """
+    names = tuple(sorted(dict.fromkeys(s.strip().upper() for s in symbols if s.strip())))
+    if isinstance(market, Dataset):
+        dataset = market.select(names, start, end)
+    else:
+        dataset = load_dataset(market, symbols=names, start=start, end=end)
+    bars = ScenarioBars.from_dataset(dataset, names)
+    config = ScenarioConfig(
+        name=name,
+        symbols=names,
+        start=start,
+        end=end,
+        leverage_cap=leverage_cap,
+        allow_short=allow_short,
+        cash=cash,
+        slippage_bps=default_slippage(names, slippage, high_variance),
+        market=dataset.label,
+        synthetic=dataset.synthetic,
+        periods_per_year=periods_per_year(dataset.bar_size, dataset.calendar.continuous),
+    )
+    return service.provision(config, bars)

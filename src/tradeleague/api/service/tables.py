@@ -1,0 +1,89 @@
+"""The scenario service's tables, described for queries (migration ``0002_scenario``)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from tradeleague.store.schema import UtcDateTime
+
+__all__ = [
+    "api_accounts",
+    "api_keys",
+    "idempotency_keys",
+    "metadata",
+    "scenario_bars",
+    "scenario_runs",
+    "scenario_versions",
+]
+
+metadata = sa.MetaData()
+
+scenario_versions = sa.Table(
+    "scenario_versions",
+    metadata,
+    sa.Column("id", sa.String(26), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("config", sa.Text, nullable=False),
+    sa.Column("content_hash", sa.String(64), nullable=False),
+    sa.Column("bars", sa.Integer, nullable=False),
+    sa.Column("dropped", sa.Integer, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)
+
+scenario_bars = sa.Table(
+    "scenario_bars",
+    metadata,
+    sa.Column("scenario_id", sa.String(26), primary_key=True),
+    sa.Column("symbol", sa.String(20), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("ts", sa.BigInteger, nullable=False),
+    sa.Column("open", sa.BigInteger, nullable=False),
+    sa.Column("high", sa.BigInteger, nullable=False),
+    sa.Column("low", sa.BigInteger, nullable=False),
+    sa.Column("close", sa.BigInteger, nullable=False),
+    sa.Column("volume", sa.BigInteger, nullable=False),
+)
+
+api_accounts = sa.Table(
+    "api_accounts",
+    metadata,
+    sa.Column("name", sa.String(100), primary_key=True),
+    sa.Column("tier", sa.String(10), nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)
+
+api_keys = sa.Table(
+    "api_keys",
+    metadata,
+    sa.Column("key_hash", sa.String(64), primary_key=True),
+    sa.Column("prefix", sa.String(16), nullable=False),
+    sa.Column("account", sa.String(100), nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("revoked_at", UtcDateTime, nullable=True),
+)
+
+scenario_runs = sa.Table(
+    "scenario_runs",
+    metadata,
+    sa.Column("id", sa.String(26), primary_key=True),
+    sa.Column("scenario_id", sa.String(26), nullable=False),
+    sa.Column("account", sa.String(100), nullable=False),
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.Column("results", sa.Text, nullable=True),
+    sa.Column("published_at", UtcDateTime, nullable=True),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("active_at", UtcDateTime, nullable=False),
+)
+
+idempotency_keys = sa.Table(
+    "idempotency_keys",
+    metadata,
+    sa.Column("account", sa.String(100), primary_key=True),
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("request_hash", sa.String(64), nullable=False),
+    sa.Column("status_code", sa.Integer, nullable=True),
+    sa.Column("body", sa.Text, nullable=True),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)

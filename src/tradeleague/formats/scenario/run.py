@@ -1,0 +1,250 @@
+"""The run: a pure state machine stepping one portfolio through frozen bars.
+
+The agent sees bar ``i`` whole (it has closed) and queues market orders
+(S-API-2). `step` moves to bar ``i + 1``:
+
+1. If at the start of bar ``i + 1`` (valued at bar ``i``'s closes, the last
+   prices known) equity < notional / (2 x cap), every position is force-closed
+   at bar ``i + 1``'s open, queued orders are rejected with ``liquidated``, and
+   the run ends with ``liquidated = true`` (S-LIQ-1).
+2. Otherwise the queued orders fill in order at bar ``i + 1``'s open plus
+   slippage, each whole or rejected with a reason (S-FIL-1..5), through the
+   shared engine (`tradeleague.sim.execute_orders`).
+3. Equity is valued at bar ``i + 1``'s close and appended to the path whose
+   first value is the starting cash (S-SCO-1). The run is done at the last bar.
+
+Every state is an immutable value; the lifecycle of a run (`RunStatus`) has
+one explicit transition table.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from tradeleague.formats.scenario.bars import ScenarioBars
+from tradeleague.formats.scenario.config import ScenarioConfig
+from tradeleague.money import Qty, Usd
+from tradeleague.sim import (
+    Fill,
+    Order,
+    Portfolio,
+    Side,
+    execute_orders,
+    liquidate,
+    needs_liquidation,
+)
+
+__all__ = [
+    "LIQUIDATED_REASON",
+    "MAX_QUEUED",
+    "TRANSITIONS",
+    "RunState",
+    "RunStatus",
+    "StepRejection",
+    "StepReport",
+    "can_transition",
+    "queue_orders",
+    "start_run",
+    "step",
+]
+
+MAX_QUEUED: Final = 200
+"""The most orders that may wait for one step."""
+
+LIQUIDATED_REASON: Final = "liquidated"
+"""The rejection code of orders that a forced liquidation pre-empted (S-LIQ-1)."""
+
+
+class RunStatus(enum.StrEnum):
+    """Where a run is in its life."""
+
+    ACTIVE = "active"
+    COMPLETE = "complete"
+    ABANDONED = "abandoned"
+
+
+TRANSITIONS: Final[Mapping[RunStatus, frozenset[RunStatus]]] = {
+    RunStatus.ACTIVE: frozenset({RunStatus.COMPLETE, RunStatus.ABANDONED}),
+    RunStatus.COMPLETE: frozenset(),
+    RunStatus.ABANDONED: frozenset(),
+}
+"""The only moves a run's status may make (S-SVC-3: abandoned is final)."""
+
+
+def can_transition(before: RunStatus, after: RunStatus) -> bool:
+    """Return whether a run may go from ``before`` to ``after``."""
+    return after in TRANSITIONS[before]
+
+
+@dataclass(frozen=True, slots=True)
+class StepRejection:
+    """An order that did not fill, with a code the agent reads and a sentence."""
+
+    order: Order
+    reason: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """What one step did.
+
+    Attributes
+    ----------
+    index
+        The bar the run is now on.
+    fills
+        Fills at that bar's open, in order (the forced closes when liquidated).
+    rejected
+        Orders that did not fill.
+    equity
+        Equity at that bar's close (after a liquidation: its cash).
+    liquidated
+        Whether this step force-closed the account (S-LIQ-1).
+    at_risk
+        Whether the account will be liquidated at the next step unless it
+        de-risks (equity < notional / (2 x cap) at this bar's close).
+    done
+        Whether the run is over.
+    """
+
+    index: int
+    fills: tuple[Fill, ...]
+    rejected: tuple[StepRejection, ...]
+    equity: Usd
+    liquidated: bool
+    at_risk: bool
+    done: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RunState:
+    """A run between steps.
+
+    Attributes
+    ----------
+    index
+        The bar the agent sees (orders fill at the next one).
+    portfolio
+        Cash and positions.
+    queued
+        Orders waiting for the next step, in the order given.
+    equity
+        The value path: starting cash, then equity after each step.
+    liquidated
+        Whether the account was force-closed (S-LIQ-1).
+    done
+        Whether the run is over (last bar reached, or liquidated).
+    """
+
+    index: int
+    portfolio: Portfolio
+    queued: tuple[Order, ...]
+    equity: tuple[Usd, ...]
+    liquidated: bool = False
+    done: bool = False
+
+    def to_json(self) -> str:
+        """Return the canonical JSON text of the state (for storage)."""
+        return json.dumps(
+            {
+                "index": self.index,
+                "portfolio": self.portfolio.state(),
+                "queued": [[o.symbol, o.side.value, str(o.qty)] for o in self.queued],
+                "equity": [str(v) for v in self.equity],
+                "liquidated": self.liquidated,
+                "done": self.done,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> RunState:
+        """Rebuild a state from `to_json` output."""
+        raw = json.loads(text)
+        return cls(
+            index=int(raw["index"]),
+            portfolio=Portfolio.from_state(raw["portfolio"]),
+            queued=tuple(Order(s, Side(side), Qty(int(q))) for s, side, q in raw["queued"]),
+            equity=tuple(Usd(int(v)) for v in raw["equity"]),
+            liquidated=bool(raw["liquidated"]),
+            done=bool(raw["done"]),
+        )
+
+
+def start_run(config: ScenarioConfig) -> RunState:
+    """Return a fresh run on bar 0 with the scenario's starting cash."""
+    return RunState(0, Portfolio.open(config.cash), (), (config.cash,))
+
+
+def queue_orders(state: RunState, orders: Iterable[Order], config: ScenarioConfig) -> RunState:
+    """Return the state with ``orders`` appended to the queue (S-API-2).
+
+    Raises
+    ------
+    ValueError
+        If the run is over, an order names a symbol outside the universe or a
+        non-positive quantity, or the queue would exceed `MAX_QUEUED`.
+    """
+    if state.done:
+        raise ValueError("the run is over; no more orders")
+    new = tuple(orders)
+    universe = set(config.symbols)
+    for order in new:
+        if order.symbol not in universe:
+            raise ValueError(
+                f"{order.symbol!r} is not in this scenario; it trades {', '.join(config.symbols)}"
+            )
+        if order.qty <= 0:
+            raise ValueError(f"{order.symbol}: quantity must be positive")
+    if len(state.queued) + len(new) > MAX_QUEUED:
+        raise ValueError(f"at most {MAX_QUEUED} orders may wait for one step")
+    return RunState(
+        state.index,
+        state.portfolio,
+        state.queued + new,
+        state.equity,
+        state.liquidated,
+        state.done,
+    )
+
+
+def step(
+    state: RunState, bars: ScenarioBars, config: ScenarioConfig
+) -> tuple[RunState, StepReport]:
+    """Advance one bar: liquidate or fill the queue at the next open, then value (module doc).
+
+    Raises
+    ------
+    ValueError
+        If the run is already over.
+    """
+    if state.done:
+        raise ValueError("the run is over; it cannot step")
+    cap = config.leverage_cap
+    rules = config.order_rules()
+    here, nxt = state.index, state.index + 1
+    opens = bars.opens(nxt)
+    closes = bars.closes(nxt)
+    portfolio = state.portfolio
+    if needs_liquidation(portfolio, bars.closes(here), cap):
+        forced = liquidate(portfolio, opens, rules)
+        portfolio, fills = forced.portfolio, forced.fills
+        rejected = tuple(
+            StepRejection(o, LIQUIDATED_REASON, "the account was liquidated (S-LIQ-1)")
+            for o in state.queued
+        )
+        liquidated, done = True, True
+    else:
+        portfolio, fills, rejections = execute_orders(portfolio, state.queued, opens, rules)
+        rejected = tuple(StepRejection(r.order, r.reason.value, r.detail) for r in rejections)
+        liquidated, done = False, nxt == bars.last
+    equity = portfolio.equity(closes)
+    at_risk = not done and needs_liquidation(portfolio, closes, cap)
+    after = RunState(nxt, portfolio, (), (*state.equity, equity), liquidated, done)
+    return after, StepReport(nxt, fills, rejected, equity, liquidated, at_risk, done)

@@ -1,0 +1,152 @@
+"""Fixtures for the scenario benchmark: a service on a fresh store, a clock, keys, a client."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tradeleague.api import ScenarioService, create_app
+from tradeleague.api.service import Scenario, Tier, provision_from_market
+from tradeleague.clock import ReplayClock
+from tradeleague.market import synthetic_dataset
+from tradeleague.store import open_store
+
+START = datetime(2024, 1, 2, tzinfo=UTC)
+END = datetime(2025, 1, 1, tzinfo=UTC)
+SYMBOLS = ("AAPL", "SPY", "TSLA")
+
+
+@pytest.fixture
+def clock() -> ReplayClock:
+    return ReplayClock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
+
+
+def make_service(url: str, clock: ReplayClock) -> ScenarioService:
+    return ScenarioService(open_store(url), clock)
+
+
+@pytest.fixture
+def service(sqlite_url: str, clock: ReplayClock) -> Iterator[ScenarioService]:
+    svc = make_service(sqlite_url, clock)
+    yield svc
+    svc.store.close()
+
+
+def synthetic_scenario(
+    svc: ScenarioService,
+    *,
+    bars: int = 40,
+    leverage: int = 2,
+    shorting: bool = True,
+    name: str = "syn",
+    seed: int = 7,
+) -> Scenario:
+    data = synthetic_dataset(len(SYMBOLS), bars, seed=seed, symbols=SYMBOLS)
+    return provision_from_market(
+        svc, name, data, SYMBOLS, START, END, leverage_cap=leverage, allow_short=shorting
+    )
+
+
+@pytest.fixture
+def scenario(service: ScenarioService) -> Scenario:
+    return synthetic_scenario(service)
+
+
+@pytest.fixture
+def key(service: ScenarioService) -> str:
+    return service.create_key("builder", Tier.PRO)
+
+
+@pytest.fixture
+def api(service: ScenarioService, key: str) -> Iterator[TestClient]:
+    with TestClient(create_app(service), headers={"X-API-Key": key}) as client:
+        yield client
+
+
+# Hand-made bars for the reference agent: (open, close) in dollars per bar; high/low wrap them.
+HAND_BARS = {
+    "SPY": [
+        (100, 100),
+        (100, 102),
+        (102, 104),
+        (104, 105),
+        (105, 100),
+        (90, 60),
+        (55, 50),
+        (50, 50),
+    ],
+    "TSLA": [
+        (200, 200),
+        (200, 190),
+        (190, 180),
+        (180, 185),
+        (185, 185),
+        (185, 185),
+        (185, 185),
+        (185, 185),
+    ],
+}
+
+
+def hand_scenario(svc: ScenarioService, *, name: str = "hand") -> Scenario:
+    from tradeleague.formats.scenario import ScenarioBars, ScenarioConfig
+    from tradeleague.money import MICRO, usd
+
+    n = len(HAND_BARS["SPY"])
+    times = tuple(int(START.timestamp()) + 86_400 * i for i in range(n))
+    values = {}
+    for symbol, rows in HAND_BARS.items():
+        opens = tuple(o * MICRO for o, _ in rows)
+        closes = tuple(c * MICRO for _, c in rows)
+        highs = tuple(max(o, c) + MICRO for o, c in zip(opens, closes, strict=True))
+        lows = tuple(min(o, c) - MICRO for o, c in zip(opens, closes, strict=True))
+        values[symbol] = (opens, highs, lows, closes, tuple(1000 * MICRO for _ in rows))
+    bars = ScenarioBars(("SPY", "TSLA"), times, values)
+    config = ScenarioConfig(
+        name=name,
+        symbols=("SPY", "TSLA"),
+        start=START,
+        end=END,
+        leverage_cap=2,
+        allow_short=True,
+        cash=usd(10_000),
+        market="hand-made",
+        synthetic=True,
+        periods_per_year=252.0,
+    )
+    return svc.provision(config, bars)
+
+
+@contextlib.contextmanager
+def serve(service: ScenarioService) -> Iterator[str]:
+    """Run the app under a real uvicorn server on a loopback port; yield its base URL."""
+    import threading
+    import time
+
+    import uvicorn
+
+    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=0, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def base_url(service: ScenarioService) -> Iterator[str]:
+    with serve(service) as url:
+        yield url
