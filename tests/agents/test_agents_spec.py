@@ -151,3 +151,13 @@ def test_spec_help_texts_name_every_kind() -> None:
         assert word in AGENT_OPTION_HELP
     assert "recorded" in REPLAY_ANSWERS_HELP
     assert "identical" in REPLAY_ANSWERS_HELP
+
+
+def test_local_specs_share_one_house_model_provider() -> None:
+    """W-DIV-1: every house-model agent runs on the same model, registered as ``local``."""
+    specs = [parse_agent_spec(t) for t in ("a=local:house", "b=local:house", "c=openai:m@vllm")]
+    names = sorted(p.name for p in providers_for(specs))
+    assert names == ["local", "vllm"]
+    two = [parse_agent_spec(t) for t in ("a=local:house", "b=local:/models/other.gguf")]
+    with pytest.raises(ConfigError, match="one house model"):
+        providers_for(two)

@@ -42,6 +42,7 @@ from tradeleague.errors import ConfigError, TradeleagueError
 from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset
+from tradeleague.llm.types import Provider
 
 __all__ = [
     "AGENT_OPTION_HELP",
@@ -261,22 +262,37 @@ def providers_for(
     *,
     environ: Mapping[str, str] | None = None,
     max_connections: int = 256,
-) -> list[OpenAICompatProvider]:
-    """Return one provider per distinct endpoint the ``openai`` specs name.
+) -> list[Provider]:
+    """Return the providers the specs need: one per ``openai`` endpoint, and the house model.
 
-    The house model (``local:``) is not built here: register
-    ``tradeleague.llm.local.LocalProvider`` with the gateway yourself (it loads
-    a model file).
+    ``local:NAME`` agents share one in-process house model
+    (``tradeleague.llm.local.LocalProvider``, registered as ``local``): NAME is
+    ``house`` (the configured or bundled GGUF file) or the path of a ``.gguf``
+    file. Every house-model agent runs on the same model, so two different
+    files in one roster are an error.
     """
     endpoints: dict[str, ProviderPreset] = {}
+    local_paths: set[str | None] = set()
     for spec in specs:
         if spec.kind == "openai":
             endpoint = endpoint_for(spec)
             endpoints.setdefault(endpoint.name, endpoint)
-    return [
+        elif spec.kind == "local":
+            local_paths.add(spec.target if spec.target.endswith(".gguf") else None)
+    providers: list[Provider] = [
         OpenAICompatProvider(e, max_connections=max_connections, environ=environ)
         for e in endpoints.values()
     ]
+    if len(local_paths) > 1:
+        raise ConfigError(
+            "every local: agent runs on the one house model; the roster names "
+            f"{len(local_paths)} different models"
+        )
+    if local_paths:
+        from tradeleague.llm.local import LocalProvider
+
+        providers.append(LocalProvider(next(iter(local_paths))))
+    return providers
 
 
 @dataclass(frozen=True, slots=True)
