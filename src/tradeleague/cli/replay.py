@@ -9,7 +9,7 @@ import typer
 __all__ = ["register"]
 
 # Each format's CLI module exposes ``register_replay(replay_app)``; add one line per format.
-_FORMAT_MODULES: tuple[str, ...] = ("tradeleague.cli.weights",)
+_FORMAT_MODULES: tuple[str, ...] = ("tradeleague.cli.weights", "tradeleague.cli.direction")
 
 replay_app = typer.Typer(
     name="replay",

@@ -1,0 +1,179 @@
+"""``tradeleague replay direction``: the direction arena over frozen one-minute candles.
+
+Also the board's Rich table with its luck columns (D-LCK), for the CLI and the demo.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from tradeleague.agents.spec import build_agent, parse_agent_spec, providers_for
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.errors import ConfigError
+from tradeleague.formats.direction.board import Board, ModelRow
+from tradeleague.formats.direction.candle import MINUTE
+from tradeleague.formats.direction.ledger import Entrant
+from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
+from tradeleague.formats.direction.publish import money, pct, report_payload
+from tradeleague.league.direction.arena import Contestant
+from tradeleague.league.direction.replay import replay_direction
+from tradeleague.llm.gateway import Gateway
+from tradeleague.market import load_dataset
+from tradeleague.money import MICRO
+from tradeleague.store import open_store
+
+__all__ = ["board_table", "direction_baselines", "register_replay"]
+
+
+def direction_baselines(name: str) -> tuple[Any, Any]:
+    """Return the arena's baselines: ``up`` and ``down`` (always that side).
+
+    Raises
+    ------
+    ConfigError
+        For any other name.
+    """
+    if name not in ("up", "down"):
+        raise ConfigError(f"no direction baseline {name!r}; valid: down, up")
+
+    def decide(view: object) -> str:
+        return name
+
+    def render(decision: str | None) -> str:
+        rationale = f"Always {decision}." if decision else ""
+        return json.dumps({"direction": decision, "rationale": rationale})
+
+    return decide, render
+
+
+def _rate(row: ModelRow) -> str:
+    return "-" if row.hit_rate is None else f"{pct(row.hit_rate)}%"
+
+
+def board_table(board: Board) -> Table:
+    """Return the models' board as a Rich table, with the luck columns (D-SCO, D-LCK).
+
+    Hit rates below break-even are greyed (D-SCO-6); the caption carries the
+    break-even line, the luckiest-of-N line and the paper-trading line (C-1).
+    """
+    luck = "-" if board.luckiest is None else f"{pct(board.luckiest)}%"
+    table = Table(
+        title=f"Direction arena, season {board.season} ({board.rounds} rounds, "
+        f"{board.void_rounds} void)",
+        caption=f"Break-even hit rate {pct(board.break_even)}% at "
+        f"{pct(board.payout_ppm / MICRO)}% payout; luckiest of {len(board.models)} coin flips "
+        f"at {board.luckiest_trades} trades: {luck}.\n{DISCLAIMER}",
+    )
+    for column in ("#", "model", "provider", "tier", "balance", "ROI", "hit", "answer"):
+        table.add_column(column, justify="left" if column in ("model", "provider") else "right")
+    for column in ("settled", "W/L/D", "skips", "streak", "95% CI", "to prove"):
+        table.add_column(column, justify="right")
+    for row in board.models:
+        ci = row.interval
+        grey = board.below_break_even(row)
+        skips = " ".join(f"{k}:{v}" for k, v in row.skips.items()) or "-"
+        table.add_row(
+            str(row.rank),
+            row.entrant.name,
+            row.entrant.provider,
+            row.entrant.tier,
+            money(row.tally.balance) or "",
+            f"{pct(row.roi)}%",
+            f"[dim]{_rate(row)}[/dim]" if grey else _rate(row),
+            "-" if row.answer_rate is None else f"{pct(row.answer_rate)}%",
+            str(row.tally.settled),
+            f"{row.tally.wins}/{row.tally.losses}/{row.tally.draws}",
+            skips,
+            f"{row.streak:+d}",
+            "-" if ci is None else f"{pct(ci.low)}-{pct(ci.high)}%",
+            "-" if row.trades_to_prove is None else f"{row.trades_to_prove:,}",
+        )
+    return table
+
+
+def _moment(text: str | None, what: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ConfigError(f"{what} {text!r} is not an ISO 8601 time") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def register_replay(replay_app: typer.Typer) -> None:
+    """Add the ``direction`` subcommand to the ``replay`` group."""
+
+    @replay_app.command("direction")
+    def replay_direction_command(
+        market: Annotated[Path, typer.Option("--market", help="Folder of 1m candles.")],
+        agent: Annotated[
+            list[str], typer.Option("--agent", help="NAME=SPEC[,provider=P][,tier=T]")
+        ],
+        start: Annotated[str | None, typer.Option(help="First round (UTC, ISO 8601).")] = None,
+        end: Annotated[str | None, typer.Option(help="End of the replay (UTC, ISO 8601).")] = None,
+        payout: Annotated[int, typer.Option(help="Broker payout on a win, percent.")] = 80,
+        db: Annotated[str | None, typer.Option(help="Database URL.")] = None,
+        out: Annotated[Path | None, typer.Option(help="Write REPORT.json here.")] = None,
+        stream: Annotated[str, typer.Option(help="Event stream of this arena.")] = FORMAT,
+    ) -> None:
+        """Replay direction-arena rounds over frozen candles with the paper broker."""
+        if not 0 <= payout <= 1000:
+            raise ConfigError("--payout is a percent between 0 and 1000")
+        preset = DirectionPreset(payout_ppm=payout * 10_000)
+        dataset = load_dataset(market, symbols=[preset.symbol])
+        series = dataset[preset.symbol]
+        first = _moment(start, "--start") or series.first + preset.candles * MINUTE
+        last = _moment(end, "--end") or series.last
+        specs = [parse_agent_spec(text) for text in agent]
+        board = asyncio.run(_run(specs, preset, dataset, first, last, db, stream))
+        console = Console()
+        console.print(board_table(board))
+        if out is not None:
+            out.write_text(json.dumps(report_payload(board), indent=2) + "\n", encoding="utf-8")
+            console.print(f"wrote {out}")
+
+
+async def _run(
+    specs: list[Any],
+    preset: DirectionPreset,
+    dataset: Any,
+    first: datetime,
+    last: datetime,
+    db: str | None,
+    stream: str,
+) -> Board:
+    async with Gateway(providers_for(specs)) as gateway:
+        roster = [
+            Contestant(
+                entrant=Entrant(
+                    name=spec.name,
+                    provider=spec.provider or spec.kind,
+                    tier=spec.tier or "-",
+                    model=spec.target,
+                ),
+                agent=build_agent(
+                    spec, gateway=gateway, format_name=FORMAT, baseline_factory=direction_baselines
+                ),
+            )
+            for spec in specs
+        ]
+        with open_store(db) as store, Progress(transient=True) as progress:
+            task = progress.add_task("rounds", total=None)
+
+            def advance(done: int, total: int, round_id: str) -> None:
+                progress.update(task, completed=done, total=total, description=round_id)
+
+            return await replay_direction(
+                store, dataset, roster, start=first, end=last, preset=preset, stream=stream,
+                on_round=advance,
+            )  # fmt: skip

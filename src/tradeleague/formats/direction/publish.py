@@ -1,0 +1,239 @@
+"""The public payloads: rounds, logs, roster, boards, changelog, report (SPEC D-PUB, C-1, C-3).
+
+Pure builders from the ledger and the board; the web layer only serves them.
+Calls are hidden until the round has finished (after expiry) *in the data*
+(D-PUB-1): an open round's payload has no ``direction``, ``rationale`` or
+tally field at all, only how many models have committed. Money is a decimal
+string of dollars; percentages are ST-3 rounded decimal strings of percent
+(``"-0.12"`` is -0.12%). Every payload carries the paper-trading line (C-1).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.formats.direction.board import Board, GroupRow, ModelRow
+from tradeleague.formats.direction.ledger import Entrant, Ledger, LogRow, RoundView, SeasonView
+from tradeleague.money import micros_to_str
+from tradeleague.stats import percent
+
+__all__ = [
+    "board_payload",
+    "changelog_payload",
+    "model_log_payload",
+    "money",
+    "pct",
+    "report_payload",
+    "roster_payload",
+    "round_payload",
+]
+
+
+def money(micros: int | None) -> str | None:
+    """Return micro-dollars as an exact decimal string of dollars (``None`` stays ``None``)."""
+    return None if micros is None else micros_to_str(micros)
+
+
+def pct(value: Fraction | float | None) -> str | None:
+    """Return a fraction of one as an ST-3 percent string (``None`` stays ``None``)."""
+    return None if value is None else str(percent(value))
+
+
+def _stamp(body: dict[str, Any]) -> dict[str, Any]:
+    return {"disclaimer": DISCLAIMER, **body}
+
+
+def _row(row: LogRow) -> dict[str, Any]:
+    return {
+        "round": row.round,
+        "timestamp": row.timestamp.isoformat().replace("+00:00", "Z"),
+        "direction": row.direction,
+        "entry_price": money(row.entry_price),
+        "exit_price": money(row.exit_price),
+        "result": row.result,
+        "detail": row.detail,
+        "pnl": money(row.pnl),
+        "payout_ppm": row.payout_ppm,
+        "balance_after": money(row.balance_after),
+        "rationale": row.rationale,
+    }
+
+
+def round_payload(season: SeasonView, view: RoundView) -> dict[str, Any]:
+    """Return a round as the public sees it: hidden calls while open (D-PUB-1, D-RND-1)."""
+    s = view.started
+    body: dict[str, Any] = {
+        "season": season.season,
+        "round": view.round,
+        "asset": s["asset"],
+        "open_at": s["open_at"],
+        "expiry": s["expiry"],
+        "entry_price": money(None if s["entry_price"] is None else int(s["entry_price"])),
+        "candles": s["candles"],
+        "prompt_version": s["prompt_version"],
+        "models": len(s["participants"]),
+    }
+    finished = view.finished
+    if finished is None:
+        roster = set(s["participants"])
+        body["status"] = "open"
+        body["committed"] = sum(1 for agent in view.trades if agent in roster)
+        return _stamp(body)
+    body["status"] = "void" if view.void else "finished"
+    body["void_reason"] = view.voided
+    body["label"] = finished["label"]
+    calls = []
+    for agent in view.participants:
+        row = _row(view.row(agent))
+        decision = view.decisions.get(agent) or {}
+        skip = view.skips.get(agent) or {}
+        records = view.calls.get(agent, [])
+        row |= {
+            "model": agent,
+            "latency_ms": decision.get("latency_ms", skip.get("latency_ms")),
+            "text": decision.get("text", skip.get("text")),
+            "model_id": records[-1]["model"] if records else None,
+            "calls": records,
+        }
+        calls.append(row)
+    body["calls"] = calls
+    return _stamp(body)
+
+
+def model_log_payload(season: SeasonView, entrant: Entrant) -> dict[str, Any]:
+    """Return a model's full public log: trades and skips in one table (D-PUB-3)."""
+    return _stamp(
+        {
+            "season": season.season,
+            "model": entrant.to_payload(),
+            "rows": [_row(r) for r in season.log(entrant.name)],
+        }
+    )
+
+
+def roster_payload(season: SeasonView) -> dict[str, Any]:
+    """Return the config endpoint: the roster with exact provider model ids (D-PUB-3)."""
+    s = season.started
+    return _stamp(
+        {
+            "season": season.season,
+            "prompt_version": s["prompt_version"],
+            "scoring_version": s["scoring_version"],
+            "stake": money(int(s["stake"])),
+            "start_balance": money(int(s["start_balance"])),
+            "payout_ppm": s["payout_ppm"],
+            "roster": [e.to_payload() for e in season.roster],
+        }
+    )
+
+
+def _model(board: Board, row: ModelRow) -> dict[str, Any]:
+    ci = row.interval
+    return {
+        "rank": row.rank,
+        **row.entrant.to_payload(),
+        "balance": money(row.tally.balance),
+        "roi": pct(row.roi),
+        "hit_rate": pct(row.hit_rate),
+        "below_break_even": board.below_break_even(row),
+        "answer_rate": pct(row.answer_rate),
+        "settled": row.tally.settled,
+        "wins": row.tally.wins,
+        "losses": row.tally.losses,
+        "draws": row.tally.draws,
+        "skips": dict(row.skips),
+        "streak": row.streak,
+        "ci_low": pct(None if ci is None else ci.low),
+        "ci_high": pct(None if ci is None else ci.high),
+        "ci_contains_50": row.contains_coin,
+        "trades_to_prove": row.trades_to_prove,
+        "sparkline": [money(b) for b in row.sparkline],
+    }
+
+
+def _group(board: Board, row: GroupRow) -> dict[str, Any]:
+    return {
+        "name": row.name,
+        "members": list(row.members),
+        "balance": money(row.tally.balance),
+        "baseline": money(row.tally.baseline),
+        "roi": pct(row.roi),
+        "hit_rate": pct(row.hit_rate),
+        "below_break_even": board.below_break_even(row),
+        "answer_rate": pct(row.answer_rate),
+        "settled": row.tally.settled,
+        "wins": row.tally.wins,
+        "losses": row.tally.losses,
+        "draws": row.tally.draws,
+    }
+
+
+def board_payload(board: Board) -> dict[str, Any]:
+    """Return the boards (models, providers, tiers, visitors apart) with the luck lines."""
+    return _stamp(
+        {
+            "season": board.season,
+            "scoring_version": board.scoring_version,
+            "rounds": board.rounds,
+            "void_rounds": board.void_rounds,
+            "payout_ppm": board.payout_ppm,
+            "break_even": pct(board.break_even),
+            "luckiest_of_n": {
+                "models": len(board.models),
+                "trades": board.luckiest_trades,
+                "expected_top_hit_rate": pct(board.luckiest),
+            },
+            "models": [_model(board, r) for r in board.models],
+            "providers": [_group(board, g) for g in board.providers],
+            "tiers": [_group(board, g) for g in board.tiers],
+            "visitors": [_model(board, r) for r in board.visitors],
+        }
+    )
+
+
+def report_payload(board: Board) -> dict[str, Any]:
+    """Return ``REPORT.json``: the board's rows with their units stated."""
+    body = board_payload(board)
+    body["units"] = {
+        "balance": "USD, exact decimal string",
+        "roi, hit_rate, answer_rate, ci_low, ci_high": "percent, ST-3 rounded decimal string",
+    }
+    return body
+
+
+def changelog_payload(ledger: Ledger) -> dict[str, Any]:
+    """Return the changes that affect comparability, each with the date it took effect (C-3)."""
+    entries: list[dict[str, str]] = []
+    previous: dict[str, Any] | None = None
+    for season in ledger.seasons.values():
+        s = season.started
+        day = str(s["started_at"])[:10]
+        entries.append(
+            {
+                "date": day,
+                "change": f"Season {season.season} opened: accounts reset to "
+                f"{money(int(s['start_balance']))}, stake {money(int(s['stake']))}.",
+            }
+        )
+        for key, what in (
+            ("prompt_version", "Prompt version"),
+            ("scoring_version", "Scoring version"),
+            ("stake", "Stake"),
+            ("payout_ppm", "Configured payout (ppm)"),
+        ):
+            if previous is None or previous[key] != s[key]:
+                entries.append({"date": day, "change": f"{what} {s[key]}."})
+        if previous is None or previous["roster"] != s["roster"]:
+            names = ", ".join(e["name"] for e in s["roster"])
+            entries.append({"date": day, "change": f"Roster: {len(s['roster'])} models ({names})."})
+        previous = s
+        if season.ended is not None:
+            entries.append(
+                {
+                    "date": str(season.ended["ended_at"])[:10],
+                    "change": f"Season {season.season} ended ({season.ended['reason']}).",
+                }
+            )
+    return _stamp({"changes": entries})

@@ -1,0 +1,27 @@
+"""The direction arena's rounds, live and replayed, every step recorded as events."""
+
+from tradeleague.league.direction.arena import Contestant, DirectionArena, DirectionView
+from tradeleague.league.direction.pacing import LivePacing, Pacing, ReplayPacing
+from tradeleague.league.direction.replay import (
+    SimulatedLatency,
+    load_board,
+    load_ledger,
+    replay_direction,
+    run_direction_replay,
+    seeded_latency,
+)
+
+__all__ = [
+    "Contestant",
+    "DirectionArena",
+    "DirectionView",
+    "LivePacing",
+    "Pacing",
+    "ReplayPacing",
+    "SimulatedLatency",
+    "load_board",
+    "load_ledger",
+    "replay_direction",
+    "run_direction_replay",
+    "seeded_latency",
+]

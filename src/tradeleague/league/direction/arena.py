@@ -1,0 +1,454 @@
+"""The direction arena's rounds, live and replayed, every step recorded (SPEC D-RND, D-TRD).
+
+One round, in order (the same code live and in replay; ``pacing`` holds the
+only differences):
+
+1. At the open, read the last ``candles`` one-minute candles once; the entry
+   price is the close of the candle that ended at the open. Without it the
+   round is void (``no_market_data``). Record ``RoundStarted`` with the asset,
+   the entry price, the candles and the exact expiry (D-RND-1).
+2. Ask every model the identical prompt with identical parameters through one
+   code path (D-RND-2, D-ASK-1, D-ASK-2, C-2).
+3. Take each answer as it arrives (``ModelCalled`` for every call record):
+   outside the window it is a ``timeout``; unreadable, ``invalid``; readable,
+   a ``DecisionMade`` (its text stored as it came, C-4); with under 30 s left,
+   ``late``; otherwise the trade is placed at once with the broker, its
+   duration running to the round's expiry (``TradePlaced``), or refused
+   (``trade_rejected`` with the broker's code).
+4. At expiry, collect the broker's close events (``TradeSettled``); a trade
+   without one by the grace is ``unsettled``. If no trade settled the round is
+   void. The up/down label comes from the verdicts (D-TRD-5).
+5. Read every balance back from the broker (``RoundFinished``), never adding
+   anything up locally (D-TRD-3), and end the season if an account is below
+   the floor (D-SEA-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.broker.base import BinaryOrder, Broker, Placed, Rejected
+from tradeleague.clock import Clock
+from tradeleague.errors import ConfigError
+from tradeleague.events import Event, EventKind, utc_iso
+from tradeleague.feeds.candles.base import CandleSource
+from tradeleague.formats.direction.answer import Answer, parse_answer
+from tradeleague.formats.direction.candle import Candle
+from tradeleague.formats.direction.labels import market_label
+from tradeleague.formats.direction.ledger import (
+    ROUND_VOIDED,
+    TRADE_PLACED,
+    VISITOR_CALL_LOGGED,
+    Entrant,
+)
+from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
+from tradeleague.formats.direction.prompt import ANSWER_SCHEMA, build_messages
+from tradeleague.formats.direction.season import SeasonEnd, season_end, season_id
+from tradeleague.formats.direction.skips import SkipReason
+from tradeleague.formats.direction.timing import (
+    AnswerTiming,
+    RoundTimes,
+    answer_timing,
+    round_times,
+)
+from tradeleague.league.direction.pacing import Pacing
+from tradeleague.llm.records import CallKey
+from tradeleague.llm.types import Outcome
+from tradeleague.money import Usd
+from tradeleague.sim import Direction
+from tradeleague.store import Store
+
+__all__ = ["Contestant", "DirectionArena", "DirectionView"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Contestant:
+    """A roster entry: how it is published, and the agent that answers for it."""
+
+    entrant: Entrant
+    agent: Agent
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DirectionView:
+    """The round's facts for rule-based agents: exactly what the prompt says."""
+
+    asset: str
+    entry_price: Usd
+    candles: tuple[Candle, ...]
+    expiry: datetime
+
+
+@dataclass(slots=True)
+class _Round:
+    times: RoundTimes
+    ask_at: datetime
+    entry: Usd
+    trades: dict[str, str] = field(default_factory=dict)
+    visitors: list[tuple[str, str, datetime]] = field(default_factory=list)
+
+
+class DirectionArena:
+    """Runs direction rounds against a candle source and a broker, recording to a store.
+
+    Parameters
+    ----------
+    store
+        Where every event goes (stream ``stream``).
+    roster
+        The models, in a fixed order (the order calls are handed out).
+    candles, broker, clock, pacing
+        The market data, the broker, the clock and the live/replay pacing.
+    preset
+        The arena's rules.
+    stream
+        The event stream of this arena.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        roster: Sequence[Contestant],
+        candles: CandleSource,
+        broker: Broker,
+        clock: Clock,
+        pacing: Pacing,
+        preset: DirectionPreset | None = None,
+        stream: str = FORMAT,
+    ) -> None:
+        names = [c.entrant.name for c in roster]
+        if not names or len(set(names)) != len(names):
+            raise ConfigError("a direction roster needs at least one model, names unique")
+        self.store = store
+        self.roster = tuple(roster)
+        self.candles = candles
+        self.broker = broker
+        self.clock = clock
+        self.pacing = pacing
+        self.preset = preset or DirectionPreset()
+        self.stream = stream
+        self.season: str | None = None
+        self._season_number = 0
+        self._season_started: datetime | None = None
+        self._visitors: dict[str, Entrant] = {}
+        self._open: _Round | None = None
+        self._pending: list[Event] = []
+
+    # -- events ------------------------------------------------------------------
+
+    def _emit(self, kind: str, payload: dict[str, Any]) -> None:
+        body = {"season": self.season, **payload}
+        self._pending.append(Event(self.stream, kind, body, self.clock.now()))
+
+    def _flush(self) -> None:
+        if self._pending:
+            self.store.append(self._pending)
+            self._pending = []
+
+    # -- seasons -----------------------------------------------------------------
+
+    async def start_season(self) -> str:
+        """Open a new season: every account (re)set to the starting balance (D-SEA-1)."""
+        self._season_number += 1
+        self.season = season_id(self._season_number)
+        self._season_started = self.clock.now()
+        self._visitors = {}
+        p = self.preset
+        for c in self.roster:
+            await self.broker.open_account(c.entrant.name, p.start_balance)
+        self._emit(
+            EventKind.SEASON_STARTED,
+            {
+                "format": FORMAT,
+                "started_at": utc_iso(self._season_started),
+                "start_balance": str(int(p.start_balance)),
+                "stake": str(int(p.stake)),
+                "payout_ppm": p.payout_ppm,
+                "floor": str(int(p.season_floor)),
+                "length_s": int(p.season_length.total_seconds()),
+                "prompt_version": p.prompt_version,
+                "scoring_version": p.scoring_version,
+                "roster": [c.entrant.to_payload() for c in self.roster],
+            },
+        )
+        self._flush()
+        return self.season
+
+    async def end_season(self, reason: SeasonEnd) -> None:
+        """Close the current season with its final balances (C-8)."""
+        balances = {n: str(int(b)) for n, b in (await self._balances()).items()}
+        self._emit(
+            EventKind.SEASON_ENDED,
+            {"reason": reason.value, "ended_at": utc_iso(self.clock.now()), "balances": balances},
+        )
+        self._flush()
+        self.season = None
+
+    async def _balances(self) -> dict[str, Usd]:
+        names = [c.entrant.name for c in self.roster] + list(self._visitors)
+        return {n: await self.broker.balance(n) for n in names}
+
+    # -- visitors ----------------------------------------------------------------
+
+    def visitor_call(self, visitor: str, direction: str, at: datetime | None = None) -> None:
+        """Log a visitor's own call on the open round; placed like a model's (D-PUB-2).
+
+        Raises
+        ------
+        ConfigError
+            If no round is open, the direction is not ``up``/``down``, or the
+            visitor already called this round.
+        """
+        if direction not in ("up", "down"):
+            raise ConfigError("a call is exactly 'up' or 'down'")
+        if self._open is None:
+            raise ConfigError("no round is open for calls")
+        name = f"visitor:{visitor}"
+        if any(v == name for v, _, _ in self._open.visitors):
+            raise ConfigError(f"{visitor} already called this round")
+        self._open.visitors.append((name, direction, at or self.clock.now()))
+
+    async def _place_visitors(self, live: _Round) -> None:
+        queued, live.visitors = live.visitors, []
+        for name, direction, at in queued:
+            if name not in self._visitors:
+                self._visitors[name] = Entrant(
+                    name=name, provider="visitor", tier="visitor", model="human", kind="visitor"
+                )
+                await self.broker.open_account(name, self.preset.start_balance)
+            entrant = self._visitors[name]
+            self._emit(
+                VISITOR_CALL_LOGGED,
+                {"round": live.times.round_id, "agent": name, "entrant": entrant.to_payload()},
+            )
+            latency = int((at - live.ask_at) / timedelta(milliseconds=1))
+            answer = Answer(direction="up" if direction == "up" else "down", rationale="")
+            await self._decide(live, name, answer, at, latency, text=None)
+
+    # -- one round ---------------------------------------------------------------
+
+    async def run_round(self, open_at: datetime) -> str:
+        """Run the round opening at ``open_at`` to its end; return its id."""
+        p = self.preset
+        times = round_times(open_at, p)
+        started = self._season_started
+        if (
+            self.season is not None
+            and started is not None
+            and season_end(p, started, open_at, {}) is SeasonEnd.LENGTH
+        ):
+            await self.clock.sleep_until(open_at)
+            await self.end_season(SeasonEnd.LENGTH)
+        await self.clock.sleep_until(open_at)
+        if self.season is None:
+            await self.start_season()
+        history = await self.candles.history(p.symbol, open_at, p.candles)
+        entry = history[-1].close if history and history[-1].close_time == open_at else None
+        await self.pacing.ask(open_at)
+        ask_at = self.clock.now()
+        names = [c.entrant.name for c in self.roster]
+        self._emit(
+            EventKind.ROUND_STARTED,
+            {
+                "round": times.round_id,
+                "open_at": utc_iso(open_at),
+                "expiry": utc_iso(times.expiry),
+                "ask_at": utc_iso(ask_at),
+                "asset": p.asset,
+                "symbol": p.symbol,
+                "entry_price": None if entry is None else str(int(entry)),
+                "candles": [c.to_payload() for c in history],
+                "stake": str(int(p.stake)),
+                "participants": names,
+                "prompt_version": p.prompt_version,
+            },
+        )
+        if entry is None:
+            self._emit(ROUND_VOIDED, {"round": times.round_id, "reason": "no_market_data"})
+            await self._finish(times, [], void=True)
+            return times.round_id
+        live = _Round(times, ask_at, entry)
+        self._open = live
+        if self.pacing.live:
+            self._flush()
+        try:
+            await self._ask_all(live, history)
+            await self._place_visitors(live)
+        finally:
+            self._open = None
+        await self._settle(live)
+        return times.round_id
+
+    async def _ask_all(self, live: _Round, history: tuple[Candle, ...]) -> None:
+        p = self.preset
+        messages = build_messages(p, live.entry, history)
+        view = DirectionView(
+            asset=p.asset, entry_price=live.entry, candles=history, expiry=live.times.expiry
+        )
+        params = p.call_params()
+        asks = [
+            c.agent.answer(
+                Turn(
+                    format=FORMAT,
+                    key=CallKey(str(self.season), live.times.round_id, c.entrant.name, 0),
+                    messages=messages,
+                    params=params,
+                    json_schema=ANSWER_SCHEMA,
+                    view=view,
+                )
+            )
+            for c in self.roster
+        ]
+        async for index, reply in self.pacing.replies(asks, p.window):
+            await self._on_reply(live, self.roster[index].entrant.name, reply)
+            await self._place_visitors(live)
+            if self.pacing.live:
+                self._flush()
+
+    async def _on_reply(self, live: _Round, name: str, reply: AgentReply) -> None:
+        rid = live.times.round_id
+        for record in reply.records:
+            self._emit(
+                EventKind.MODEL_CALLED, {"round": rid, "agent": name, "record": record.to_payload()}
+            )
+        answered = reply.outcome is Outcome.ANSWERED
+        timing = answer_timing(
+            live.times, live.ask_at, reply.latency_ms if answered else None, self.preset
+        )
+        if timing is AnswerTiming.TIMEOUT:
+            detail = reply.outcome.value if not answered else "answered after the window"
+            self._skip(rid, name, SkipReason.TIMEOUT, detail, latency_ms=reply.latency_ms)
+            return
+        answered_at = live.ask_at + timedelta(milliseconds=reply.latency_ms)
+        await self.clock.sleep_until(answered_at)
+        parsed = parse_answer(reply.text)
+        if not isinstance(parsed, Answer):
+            self._skip(
+                rid, name, SkipReason.INVALID, parsed.reason.value, text=reply.text,
+                latency_ms=reply.latency_ms,
+            )  # fmt: skip
+            return
+        await self._decide(live, name, parsed, answered_at, reply.latency_ms, text=reply.text)
+
+    async def _decide(
+        self,
+        live: _Round,
+        name: str,
+        answer: Answer,
+        answered_at: datetime,
+        latency_ms: int,
+        *,
+        text: str | None,
+    ) -> None:
+        rid, p = live.times.round_id, self.preset
+        self._emit(
+            EventKind.DECISION_MADE,
+            {
+                "round": rid,
+                "agent": name,
+                "direction": answer.direction,
+                "rationale": answer.rationale,
+                "rationale_truncated": answer.rationale_truncated,
+                "answered_at": utc_iso(answered_at),
+                "latency_ms": latency_ms,
+                "text": text,
+            },
+        )
+        if live.times.expiry - answered_at < p.late_cutoff:
+            left = (live.times.expiry - answered_at).total_seconds()
+            self._skip(rid, name, SkipReason.LATE, f"{left:.3f} s left before expiry")
+            return
+        order = BinaryOrder(
+            account=name,
+            kind=Direction.from_answer(answer.direction),
+            symbol=p.symbol,
+            stake=p.stake,
+            strike=live.entry,
+            placed_at=max(answered_at, self.clock.now()),
+            expiry=live.times.expiry,
+            client_ref=f"{rid}/{name}",
+        )
+        result = await self.broker.place(order)
+        if isinstance(result, Rejected):
+            self._skip(rid, name, SkipReason.TRADE_REJECTED, result.code, message=result.message)
+            return
+        live.trades[result.trade_id] = name
+        self._emit(TRADE_PLACED, _placed_payload(rid, name, result))
+
+    def _skip(self, rid: str, name: str, reason: SkipReason, detail: str, **extra: Any) -> None:
+        payload = {"round": rid, "agent": name, "reason": reason.value, "detail": detail}
+        self._emit(EventKind.TURN_SKIPPED, payload | extra)
+
+    async def _settle(self, live: _Round) -> None:
+        p = self.preset
+        deadline = live.times.expiry + p.settle_grace
+        ids = list(live.trades)
+        closes = await self.pacing.closes(self.broker, ids, live.times.expiry, deadline)
+        rid = live.times.round_id
+        seen: set[str] = set()
+        for close in closes:
+            seen.add(close.trade_id)
+            self._emit(
+                EventKind.TRADE_SETTLED,
+                {
+                    "round": rid,
+                    "agent": live.trades[close.trade_id],
+                    "trade_id": close.trade_id,
+                    "kind": close.kind.value,
+                    "outcome": close.outcome.value,
+                    "entry_price": str(int(close.entry_price)),
+                    "exit_price": str(int(close.exit_price)),
+                    "pnl": str(int(close.pnl)),
+                    "payout_ppm": close.payout_ppm,
+                    "closed_at": utc_iso(close.closed_at),
+                },
+            )
+        for trade_id in ids:
+            if trade_id not in seen:
+                detail = f"no close event for {trade_id} within {p.settle_grace} of expiry"
+                self._skip(rid, live.trades[trade_id], SkipReason.UNSETTLED, detail)
+        if not closes:
+            self._emit(ROUND_VOIDED, {"round": rid, "reason": "no_trade_completed"})
+        label = market_label((c.kind, c.outcome) for c in closes).value
+        await self._finish(live.times, closes, void=not closes, label=label)
+
+    async def _finish(
+        self, times: RoundTimes, closes: Sequence[object], *, void: bool, label: str = "none"
+    ) -> None:
+        balances = await self._balances()
+        self._emit(
+            EventKind.ROUND_FINISHED,
+            {
+                "round": times.round_id,
+                "void": void,
+                "label": label,
+                "settled": len(closes),
+                "balances": {n: str(int(b)) for n, b in balances.items()},
+            },
+        )
+        self._flush()
+        models = {c.entrant.name: balances[c.entrant.name] for c in self.roster}
+        started = self._season_started or times.open_at
+        if season_end(self.preset, started, times.open_at, models) is SeasonEnd.FLOOR:
+            await self.end_season(SeasonEnd.FLOOR)
+
+
+def _placed_payload(rid: str, name: str, placed: Placed) -> dict[str, Any]:
+    order = placed.order
+    return {
+        "round": rid,
+        "agent": name,
+        "trade_id": placed.trade_id,
+        "kind": order.kind.value,
+        "stake": str(int(order.stake)),
+        "strike": str(int(order.strike)),
+        "placed_at": utc_iso(order.placed_at),
+        "expiry": utc_iso(order.expiry),
+        "duration_ms": order.duration_ms,
+        "payout_ppm": placed.payout_ppm,
+    }
