@@ -25,6 +25,8 @@ from tradeleague.clock import WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.feeds import FrozenBarsSource, PriceSource
+from tradeleague.feeds.chainlink import ChainlinkSource
+from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.league import weights_ops as ops
 from tradeleague.league import weights_projection
@@ -248,26 +250,58 @@ def replay_weights(
         raise typer.Exit(1)
 
 
+FeedsOpt = Annotated[
+    Path | None,
+    typer.Option(help="A Chainlink feed registry (.toml or .json): read live prices from it."),
+]
+RpcOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rpc-url",
+        envvar="TRADELEAGUE_RPC_URL",
+        help="The node's JSON-RPC URL for --feeds (default $TRADELEAGUE_RPC_URL).",
+        show_default=False,
+    ),
+]
+
+
 @weights_app.command("create-season")
 def create_season_cmd(
     start: Annotated[str, typer.Option(help="A Monday (YYYY-MM-DD), 00:00 UTC.")],
-    market: Annotated[Path, typer.Option(help="Frozen bars standing in for the feeds.")],
+    market: Annotated[
+        Path | None, typer.Option(help="Frozen bars standing in for the feeds.")
+    ] = None,
+    feeds: FeedsOpt = None,
     symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
     season: Annotated[str | None, typer.Option(help="Season id.")] = None,
     db: DbOption = None,
 ) -> None:
-    """Start a 28-day season (W-SEA-1) over the symbols of MARKET."""
+    """Start a 28-day season (W-SEA-1) over the symbols of --feeds or --market."""
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
-    dataset = load_dataset(market, symbols=names)
+    if feeds is not None:
+        registry = load_registry(feeds)
+        chosen = names or sorted(registry.feeds)
+        missing = sorted(set(chosen) - set(registry.feeds))
+        if missing:
+            raise ConfigError(f"no feed on record in {feeds} for {missing}")
+        decimals = {s: registry.feeds[s].decimals for s in chosen}
+        source_name = f"chainlink:{registry.name}"
+    elif market is not None:
+        dataset = load_dataset(market, symbols=names)
+        chosen = list(dataset.symbols)
+        decimals = dict.fromkeys(chosen, 6)
+        source_name = str(market)
+    else:
+        raise ConfigError("give --feeds (live Chainlink prices) or --market (frozen bars)")
     day = _day(start, "--start") or date.min
     with open_store(db) as store:
         season_id = ops.create_season(
             store,
             WallClock(),
             start=datetime.combine(day, datetime.min.time(), tzinfo=UTC),
-            symbols=list(dataset.symbols),
-            decimals=dict.fromkeys(dataset.symbols, 6),
-            source=str(market),
+            symbols=chosen,
+            decimals=decimals,
+            source=source_name,
             season_id=season,
         )
     typer.echo(season_id)
@@ -301,14 +335,39 @@ def add_agent_cmd(
     typer.echo(agent)
 
 
+def _round_source(
+    state: SeasonState, market: Path | None, feeds: Path | None, rpc_url: str | None
+) -> PriceSource:
+    bars = (
+        None
+        if market is None
+        else FrozenBarsSource(load_dataset(market, symbols=list(state.symbols)))
+    )
+    if feeds is not None:
+        if not rpc_url:
+            raise ConfigError("--feeds needs --rpc-url or $TRADELEAGUE_RPC_URL")
+        return ChainlinkSource(load_registry(feeds), rpc_url, history=bars)
+    if bars is None:
+        raise ConfigError("give --feeds with --rpc-url (live) or --market (frozen bars)")
+    return bars
+
+
 @weights_app.command("run-round")
 def run_round_cmd(
     season: SeasonOpt,
-    market: Annotated[Path, typer.Option(help="Frozen bars standing in for the feeds.")],
+    market: Annotated[
+        Path | None,
+        typer.Option(help="Frozen bars: the feeds, or with --feeds the returns' history."),
+    ] = None,
+    feeds: FeedsOpt = None,
+    rpc_url: RpcOpt = None,
     db: DbOption = None,
     force: Annotated[bool, typer.Option(help="Run outside the round clock (testing).")] = False,
 ) -> None:
-    """Run a round now, if the round clock allows (W-RND-1)."""
+    """Run a round now, if the round clock allows (W-RND-1).
+
+    Prices come from Chainlink (--feeds and --rpc-url) or from frozen bars (--market).
+    """
     clock = WallClock()
     with open_store(db) as store:
         state = ops.load_season(store, season)
@@ -322,8 +381,7 @@ def run_round_cmd(
             raise ConfigError(f"the round of {hour.isoformat()} is already recorded")
         if state.window is None or not state.window.running(clock.now()):
             raise ConfigError("the season is not running (W-SEA-2)")
-        dataset = load_dataset(market, symbols=list(state.symbols))
-        source: PriceSource = FrozenBarsSource(dataset)
+        source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
         _, agents, gateway = build_agents(specs)
 

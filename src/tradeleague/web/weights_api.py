@@ -1,0 +1,371 @@
+"""JSON read endpoints of the weights league (W-RNK-1..4, W-SCO-3, W-SEA-3, W-MKT-2, C-1, C-10).
+
+A FastAPI ``APIRouter`` factory. Every response is folded from the season's
+events on each request (``SeasonState``, the one fold the league itself uses),
+so what is served is exactly what the log holds; every response's root object
+carries the C-1 disclaimer. Model text (reasons, summaries) is served as plain
+text under C-10: HTML-escaped, invisible characters removed, and a strategy
+summary holding a web or wallet address withheld. Keys are never served (C-9).
+
+Routes, under ``prefix`` (default ``/api/v1/weights``):
+
+- ``GET /``: the seasons in the store;
+- ``GET /seasons/{season}``: the season: window, status, symbols, versions;
+- ``GET /seasons/{season}/tables/{division}``: the division's table as published
+  after its latest ranked round, unranked rows with their reason (W-RNK-1..4);
+- ``GET /seasons/{season}/agents/{agent}``: an agent's page: entries, trades,
+  one chart point per trading day (W-SCO-3), reasons, summary (W-REC-3);
+- ``GET /seasons/{season}/market``: the market's status at the latest round,
+  open or closed and why, halted symbols and holds (W-MKT-1, W-MKT-2, W-HOLD-3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from tradeleague.clock import Clock, WallClock
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.events import Event, EventKind
+from tradeleague.formats.weights import (
+    LEAGUE_PAUSED,
+    ClosedReason,
+    Division,
+    HaltReason,
+    TableRow,
+    UnrankedReason,
+    WeightsPreset,
+    chart_points,
+    division_cap,
+    plain_text,
+)
+from tradeleague.league import weights_events as ev
+from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights_summary import Summary, latest_summaries
+from tradeleague.money import micros_to_str
+from tradeleague.sim import Fill
+from tradeleague.store import Store
+
+__all__ = ["StoreFactory", "weights_router"]
+
+StoreFactory = Callable[[], AbstractContextManager[Store]]
+"""Opens the store for one request: ``lambda: open_store(url, upgrade=False)``, or
+``lambda: contextlib.nullcontext(store)`` to share one open store."""
+
+UNRANKED_TEXT: Final = {
+    UnrankedReason.FEW_TRADING_DAYS: "fewer than five trading days this season",
+    UnrankedReason.FEW_DECISIONS: "fewer than three decisions this season",
+    UnrankedReason.NOT_IN_LATEST_ROUND: "took no part in the latest ranked round",
+}
+HALT_TEXT: Final = {
+    HaltReason.STALE: "its feed last published more than 25 hours before the read",
+    HaltReason.PAUSED: "its token reports its feed paused",
+    HaltReason.PAUSED_UNREADABLE: "its token's paused report could not be read",
+    HaltReason.HOLD: "its price is on hold after a move of more than 30%",
+}
+CLOSED_TEXT: Final = {
+    ClosedReason.NODE_UNREACHABLE: "prices could not be read from a node",
+    ClosedReason.NODE_STALE: "the node's latest block is more than five minutes old",
+    ClosedReason.INVALID_PRICE: "a feed returned no valid price",
+    ClosedReason.TOO_MANY_HALTED: "more than two symbols are halted",
+    ClosedReason.LEAGUE_PAUSED: LEAGUE_PAUSED,
+    ClosedReason.NO_RECENT_UPDATE: "no feed has published in the last three hours",
+}
+
+
+class _NotFound(LookupError):
+    """A season, division or agent that does not exist (answered 404, with the disclaimer)."""
+
+
+@dataclass(slots=True)
+class _Season:
+    """A season folded from its events, with what the state does not keep."""
+
+    state: SeasonState
+    fills: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    market: Event | None = None
+    reads: dict[str, list[Mapping[str, object]]] = field(default_factory=dict)
+    summaries: dict[str, Summary] = field(default_factory=dict)
+
+
+def _load(store: Store, season: str, preset: WeightsPreset | None) -> _Season:
+    stream = ev.season_stream(season)
+    events = [s.event for s in store.events(stream)]
+    folded = _Season(SeasonState(stream, preset or WeightsPreset()))
+    for e in events:
+        folded.state.apply(e)
+        p = e.payload
+        if e.kind == EventKind.ORDER_FILLED:
+            fill = Fill.from_payload(p["fill"])  # type: ignore[arg-type]
+            folded.fills.setdefault(str(p["account"]), []).append(_fill(fill, p.get("round")))
+        elif e.kind in (EventKind.ROUND_STARTED, ev.MARKET_CLOSED):
+            folded.market = e
+        elif e.kind == EventKind.PRICE_READ:
+            folded.reads.setdefault(str(p["round"]), []).append(p)
+    if not folded.state.started:
+        raise _NotFound(f"no weights season {season!r}")
+    folded.summaries = latest_summaries(events)
+    return folded
+
+
+def _fill(fill: Fill, round_text: object) -> dict[str, Any]:
+    return {
+        "round": None if round_text is None else str(round_text),
+        "symbol": fill.symbol,
+        "side": fill.side.value,
+        "qty": micros_to_str(fill.qty),
+        "price": micros_to_str(fill.price),
+        "value": micros_to_str(fill.value),
+        "fee": micros_to_str(fill.fee),
+        "slippage": micros_to_str(fill.slippage),
+    }
+
+
+def _status(state: SeasonState, now: datetime) -> str:
+    if state.window is None:
+        return "unknown"
+    if state.ended or now >= state.window.end:
+        return "ended"
+    return "running" if state.window.running(now) else "upcoming"
+
+
+def _row(row: TableRow) -> dict[str, Any]:
+    reason = row.unranked_reason
+    return {
+        "rank": row.rank,
+        "agent": row.agent,
+        "name": plain_text(row.name),
+        "value": micros_to_str(row.value),
+        "season_return": str(row.season_return),
+        "max_drawdown": str(row.max_drawdown),
+        "trades": row.trades,
+        "decisions": row.decisions,
+        "entries": row.entries,
+        "unranked_reason": None if reason is None else reason.value,
+        "unranked_text": None if reason is None else UNRANKED_TEXT[reason],
+    }
+
+
+def _season_payload(s: _Season, now: datetime) -> dict[str, Any]:
+    state = s.state
+    window = state.window
+    if window is None:  # pragma: no cover - a started season always has a window
+        raise _NotFound(f"season {state.season_id} has no window")
+    status = _status(state, now)
+    return {
+        "disclaimer": DISCLAIMER,
+        "season": state.season_id,
+        "start": ev.iso(window.start),
+        "end": ev.iso(window.end),
+        "status": status,
+        "final": status == "ended",
+        "joinable": status == "running",
+        "symbols": list(state.symbols),
+        "source": state.source,
+        "synthetic": state.synthetic,
+        "scoring_version": state.preset.scoring_version,
+        "prompt_version": state.preset.prompt_version,
+        "divisions": {
+            d.value: {
+                "agents": sum(a.division is d for a in state.agents.values()),
+                "cap": division_cap(d, state.preset),
+            }
+            for d in Division
+        },
+        "rounds": len(state.rounds),
+        "closed_rounds": len(state.closed_hours),
+        "holds": sorted(state.holds),
+    }
+
+
+def _table_payload(s: _Season, division: Division, now: datetime) -> dict[str, Any]:
+    state = s.state
+    ranked = state.ranked_rounds.get(division)
+    return {
+        "disclaimer": DISCLAIMER,
+        "season": state.season_id,
+        "division": division.value,
+        "scoring_version": state.preset.scoring_version,
+        "published_after": None if ranked is None else ev.iso(ranked),
+        "final": _status(state, now) == "ended",
+        "rows": [_row(r) for r in state.table(division)],
+    }
+
+
+def _agent_payload(s: _Season, agent: str) -> dict[str, Any]:
+    state = s.state
+    a = state.agents.get(agent)
+    if a is None:
+        raise _NotFound(f"no agent {agent!r} in season {state.season_id}")
+    row = next(r for r in state.table(a.division) if r.agent == agent)
+    reasons = {hour: text for hour, text in a.reasons}
+    books = state.entry_books.get(agent, [])
+    entries = []
+    for entry, (value, cash, holdings) in zip(a.entries, books, strict=True):
+        reason = reasons.get(entry.round) if entry.reason_code is None else None
+        entries.append(
+            {
+                "round": ev.iso(entry.round),
+                "kind": entry.kind.value,
+                "reason_code": entry.reason_code,
+                "reason": None if reason is None else plain_text(reason),
+                "value": micros_to_str(value),
+                "cash": micros_to_str(cash),
+                "holdings": {k: micros_to_str(q) for k, q in sorted(holdings.items())},
+            }
+        )
+    summary = s.summaries.get(agent, Summary(None, None))
+    return {
+        "disclaimer": DISCLAIMER,
+        "season": state.season_id,
+        "scoring_version": state.preset.scoring_version,
+        "prompt_version": state.preset.prompt_version,
+        "agent": {
+            "id": a.agent,
+            "name": plain_text(a.name),
+            "division": a.division.value,
+            "created_at": ev.iso(a.created_at),
+            "paused": a.paused,
+        },
+        "standing": _row(row),
+        "summary": summary.shown,
+        "summary_hidden": summary.hidden,
+        "entries": entries,
+        "trades": s.fills.get(agent, []),
+        "chart": [
+            {"day": d.isoformat(), "value": micros_to_str(v)} for d, v in chart_points(a.entries)
+        ],
+    }
+
+
+def _market_payload(s: _Season) -> dict[str, Any]:
+    state = s.state
+    base: dict[str, Any] = {
+        "disclaimer": DISCLAIMER,
+        "season": state.season_id,
+        "holds": sorted(state.holds),
+    }
+    if s.market is None:
+        return {**base, "status": "unknown", "text": "No round has been read yet", "round": None}
+    p = s.market.payload
+    round_text = str(p["round"])
+    invalid = {
+        str(r["symbol"]): str(r["invalid"]) for r in s.reads.get(round_text, []) if r.get("invalid")
+    }
+    if s.market.kind == ev.MARKET_CLOSED:
+        codes = [ClosedReason(str(c)) for c in p["reasons"]]  # type: ignore[attr-defined]
+        paused = ClosedReason.LEAGUE_PAUSED in codes
+        return {
+            **base,
+            "status": "league_paused" if paused else "closed",
+            "text": str(p["status"]),
+            "round": round_text,
+            "read_at": str(p["read_at"]),
+            "reasons": [{"code": c.value, "text": CLOSED_TEXT[c]} for c in codes],
+            "invalid": invalid,
+        }
+    halted: Mapping[str, list[str]] = p["halted"]  # type: ignore[assignment]
+    return {
+        **base,
+        "status": "open",
+        "text": "Market open",
+        "round": round_text,
+        "read_at": str(p["read_at"]),
+        "reasons": [],
+        "invalid": invalid,
+        "prices": {k: micros_to_str(int(str(v))) for k, v in p["prices"].items()},  # type: ignore[attr-defined]
+        "halted": {
+            sym: [{"code": c, "text": HALT_TEXT[HaltReason(c)]} for c in codes]
+            for sym, codes in sorted(halted.items())
+        },
+    }
+
+
+def _season_ids(store: Store) -> list[str]:
+    return [
+        str(s.event.payload["season"])
+        for s in store.events()
+        if s.event.kind == EventKind.SEASON_STARTED and s.event.stream.startswith(ev.STREAM_PREFIX)
+    ]
+
+
+def weights_router(
+    store_factory: StoreFactory,
+    *,
+    prefix: str = "/api/v1/weights",
+    clock: Clock | None = None,
+    preset: WeightsPreset | None = None,
+) -> APIRouter:
+    """Return the weights league's read endpoints (see the module docstring).
+
+    Parameters
+    ----------
+    store_factory
+        Opens the event store for one request (``StoreFactory``).
+    prefix
+        Where the routes are mounted.
+    clock
+        Tells whether a season is upcoming, running or ended (default: the wall clock).
+    preset
+        The rules the seasons were played with.
+    """
+    now: Callable[[], datetime] = (clock or WallClock()).now
+    router = APIRouter(prefix=prefix, tags=["weights"])
+
+    def season(season_id: str) -> _Season:
+        with store_factory() as store:
+            return _load(store, season_id, preset)
+
+    def answer(build: Callable[[], dict[str, Any]]) -> JSONResponse:
+        try:
+            return JSONResponse(build())
+        except _NotFound as exc:
+            return JSONResponse({"disclaimer": DISCLAIMER, "error": str(exc)}, status_code=404)
+
+    def index_payload() -> dict[str, Any]:
+        with store_factory() as store:
+            seasons = _season_ids(store)
+        return {
+            "disclaimer": DISCLAIMER,
+            "seasons": seasons,
+            "endpoints": [
+                f"{prefix}/seasons/{{season}}",
+                f"{prefix}/seasons/{{season}}/tables/{{division}}",
+                f"{prefix}/seasons/{{season}}/agents/{{agent}}",
+                f"{prefix}/seasons/{{season}}/market",
+            ],
+        }
+
+    def division_of(text: str) -> Division:
+        try:
+            return Division(text)
+        except ValueError:
+            raise _NotFound(f"no division {text!r}: open or pro") from None
+
+    @router.get("", summary="The weights seasons in the store")
+    def index() -> JSONResponse:
+        return answer(index_payload)
+
+    @router.get("/seasons/{season_id}", summary="A season: window, status, versions")
+    def season_page(season_id: str) -> JSONResponse:
+        return answer(lambda: _season_payload(season(season_id), now()))
+
+    @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table (W-RNK)")
+    def table(season_id: str, division: str) -> JSONResponse:
+        return answer(lambda: _table_payload(season(season_id), division_of(division), now()))
+
+    @router.get("/seasons/{season_id}/agents/{agent}", summary="An agent's page (W-SCO-3)")
+    def agent_page(season_id: str, agent: str) -> JSONResponse:
+        return answer(lambda: _agent_payload(season(season_id), agent))
+
+    @router.get("/seasons/{season_id}/market", summary="The market's status and why (W-MKT-2)")
+    def market(season_id: str) -> JSONResponse:
+        return answer(lambda: _market_payload(season(season_id)))
+
+    return router
