@@ -19,40 +19,31 @@ from rich.table import Table
 from tradeleague.agents.spec import build_agent, parse_agent_spec, providers_for
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
+from tradeleague.formats.direction.baselines import direction_baseline
 from tradeleague.formats.direction.board import Board, ModelRow
 from tradeleague.formats.direction.candle import MINUTE
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
-from tradeleague.formats.direction.publish import money, pct, report_payload
+from tradeleague.formats.direction.publish import pct, report_payload
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
 from tradeleague.llm.gateway import Gateway
 from tradeleague.market import load_dataset
-from tradeleague.money import MICRO
+from tradeleague.money import MICRO, format_usd
 from tradeleague.store import open_store
 
 __all__ = ["board_table", "direction_baselines", "register_replay"]
 
 
 def direction_baselines(name: str) -> tuple[Any, Any]:
-    """Return the arena's baselines: ``up`` and ``down`` (always that side).
+    """Return ``(decide, render)`` of an arena baseline: up, down, momentum or coin_flip.
 
     Raises
     ------
     ConfigError
         For any other name.
     """
-    if name not in ("up", "down"):
-        raise ConfigError(f"no direction baseline {name!r}; valid: down, up")
-
-    def decide(view: object) -> str:
-        return name
-
-    def render(decision: str | None) -> str:
-        rationale = f"Always {decision}." if decision else ""
-        return json.dumps({"direction": decision, "rationale": rationale})
-
-    return decide, render
+    return direction_baseline(name, seed=0)
 
 
 def _rate(row: ModelRow) -> str:
@@ -86,7 +77,7 @@ def board_table(board: Board) -> Table:
             row.entrant.name,
             row.entrant.provider,
             row.entrant.tier,
-            money(row.tally.balance) or "",
+            format_usd(row.tally.balance),
             f"{pct(row.roi)}%",
             f"[dim]{_rate(row)}[/dim]" if grey else _rate(row),
             "-" if row.answer_rate is None else f"{pct(row.answer_rate)}%",
