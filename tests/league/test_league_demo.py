@@ -1,90 +1,85 @@
-"""The demo: a baseline competition replayed, recorded, verified (C-1, C-4, W-EXE-1, W-SCO-1)."""
+"""The demo: the weights league and the direction arena replayed, recorded, verified.
+
+C-1 (the disclaimer), C-4 (the record verifies), W-RNK-1 (both division tables),
+D-LCK-1 (the luck columns), T-AGT-1 (a meta-agent plays beside the baselines).
+"""
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from tradeleague import DISCLAIMER
 from tradeleague.cli import app
-from tradeleague.events import EventKind
-from tradeleague.sim import Fill, Portfolio
-from tradeleague.store import open_store
 
 runner = CliRunner()
 
 
-def _rows(output: str) -> dict[str, list[str]]:
-    rows = {}
-    for line in output.splitlines():
-        cells = [c.strip() for c in line.split("│") if c.strip()]
-        if len(cells) == 7 and cells[0].isdigit():
-            rows[cells[1]] = cells
-    return rows
+def _flat(text: str) -> str:
+    return " ".join(text.split())
 
 
-def test_demo_on_synthetic_market_prints_a_labelled_verified_table(tmp_path: Path) -> None:
-    """C-1 disclaimer, synthetic label, and W-SCO-1 entries: one per agent per round."""
+def _demo(tmp_path: Path, *extra: str) -> str:
     db = f"sqlite:///{tmp_path / 'demo.db'}"
-    result = runner.invoke(app, ["demo", "--db", db, "--days", "25"], terminal_width=160)
+    result = runner.invoke(app, ["demo", "--db", db, *extra], terminal_width=200)
     assert result.exit_code == 0, result.output
-    assert "SYNTHETIC" in result.output
-    assert " ".join(DISCLAIMER.split()) in " ".join(result.output.split())
-    assert "verified" in result.output
-    rows = _rows(result.output)
-    assert set(rows) == {"cash", "buy-and-hold", "equal-weight", "momentum", "coin-flip"}
-    assert rows["cash"][2:5] == ["10,000.00", "+0.00%", "0.00%"]
-    assert all(r[6] == "25" for r in rows.values())
-    assert rows["buy-and-hold"][5] == "1"
+    return result.output
 
 
-def test_demo_table_is_reproduced_from_the_record(tmp_path: Path) -> None:
-    """C-4 / W-EXE-1: every final value re-derives from recorded prices and fills alone."""
+def test_demo_on_synthetic_market_prints_labelled_boards_and_verifies(tmp_path: Path) -> None:
+    """C-1, C-4, W-RNK-1, D-LCK-1: both division tables, the arena board, a verified record."""
+    out = _demo(tmp_path, "--no-house-model", "--days", "10", "--rounds", "6")
+    flat = _flat(out)
+    assert "open division" in flat and "pro division" in flat
+    assert "(SYNTHETIC market)" in flat
+    assert "SYNTHETIC candles, not real prices" in flat
+    for agent in ("pro_cash", "pro_momentum", "open_hold", "open_coin", "contrarian", "coin_flip"):
+        assert agent in out
+    assert "Break-even hit rate 55.56%" in flat
+    assert "luckiest of 5 coin flips" in flat
+    assert "Record verified" in flat
+    assert _flat(DISCLAIMER) in flat
+
+
+def test_demo_record_verifies_from_the_cli(tmp_path: Path) -> None:
+    """C-4: `tradeleague verify` rebuilds every projection from the demo's events alone."""
+    _demo(tmp_path, "--no-house-model", "--days", "7", "--rounds", "3")
     db = f"sqlite:///{tmp_path / 'demo.db'}"
-    result = runner.invoke(app, ["demo", "--db", db, "--days", "15"], terminal_width=160)
-    assert result.exit_code == 0, result.output
-    rows = _rows(result.output)
-    with open_store(db) as store:
-        books: dict[str, Portfolio] = {}
-        last_prices: dict[str, int] = {}
-        for stored in store.events():
-            event = stored.event
-            payload = event.payload
-            if event.kind == EventKind.ACCOUNT_OPENED:
-                books[str(payload["account"])] = Portfolio.open(int(str(payload["cash"])))  # type: ignore[arg-type]
-            elif event.kind == EventKind.ORDER_FILLED:
-                fill = Fill.from_payload(payload["fill"])  # type: ignore[arg-type]
-                books[str(payload["account"])] = books[str(payload["account"])].apply(fill)
-            elif event.kind == EventKind.ROUND_STARTED:
-                prices = payload["prices"]
-                assert isinstance(prices, dict)
-                last_prices = {s: int(p) for s, p in prices.items()}
-    for name, book in books.items():
-        value = book.equity(last_prices)  # type: ignore[arg-type]
-        shown = rows[name][2].replace(",", "")
-        assert re.fullmatch(r"\d+\.\d\d", shown)
-        assert abs(value - int(shown.replace(".", "")) * 10_000) < 5_000
-
-
-def test_demo_on_real_data(tmp_path: Path, shared_data: Path) -> None:
-    """The demo replays real bars when given --market (no synthetic label then)."""
-    db = f"sqlite:///{tmp_path / 'demo.db'}"
-    args = ["demo", "--db", db, "--days", "10", "--market", str(shared_data / "us_equities_daily")]
-    args += ["--symbols", "SPY,QQQ,SGOV,USO,AAPL", "--end", "2026-08-01"]
-    result = runner.invoke(app, args, terminal_width=160)
-    assert result.exit_code == 0, result.output
-    assert "SYNTHETIC" not in result.output
-    assert "us_equities_daily" in result.output
-    assert "verified" in result.output
-
-
-def test_verify_after_demo_reports_json(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'demo.db'}"
-    assert runner.invoke(app, ["demo", "--db", db, "--days", "5"]).exit_code == 0
     result = runner.invoke(app, ["verify", "--db", db, "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["mismatches"] == []
+    assert report["events"] > 50
+
+
+def test_demo_on_real_data(tmp_path: Path, shared_data: Path) -> None:
+    """Real bars when given: no synthetic label on either board."""
+    out = _demo(
+        tmp_path,
+        "--no-house-model",
+        "--market",
+        str(shared_data / "us_equities_daily"),
+        "--symbols",
+        "SPY,QQQ,SGOV,USO,AAPL",
+        "--end",
+        "2026-08-01",
+        "--days",
+        "10",
+        "--candles",
+        str(shared_data / "crypto_1m"),
+        "--rounds",
+        "4",
+    )
+    assert "SYNTHETIC" not in out
+    assert "us_equities_daily" in out
+
+
+def test_demo_shows_the_house_model_beside_the_baselines(tmp_path: Path) -> None:
+    """W-DIV-1: the Open division's house model answers offline, on this CPU, with no key."""
+    out = _demo(tmp_path, "--days", "4", "--rounds", "2")
+    rows = [line for line in out.splitlines() if "open_house" in line]
+    assert rows, out
+    decisions = rows[0].split("│")[7].strip()
+    assert decisions.endswith("/2") or decisions.endswith("/1"), rows[0]

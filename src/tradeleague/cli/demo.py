@@ -1,142 +1,272 @@
-"""``tradeleague demo``: replay a short competition on embedded defaults.
+"""``tradeleague demo``: the formats replayed on embedded defaults, offline.
 
 No network, no key: SQLite in ``./tradeleague.db`` and, unless ``--market``
 names real bars, a seeded synthetic market that is labelled synthetic wherever
-it shows.
+it shows. The weights league runs both divisions; its Open division includes
+the in-process house model when the ``local`` extra is installed.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import asyncio
+import importlib.util
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from tradeleague import DISCLAIMER
-from tradeleague.agents import make_baseline
+from tradeleague.agents import InverseAgent, SharedAgent, build_agent, invert_direction_answer
+from tradeleague.agents.spec import parse_agent_spec
+from tradeleague.cli.direction import board_table, direction_baselines
 from tradeleague.cli.store import DbOption
+from tradeleague.cli.weights import render_table
 from tradeleague.errors import ConfigError
+from tradeleague.feeds import FrozenBarsSource
+from tradeleague.formats.direction.board import Board
+from tradeleague.formats.direction.ledger import Entrant
+from tradeleague.formats.direction.preset import FORMAT as DIRECTION
+from tradeleague.formats.direction.preset import DirectionPreset
+from tradeleague.formats.weights import Division
 from tradeleague.ids import new_id
-from tradeleague.league.competition import CompetitionConfig, Standing, run_competition
-from tradeleague.league.schedule import daily_round_times
+from tradeleague.league.direction.arena import Contestant
+from tradeleague.league.direction.replay import replay_direction
+from tradeleague.league.weights import RoundConfig
+from tradeleague.league.weights_agents import build_agents
+from tradeleague.league.weights_replay import RosterEntry, run_season
+from tradeleague.league.weights_state import SeasonState
+from tradeleague.llm.gateway import Gateway
+from tradeleague.llm.local import bundled_model_path
+from tradeleague.llm.types import CallParams
 from tradeleague.market import Dataset, load_dataset, synthetic_dataset
-from tradeleague.money import format_usd
-from tradeleague.stats import percent
-from tradeleague.store import open_store, verify
+from tradeleague.store import Store, open_store, verify
 
-__all__ = ["register"]
+__all__ = ["direction_roster", "house_model_available", "register", "weights_roster"]
 
-_BASELINES = ("cash", "buy-and-hold", "equal-weight", "momentum", "coin-flip")
+HOUSE_PROMPT = (
+    "Hold the three symbols with the strongest 20-day return, about 30% each, "
+    "and keep the rest in cash. Give one short sentence of reason."
+)
+"""The demo owner's prompt for the house-model agent (W-ASK-1: sent word for word)."""
 
 
-def _parse_day(text: str | None, what: str) -> datetime | None:
+def house_model_available() -> bool:
+    """Return whether the house model can run here (the ``local`` extra and a model file)."""
+    return importlib.util.find_spec("llama_cpp") is not None and bundled_model_path() is not None
+
+
+def weights_roster(with_house_model: bool) -> list[RosterEntry]:
+    """Return the demo's weights-league roster: baselines in both divisions, the house model."""
+    entries = [
+        RosterEntry(name="pro_cash", spec="baseline:cash", division=Division.PRO),
+        RosterEntry(name="pro_equal", spec="baseline:equal_weight", division=Division.PRO),
+        RosterEntry(name="pro_momentum", spec="baseline:momentum", division=Division.PRO),
+        RosterEntry(name="open_hold", spec="baseline:buy_and_hold", division=Division.OPEN),
+        RosterEntry(name="open_coin", spec="baseline:coin_flip", division=Division.OPEN),
+    ]
+    if with_house_model:
+        entries.append(
+            RosterEntry(
+                name="open_house",
+                spec="local:house",
+                division=Division.OPEN,
+                owner="demo-owner",
+                prompt=HOUSE_PROMPT,
+            )
+        )
+    return entries
+
+
+def _parse_day(text: str | None, what: str) -> date | None:
     if text is None:
         return None
     try:
-        return datetime.fromisoformat(text).replace(tzinfo=UTC)
+        return date.fromisoformat(text)
     except ValueError:
         raise ConfigError(f"{what} {text!r} is not a date like 2026-03-02") from None
 
 
-def _market(path: Path | None, symbols: str | None, start: str | None, end: str | None) -> Dataset:
+def _market(path: Path | None, symbols: str | None) -> Dataset:
     if path is None:
         return synthetic_dataset(8, 120, seed=7)
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
-    return load_dataset(
-        path, symbols=names, start=_parse_day(start, "--start"), end=_parse_day(end, "--end")
-    )
+    return load_dataset(path, symbols=names)
 
 
-def _table(standings: list[Standing], cash: int, dataset: Dataset, rounds: int) -> Table:
-    ordered = sorted(
-        standings,
-        key=lambda s: (-s.season_return(cash), s.max_drawdown(), s.trades, s.name),
-    )
-    title = f"Baseline competition on {dataset.label}"
-    if dataset.synthetic:
-        title += "  [bold yellow](SYNTHETIC market: not real prices)[/]"
-    table = Table(title=title, caption=f"{rounds} rounds, one a trading day. {DISCLAIMER}")
-    for column, justify in (
-        ("rank", "right"),
-        ("agent", "left"),
-        ("value (USD)", "right"),
-        ("return", "right"),
-        ("max drawdown", "right"),
-        ("trades", "right"),
-        ("decisions", "right"),
-    ):
-        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for rank, s in enumerate(ordered, start=1):
-        table.add_row(
-            str(rank),
-            s.name,
-            format_usd(s.values[-1]),
-            f"{percent(s.season_return(cash)):+.2f}%",
-            f"{-percent(s.max_drawdown()):.2f}%",
-            str(s.trades),
-            str(s.decisions),
+async def _weights(
+    store: Store,
+    dataset: Dataset,
+    roster: list[RosterEntry],
+    start: date,
+    end: date,
+    console: Console,
+) -> SeasonState:
+    from tradeleague.cli.weights import _progress
+
+    _specs, agents, gateway = build_agents([f"{e.name}={e.spec}" for e in roster], seed=7)
+    season = f"demo-weights-{start.isoformat()}-{dataset.label}".replace(" ", "_")
+    config = RoundConfig(params=CallParams(max_tokens=200, timeout_s=120.0))
+    try:
+        with _progress(console) as progress:
+            task = progress.add_task("weights league", total=None)
+
+            def tick(index: int, total: int, hour: datetime) -> None:
+                progress.update(task, completed=index + 1, total=total, description=str(hour))
+
+            return await run_season(
+                store,
+                FrozenBarsSource(dataset),
+                roster,
+                agents,
+                season_id=season,
+                start=start,
+                end=end,
+                config=config,
+                on_round=tick,
+            )
+    finally:
+        if gateway is not None:
+            await gateway.aclose()
+
+
+def direction_roster(gateway: Gateway) -> list[Contestant]:
+    """Return the demo arena's roster: four baselines and a contrarian meta-agent.
+
+    The contrarian mirrors the momentum baseline's call (T-AGT-1), as the
+    seed's meta-agent mirrored a model. The house model does not play here: its
+    8k-token context cannot hold the arena's 180-candle prompt.
+    """
+    roster: list[Contestant] = []
+    agents = {}
+    for name in ("up", "down", "momentum", "coin_flip"):
+        spec = parse_agent_spec(f"{name}=baseline:{name}")
+        agent = build_agent(
+            spec, gateway=gateway, format_name=DIRECTION, baseline_factory=direction_baselines
         )
-    return table
+        agents[name] = agent
+        entrant = Entrant(name=name, provider="baseline", tier="-", model=f"baseline:{name}")
+        roster.append(Contestant(entrant=entrant, agent=agent))
+    shared = SharedAgent(agents["momentum"])
+    roster[2] = Contestant(entrant=roster[2].entrant, agent=shared)
+    mirror = InverseAgent(name="contrarian", source=shared, inverter=invert_direction_answer)
+    entrant = Entrant(name="contrarian", provider="meta", tier="-", model="inverse:momentum")
+    roster.append(Contestant(entrant=entrant, agent=mirror))
+    return roster
+
+
+async def _direction(store: Store, candles: Dataset, rounds: int, console: Console) -> Board:
+    from tradeleague.cli.weights import _progress
+
+    preset = DirectionPreset()
+    series = candles[preset.symbol]
+    last = series.last
+    start = last - timedelta(minutes=5 * rounds + 10)
+    async with Gateway([]) as gateway:
+        roster = direction_roster(gateway)
+        with _progress(console) as progress:
+            task = progress.add_task("direction arena", total=None)
+
+            def tick(done: int, total: int, round_id: str) -> None:
+                progress.update(task, completed=done, total=total, description=round_id)
+
+            return await replay_direction(
+                store,
+                candles,
+                roster,
+                start=start,
+                end=last,
+                preset=preset,
+                stream=f"demo-direction-{new_id()}",
+                on_round=tick,
+            )
+
+
+def _candles(path: Path | None) -> Dataset:
+    symbol = DirectionPreset().symbol
+    if path is None:
+        return synthetic_dataset(
+            1, 600, seed=7, bar_size=timedelta(minutes=1), calendar="24/7", symbols=[symbol]
+        )
+    return load_dataset(path, symbols=[symbol])
 
 
 def demo(
     market: Annotated[
         Path | None,
-        typer.Option(help="Real bars: a folder of <SYMBOL>.csv files (default: synthetic)."),
+        typer.Option(help="Real daily bars: a folder of <SYMBOL>.csv files (default: synthetic)."),
     ] = None,
-    symbols: Annotated[str | None, typer.Option(help="Comma-separated subset, e.g. SPY,QQQ.")] = None,
-    start: Annotated[str | None, typer.Option(help="First day to use (YYYY-MM-DD).")] = None,
-    end: Annotated[str | None, typer.Option(help="Day after the last one to use.")] = None,
-    days: Annotated[int, typer.Option(min=1, help="Play the last N trading days.")] = 60,
+    symbols: Annotated[
+        str | None, typer.Option(help="Comma-separated subset, e.g. SPY,QQQ.")
+    ] = None,
+    end: Annotated[
+        str | None,
+        typer.Option(help="The day after the last one to play (default: the data's end)."),
+    ] = None,
+    days: Annotated[int, typer.Option(min=1, help="Calendar days of the season to replay.")] = 14,
+    house_model: Annotated[
+        bool, typer.Option(help="Include the offline house model (needs tradeleague[local]).")
+    ] = True,
+    candles: Annotated[
+        Path | None,
+        typer.Option(help="Real 1-minute BTCUSDT candles for the arena (default: synthetic)."),
+    ] = None,
+    rounds: Annotated[int, typer.Option(min=1, help="Direction-arena rounds to replay.")] = 24,
     db: DbOption = None,
-    seed: Annotated[int, typer.Option(help="Seed of the coin-flip baseline.")] = 7,
 ) -> None:
-    """Replay a short competition of baseline agents and print its table.
+    """Replay a weights-league season and direction-arena rounds offline; print the boards.
 
-    Runs offline on embedded defaults: SQLite in ./tradeleague.db and a seeded
-    synthetic market (clearly labelled) unless --market names real bars. Every
-    price read, decision and fill is recorded as a hash-chained event, and the
-    record is verified at the end.
+    Runs on embedded defaults: SQLite in ./tradeleague.db and a seeded synthetic
+    market (clearly labelled) unless --market / --candles name real bars.
+    Weights league: baselines in both divisions, and in the Open division the
+    in-process house model (SmolLM2-135M: a format-valid baseline, not a
+    strategist) when installed. Direction arena: up, down, momentum and coin-flip
+    baselines and a contrarian meta-agent, settled by the paper broker, with
+    the luck columns.
+    Every price read, model call, decision and fill is a hash-chained event, and
+    the record is verified at the end. Running it again resumes the same season.
     """
     console = Console()
-    dataset = _market(market, symbols, start, end)
-    rounds = daily_round_times(dataset, days=days)
-    agents = [make_baseline(name, seed=seed) for name in _BASELINES]
-    benchmark = "SPY" if "SPY" in dataset.symbols else dataset.symbols[0]
-    config = CompetitionConfig(benchmark=benchmark)
-    stream = f"demo-{new_id()}"
+    if console.width < 150:
+        console = Console(width=150)
+    dataset = _market(market, symbols)
+    last = max(
+        datetime.fromtimestamp(int(dataset[s].times[-1]), UTC).date() for s in dataset.symbols
+    )
+    stop = _parse_day(end, "--end") or last + timedelta(days=1)
+    start = stop - timedelta(days=days)
+    with_house = house_model and house_model_available()
+    if house_model and not with_house:
+        console.print(
+            "[yellow]House model not installed (pip install 'tradeleague[local]'): "
+            "baselines only.[/]"
+        )
     with open_store(db) as store:
-        console.print(f"Recording to {store.url} as stream [bold]{stream}[/]")
-        with Progress(
-            TextColumn("[progress.description]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        ) as progress:
-            task = progress.add_task("replaying rounds", total=len(rounds))
-            standings = run_competition(
-                store,
-                stream,
-                dataset,
-                agents,
-                rounds,
-                config,
-                on_round=lambda i, t: progress.update(task, completed=i + 1),
+        console.print(f"Recording to {store.url}")
+        if with_house:
+            console.print("The house model answers on this CPU: a few seconds per Open turn.")
+        state = asyncio.run(
+            _weights(store, dataset, weights_roster(with_house), start, stop, console)
+        )
+        for division in Division:
+            console.print(render_table(state, division))
+        arena_candles = _candles(candles)
+        board = asyncio.run(_direction(store, arena_candles, rounds, console))
+        if arena_candles.synthetic:
+            console.print(
+                f"[bold yellow]Direction arena over {arena_candles.label}: "
+                "SYNTHETIC candles, not real prices.[/]"
             )
+        console.print(board_table(board))
         store.refresh_projections()
         report = verify(store)
-    console.print(_table(standings, config.cash, dataset, len(rounds)))
     status = "[green]verified[/]" if report.ok else "[red]FAILED verification[/]"
     console.print(
         f"Record {status}: {report.events} events, chain head {report.head_hash[:12]}... "
         f"(re-check any time: tradeleague verify --db {store.url})"
     )
+    console.print(DISCLAIMER)
     if not report.ok:
         raise typer.Exit(1)
 
