@@ -13,6 +13,7 @@ engine keeps plain-integer speed.
 from __future__ import annotations
 
 import enum
+import math
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import NewType
@@ -156,7 +157,7 @@ def round_half_up_fraction(value: Fraction, places: int) -> Decimal:
     """Round to ``places`` decimals, an exact half toward the higher value (ST-3)."""
     scale = 10**places
     scaled = value * scale
-    n = (scaled + Fraction(1, 2)).__floor__()
+    n: int = math.floor(scaled + Fraction(1, 2))
     return (Decimal(n) / scale).quantize(Decimal(1).scaleb(-places))
 
 

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from tradeleague.agents.base import Agent, Turn
-from tradeleague.agents.tools import TOOL_RESULTS_PREFIX, Tool, ToolBox, ToolsAgent
+from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.tools import Tool, ToolBox, ToolsAgent
 from tradeleague.errors import ConfigError
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.llm.types import Outcome
+from tradeleague.llm.types import Message, Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 
@@ -28,23 +30,25 @@ def _tool_call(call_id: str, name: str, args: object) -> dict[str, Any]:
 
 
 def _box() -> ToolBox:
+    return ToolBox(_box_tools())
+
+
+def _box_tools() -> list[Tool]:
     def candles(args: Mapping[str, Any]) -> object:
         return {"closes": CLOSES[-int(args.get("n", 3)) :]}
 
     def boom(args: Mapping[str, Any]) -> object:
         raise RuntimeError("no data")
 
-    return ToolBox(
-        [
-            Tool(
-                name="candles",
-                description="The last n closes.",
-                run=candles,
-                parameters={"type": "object", "properties": {"n": {"type": "integer"}}},
-            ),
-            Tool(name="boom", description="Always fails.", run=boom),
-        ]
-    )
+    return [
+        Tool(
+            name="candles",
+            description="The last n closes.",
+            run=candles,
+            parameters={"type": "object", "properties": {"n": {"type": "integer"}}},
+        ),
+        Tool(name="boom", description="Always fails.", run=boom),
+    ]
 
 
 def _agent(gw: Any, **kw: Any) -> ToolsAgent:
@@ -56,21 +60,17 @@ def _agent(gw: Any, **kw: Any) -> ToolsAgent:
 async def test_tools_agent_calls_tools_then_answers(
     fake: FakeProvider, gateway: tuple[Gateway, list[CallRecord]], turn: Callable[..., Turn]
 ) -> None:
-    """T-AGT-2: tools are offered, run, fed back; each step is its own recorded call."""
+    """T-AGT-2: tools are offered, run and fed back natively (an assistant message with
+    ``tool_calls``, then one ``tool`` message per call); each step is its own recorded call.
+    The exact request bodies of both steps are checked as the server received them."""
     gw, log = gateway
-    fake.enqueue(
-        "tm",
-        Behaviour(
-            text="",
-            tool_calls=(
-                _tool_call("c1", "candles", {"n": 2}),
-                _tool_call("c2", "boom", {}),
-                _tool_call("c3", "nope", {}),
-                _tool_call("c4", "candles", "{not json"),
-            ),
-        ),
-        Behaviour(text=ANSWER),
+    calls = (
+        _tool_call("c1", "candles", {"n": 2}),
+        _tool_call("c2", "boom", {}),
+        _tool_call("c3", "nope", {}),
+        _tool_call("c4", "candles", "{not json"),
     )
+    fake.enqueue("tm", Behaviour(text="", tool_calls=calls), Behaviour(text=ANSWER))
     agent = _agent(gw)
     assert isinstance(agent, Agent)
     reply = await agent.answer(turn("t1"))
@@ -80,18 +80,47 @@ async def test_tools_agent_calls_tools_then_answers(
     assert reply.records == tuple(log)
     assert reply.latency_ms == sum(r.elapsed_ms for r in reply.records)
     first, second = fake.requests_for("tm")
-    assert [t["function"]["name"] for t in first.body["tools"]] == ["candles", "boom"]
-    assert first.body["temperature"] == second.body["temperature"] == 0.3
-    fed_back = second.messages[-1].content
-    assert fed_back.startswith(TOOL_RESULTS_PREFIX)
-    results = json.loads(fed_back[len(TOOL_RESULTS_PREFIX) :])
-    assert results[0] == {"id": "c1", "name": "candles", "result": {"closes": [101, 103]}}
-    assert results[1]["error"] == "RuntimeError: no data"
-    assert results[2]["error"].startswith("unknown tool 'nope'")
-    assert results[3]["error"].startswith("arguments are not JSON")
-    assert json.loads(second.messages[-2].content)["tool_calls"][0]["id"] == "c1"
-    # later steps share the one deadline: what is left of the window
-    assert reply.records[1].params.timeout_s < reply.records[0].params.timeout_s
+    definitions = [t.definition() for t in (_box_tools())]
+    prompt = [
+        {"role": "system", "content": "You trade."},
+        {"role": "user", "content": "Up or down?"},
+    ]
+    assert first.body == {
+        "model": "tm",
+        "messages": prompt,
+        "temperature": 0.3,
+        "max_tokens": 320,
+        "tools": definitions,
+        "reasoning": {"enabled": False},
+    }
+    left_s = reply.records[1].params.timeout_s
+    assert left_s == (800 - reply.records[0].elapsed_ms) / 1000  # the one deadline, shared
+    tool_messages = [
+        {"role": "tool", "tool_call_id": "c1", "content": '{"result":{"closes":[101,103]}}'},
+        {"role": "tool", "tool_call_id": "c2", "content": '{"error":"RuntimeError: no data"}'},
+        {
+            "role": "tool",
+            "tool_call_id": "c3",
+            "content": json.dumps(
+                {"error": "unknown tool 'nope'; tools: candles, boom"}, separators=(",", ":")
+            ),
+        },
+    ]
+    assert second.body["messages"][:-1] == [
+        *prompt,
+        {"role": "assistant", "content": None, "tool_calls": list(calls)},
+        *tool_messages,
+    ]
+    last = second.body["messages"][-1]
+    assert last["tool_call_id"] == "c4"
+    assert json.loads(last["content"])["error"].startswith("arguments are not JSON")
+    assert second.body["tools"] == definitions
+    # the server read the same native messages back; the record holds them too
+    assert second.messages[2] == Message("assistant", "", tool_calls=calls)
+    assert [m.tool_call_id for m in second.messages[3:]] == ["c1", "c2", "c3", "c4"]
+    assert reply.records[1].messages == second.messages
+    assert reply.records[0].tool_calls == calls
+    assert reply.records[0].finish_reason == "tool_calls"
 
 
 async def test_tools_agent_steps_are_bounded(
@@ -106,8 +135,17 @@ async def test_tools_agent_steps_are_bounded(
     requests = fake.requests_for("tm")
     assert len(requests) == len(reply.records) == 3
     assert ["tools" in r.body for r in requests] == [True, True, False]
+    # the last request still carries the earlier steps natively: 2 x (assistant + tool)
+    assert [m["role"] for m in requests[2].body["messages"]] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+    ]
     assert reply.outcome is Outcome.ANSWERED
-    assert reply.text == ""
+    assert reply.text is None  # content null beside tool calls: nothing to parse
 
 
 async def test_tools_agent_token_budget_makes_the_next_step_last(
@@ -155,6 +193,17 @@ async def test_tools_agent_replays_every_step(
     replayed = await _agent(ReplayGateway(RecordedAnswers(log))).answer(turn("t1"))
     assert replayed == live
     assert len(fake.requests) == 2
+    assert [m.role for m in replayed.records[1].messages][-2:] == ["assistant", "tool"]
+    # the tool messages are part of the request a replay checks: other results, no answer
+    other = ToolsAgent(
+        name="t1",
+        model="tm",
+        provider="openrouter",
+        gateway=ReplayGateway(RecordedAnswers(log)),
+        toolbox=ToolBox([replace(t, run=lambda args: [0]) for t in _box_tools()]),
+    )
+    with pytest.raises(ReplayMissed, match=r"/t1/1: request_differs \(.*messages"):
+        await other.answer(turn("t1"))
 
 
 def test_tools_box_rejects_duplicates_and_bad_names() -> None:

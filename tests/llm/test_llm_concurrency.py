@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 from tradeleague.llm.gateway import Call, Gateway
-from tradeleague.llm.openai_compat import OpenAICompatProvider
+from tradeleague.llm.openai_compat import OpenAICompatProvider, retry_after
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.types import ChatRequest, ModelReply, Outcome
 from tradeleague.testing.fake_provider import FakeProvider
@@ -141,6 +142,54 @@ async def test_no_retry_whose_backoff_passes_the_deadline(
     assert final.outcome is Outcome.PROVIDER_ERROR
     assert final.attempt == 0
     assert len(fake.requests) == 1
+
+
+async def test_retry_waits_as_long_as_retry_after_asks(
+    fake: FakeProvider, provider_on: Callable[..., OpenAICompatProvider], ask: Callable[..., Call]
+) -> None:
+    """D-RND-3, C-5: a 429's ``Retry-After`` is the wait before the retry (not the shorter
+    back-off), and the retry happens because it fits inside the deadline."""
+    fake.enqueue(
+        "m", Behaviour(fault=Fault.RATE_LIMITED, retry_after_s=0.25), Behaviour(text="later")
+    )
+    records: list[CallRecord] = []
+    async with Gateway(
+        [provider_on(fake.url)], recorder=records.append, retry_backoff_s=0.01
+    ) as gw:
+        final = await gw.call(with_params(ask("m"), retries=1, timeout_s=2.0))
+    assert final.text == "later"
+    assert records[0].error is not None
+    assert records[0].error.endswith("(retry after 0.25 s)")
+    first, second = fake.requests
+    assert second.received_at - first.received_at >= 0.25
+    assert records[1].elapsed_ms >= records[0].elapsed_ms + 250
+
+
+async def test_no_retry_when_retry_after_passes_the_deadline(
+    fake: FakeProvider, provider_on: Callable[..., OpenAICompatProvider], ask: Callable[..., Call]
+) -> None:
+    """D-RND-3: a ``Retry-After`` that ends past the deadline means no retry, at once (the
+    short back-off would have fitted: the provider's word wins)."""
+    fake.enqueue(
+        "m", Behaviour(fault=Fault.RATE_LIMITED, retry_after_s=5.0), Behaviour(text="too late")
+    )
+    async with Gateway([provider_on(fake.url)], retry_backoff_s=0.01) as gw:
+        final = await gw.call(with_params(ask("m"), retries=3, timeout_s=1.0))
+    assert final.outcome is Outcome.RATE_LIMITED
+    assert final.attempt == 0
+    assert final.elapsed_ms < 500  # it did not sleep towards the deadline
+    assert len(fake.requests) == 1
+
+
+def test_retry_after_reads_milliseconds_seconds_and_dates() -> None:
+    """D-RND-3: ``retry-after-ms`` first, then seconds or an HTTP date; junk is ignored."""
+    now = datetime(2026, 7, 16, 12, 0, 0, tzinfo=UTC)
+    assert retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
+    assert retry_after({"retry-after-ms": "soon", "retry-after": "2"}) == 2.0
+    assert retry_after({"retry-after": "Thu, 16 Jul 2026 12:00:03 GMT"}, now=now) == 3.0
+    assert retry_after({"retry-after": "Thu, 16 Jul 2026 11:00:00 GMT"}, now=now) == 0.0
+    for junk in ({}, {"retry-after": "later"}, {"retry-after": "-1"}, {"retry-after": "nan"}):
+        assert retry_after(junk) is None
 
 
 async def test_limit_is_per_provider(

@@ -135,3 +135,36 @@ def test_command_line_serves_a_script(tmp_path: Path) -> None:
         proc.wait(timeout=10)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def test_script_steps_play_a_tool_call_then_an_answer_and_keep_tool_messages() -> None:
+    """T-AGT-2: a script's ``steps`` play a tool-calling reply (content null), then an
+    answer; the server keeps the native tool messages it received."""
+    call = {"id": "c1", "type": "function", "function": {"name": "candles", "arguments": "{}"}}
+    script = Script.from_mapping(
+        {"models": {"m": {"steps": [{"text": "", "tool_calls": [call]}, {"text": "done"}]}}}
+    )
+    follow_up = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": '{"result":1}'},
+        ],
+    }
+    with FakeProvider(script) as fake:
+        first = _chat(fake.url, BODY).json()["choices"][0]
+        second = _chat(fake.url, follow_up).json()["choices"][0]
+        received = fake.requests_for("m")
+    assert first["message"]["content"] is None
+    assert first["message"]["tool_calls"] == [call]
+    assert first["finish_reason"] == "tool_calls"
+    assert second["message"]["content"] == "done"
+    assert second["finish_reason"] == "stop"
+    assistant, tool = received[1].messages[1:]
+    assert (assistant.role, assistant.content, assistant.tool_calls) == ("assistant", "", (call,))
+    assert (tool.role, tool.tool_call_id, tool.content) == ("tool", "c1", '{"result":1}')
+    with pytest.raises(ConfigError, match="not both"):
+        Script.from_mapping({"models": {"m": {"steps": [], "texts": []}}})
+    with pytest.raises(ConfigError, match="list of behaviours"):
+        Script.from_mapping({"models": {"m": {"steps": ["x"]}}})

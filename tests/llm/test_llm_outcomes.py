@@ -7,7 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from tradeleague.llm.gateway import Call, Gateway
+from tradeleague.agents.spec import EnvKey, KeyNotSet
+from tradeleague.errors import ConfigError
+from tradeleague.keys import KeyUnreadable, KeyVault, MasterKey, generate_master_key
+from tradeleague.llm.gateway import Call, Gateway, key_error_text
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallRecord
@@ -184,6 +187,47 @@ async def test_key_reader_failure_is_key_unreadable_and_secret_free(
     assert records == [record]
 
 
+async def test_known_secret_free_key_errors_say_why(
+    fake: FakeProvider, gateway: GW, ask: Callable[..., Call]
+) -> None:
+    """C-9, W-VAL-8: a missing key variable or a sealed key that does not open is recorded
+    with its message (which variable, why), still with no secret and nothing sent."""
+    gw, _ = gateway
+    vault = KeyVault([MasterKey.from_text(generate_master_key())])
+    sealed = vault.seal("0xowner", "sk-sealed-secret-9999")
+    readers: list[Callable[[], str]] = [
+        EnvKey("TL_TEST_UNSET_KEY", environ={}),
+        lambda: vault.open("0xthief", sealed),
+    ]
+    call = ask("m")
+    errors = []
+    for reader in readers:
+        record = await gw.call(
+            Call(request=call.request, provider=call.provider, key=call.key, api_key=reader)
+        )
+        assert record.outcome is Outcome.KEY_UNREADABLE
+        assert record.error is not None
+        assert "sk-sealed" not in repr(record.to_payload())
+        errors.append(record.error)
+    assert errors == [
+        "the key could not be read (KeyNotSet: environment variable TL_TEST_UNSET_KEY is not set)",
+        "the key could not be read (KeyUnreadable: the key does not authenticate: "
+        "it belongs to another owner or was altered)",
+    ]
+    assert fake.requests == []
+
+
+def test_key_error_text_trusts_only_the_named_exact_types() -> None:
+    """C-9: an unknown exception, or a subclass of a trusted one, keeps only its type name."""
+
+    class LeakyNotSet(KeyNotSet):
+        pass
+
+    assert key_error_text(ValueError("sk-123")) == "the key could not be read (ValueError)"
+    assert key_error_text(LeakyNotSet("sk-123")) == "the key could not be read (LeakyNotSet)"
+    assert key_error_text(KeyUnreadable("why")) == "the key could not be read (KeyUnreadable: why)"
+
+
 @pytest.mark.parametrize(
     ("fault", "expected"),
     [
@@ -213,3 +257,49 @@ async def test_oversized_answer_is_kept_whole(
     assert record.outcome is Outcome.ANSWERED
     assert record.text == ("ab" * 25_001)[:50_001]
     assert record.finish_reason == "length"
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "outcome", "status"),
+    [
+        (Behaviour(text=ANSWER), Outcome.ANSWERED, 200),
+        (Behaviour(fault=Fault.UNAUTHORIZED), Outcome.KEY_REJECTED, 401),
+        (Behaviour(fault=Fault.NOT_FOUND), Outcome.MODEL_NOT_FOUND, 404),
+        (Behaviour(fault=Fault.RATE_LIMITED, retry_after_s=2.0), Outcome.RATE_LIMITED, 429),
+        (Behaviour(fault=Fault.SERVER_ERROR), Outcome.PROVIDER_ERROR, 500),
+        (Behaviour(fault=Fault.MALFORMED_JSON), Outcome.PROVIDER_ERROR, 200),
+        (Behaviour(fault=Fault.HANG), Outcome.TIMEOUT, None),
+    ],
+)
+async def test_both_transports_send_and_read_alike(
+    fake: FakeProvider,
+    ask: Callable[..., Call],
+    behaviour: Behaviour,
+    outcome: Outcome,
+    status: int | None,
+) -> None:
+    """C-2, W-VAL-8: the official client's aiohttp and httpx2 transports send the same body
+    and headers and map each HTTP behaviour to the same outcome and record."""
+    fake.script_model("m", behaviour)
+    seen = []
+    for transport in ("aiohttp", "httpx"):
+        provider = OpenAICompatProvider(
+            preset("openrouter").with_base_url(fake.url),
+            environ={"OPENROUTER_API_KEY": "sk-test-0000"},
+            transport=transport,
+        )
+        assert provider.transport == transport
+        async with Gateway([provider]) as gw:
+            record = await gw.call(ask("m"))
+        seen.append((record.outcome, record.http_status, record.text, record.error))
+    assert seen[0] == seen[1]
+    assert (seen[0][0], seen[0][1]) == (outcome, status)
+    first, second = fake.requests
+    assert first.body == second.body
+    assert first.authorization == second.authorization == "Bearer sk-test-0000"
+
+
+def test_transport_choice_is_checked() -> None:
+    """C-2: an unknown transport is a configuration error, not a silent default."""
+    with pytest.raises(ConfigError, match="unknown transport"):
+        OpenAICompatProvider(preset("openrouter"), transport="curl")  # type: ignore[arg-type]

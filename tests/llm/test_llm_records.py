@@ -16,6 +16,25 @@ from tradeleague.money import Usd
 
 texts = st.text(st.characters(blacklist_categories=["Cs"]), max_size=200)
 optional_ints = st.none() | st.integers(0, 10**9)
+tool_calls = st.lists(
+    st.builds(
+        lambda i, name, args: {
+            "id": i,
+            "type": "function",
+            "function": {"name": name, "arguments": args},
+        },
+        texts,
+        texts,
+        texts,
+    ),
+    min_size=1,
+    max_size=3,
+).map(tuple)
+messages = st.one_of(
+    st.builds(Message, st.sampled_from(["system", "user", "assistant"]), texts),
+    st.builds(lambda c, calls: Message("assistant", c, tool_calls=calls), texts, tool_calls),
+    st.builds(lambda c, i: Message("tool", c, tool_call_id=i), texts, texts),
+)
 
 
 @st.composite
@@ -26,10 +45,7 @@ def records(draw: st.DrawFn) -> CallRecord:
         final=draw(st.booleans()),
         provider=draw(texts),
         model=draw(texts),
-        messages=tuple(
-            Message(draw(st.sampled_from(["system", "user", "assistant"])), draw(texts))
-            for _ in range(draw(st.integers(1, 3)))
-        ),
+        messages=tuple(draw(st.lists(messages, min_size=1, max_size=4))),
         params=CallParams(
             temperature=draw(st.floats(0, 2, allow_nan=False)),
             max_tokens=draw(st.integers(1, 10**6)),
@@ -41,8 +57,8 @@ def records(draw: st.DrawFn) -> CallRecord:
         tools=draw(st.just(()) | st.just(({"type": "function", "function": {"name": "f"}},))),
         outcome=draw(st.sampled_from(list(Outcome))),
         text=draw(st.none() | texts),
-        tool_calls=(),
-        finish_reason=draw(st.none() | st.sampled_from(["stop", "length"])),
+        tool_calls=draw(st.just(()) | tool_calls),
+        finish_reason=draw(st.none() | st.sampled_from(["stop", "length", "tool_calls"])),
         http_status=draw(st.none() | st.integers(100, 599)),
         error=draw(st.none() | texts),
         prompt_tokens=draw(optional_ints),
@@ -121,7 +137,13 @@ def test_payload_spells_timings_and_floats_as_text() -> None:
     ("path", "value"),
     [
         (("unknown",), 1),
-        (("v",), 2),
+        (("v",), 3),
+        (("v",), True),
+        (("v",), [2]),
+        (("messages", 0, "tool_call_id"), 7),
+        (("messages", 0, "tool_calls"), "[]"),
+        (("messages", 0, "tool_calls"), '{"id": "c"}'),
+        (("messages", 0, "name"), "x"),
         (("attempt",), True),
         (("latency_ms",), 1.5),
         (("outcome",), "exploded"),
@@ -134,12 +156,49 @@ def test_from_payload_rejects_malformed_payloads(path: tuple[str, ...], value: o
     """C-5: a payload that is not exactly a record's is refused, never guessed."""
     record = CallRecord.from_payload(_valid_payload())
     payload = record.to_payload()
-    target = payload
+    target: Any = payload
     for part in path[:-1]:
         target = target[part]
     target[path[-1]] = value
     with pytest.raises(RecordFormatError):
         CallRecord.from_payload(payload)
+
+
+def test_payload_carries_native_tool_messages() -> None:
+    """C-5, T-AGT-2: a tool step's messages keep their tool calls and call ids, as JSON text."""
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"n": 2.5}'}}
+    conversation = (
+        Message("user", "go"),
+        Message("assistant", "", tool_calls=(call,)),
+        Message("tool", '{"result":1}', tool_call_id="c1"),
+    )
+    record = CallRecord.from_payload({**_valid_payload(), "v": 2})
+    payload = {**record.to_payload(), "messages": []}
+    payload["messages"] = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": "", "tool_calls": json.dumps([call])},
+        {"role": "tool", "content": '{"result":1}', "tool_call_id": "c1"},
+    ]
+    again = CallRecord.from_payload(payload)
+    assert again.messages == conversation
+    assert again.to_payload()["messages"][1] == {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": json.dumps([call], sort_keys=True, separators=(",", ":")),
+    }
+    assert again.to_payload()["v"] == 2
+
+
+def test_version_1_payloads_are_still_read_but_hold_no_tool_fields() -> None:
+    """C-5: a season recorded before version 2 still replays; version 1 knows no tool fields."""
+    old = _valid_payload()
+    assert old["v"] == 1
+    record = CallRecord.from_payload(old)
+    assert record.messages == (Message("user", "x"),)
+    assert record.to_payload()["v"] == 2
+    old["messages"] = [{"role": "tool", "content": "1", "tool_call_id": "c1"}]
+    with pytest.raises(RecordFormatError, match="unknown"):
+        CallRecord.from_payload(old)
 
 
 def _valid_payload() -> dict[str, Any]:

@@ -49,7 +49,9 @@ class SealedKeyReader:
 
     Pass it as a ``Call``'s ``api_key``: the gateway calls it at call time, and
     any failure to open (wrong owner, tampering, unknown master key) becomes
-    ``Outcome.KEY_UNREADABLE`` with only the exception's type recorded.
+    ``Outcome.KEY_UNREADABLE``. The record keeps the exception's type, and its
+    message only for errors known never to hold a key (``KeyUnreadable``,
+    ``KeyNotSet``: see ``tradeleague.llm.gateway.SAFE_KEY_ERRORS``).
 
     Parameters
     ----------

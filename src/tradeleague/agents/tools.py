@@ -21,11 +21,12 @@ What the answer is
     format rejects: the agent never makes an answer up (C-6).
 
 Transcript
-    ``Message`` carries only a role and a content, so a tool step is written
-    back as an ``assistant`` message holding the tool calls as JSON and a
-    ``user`` message holding the results as JSON (``tool_transcript``). This is
-    plain text every OpenAI-compatible endpoint accepts; native ``tool``
-    messages need ``tool_call_id`` on ``Message`` (see the module's report).
+    A tool step goes back natively, in the chat-completions tools protocol
+    (``tool_transcript``): the model's ``assistant`` message with its
+    ``tool_calls`` exactly as received, then one ``tool`` message per call, in
+    the calls' order, carrying its ``tool_call_id`` and, as canonical JSON,
+    ``{"result": ...}`` or ``{"error": "..."}``. Every call gets its message
+    (calls past ``max_tool_calls`` get an error), as the protocol requires.
 """
 
 from __future__ import annotations
@@ -43,15 +44,11 @@ from tradeleague.llm.records import CallRecord
 from tradeleague.llm.types import ChatRequest, Message, Outcome
 
 __all__ = [
-    "TOOL_RESULTS_PREFIX",
     "Tool",
     "ToolBox",
     "ToolsAgent",
     "tool_transcript",
 ]
-
-TOOL_RESULTS_PREFIX = "Tool results (JSON):\n"
-"""How the user message that carries tool results begins."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -167,17 +164,34 @@ class ToolBox:
 
 def tool_transcript(
     record: CallRecord, results: Iterable[Mapping[str, Any]]
-) -> tuple[Message, Message]:
+) -> tuple[Message, ...]:
     """Return the messages that write one tool step back into the conversation.
 
-    The assistant message holds the reply's text (if any) and its tool calls
-    as canonical JSON; the user message holds the results as canonical JSON.
+    Parameters
+    ----------
+    record
+        The step's record: its text and tool calls, as the model sent them.
+    results
+        ``ToolBox.run``'s output for each call, in the calls' order.
+
+    Returns
+    -------
+    tuple of Message
+        The ``assistant`` message with the tool calls, then one ``tool``
+        message per result, its content ``{"result": ...}`` or
+        ``{"error": ...}`` as canonical JSON, its ``tool_call_id`` the call's
+        ``id`` (``""`` for a call that came without one).
     """
-    said = {"content": record.text, "tool_calls": [dict(c) for c in record.tool_calls]}
-    return (
-        Message("assistant", _canonical(said)),
-        Message("user", TOOL_RESULTS_PREFIX + _canonical(list(results))),
+    said = Message("assistant", record.text or "", tool_calls=record.tool_calls)
+    answers = tuple(
+        Message(
+            "tool",
+            _canonical({"error": r["error"]} if "error" in r else {"result": r.get("result")}),
+            tool_call_id=r["id"] if isinstance(r.get("id"), str) else "",
+        )
+        for r in results
     )
+    return (said, *answers)
 
 
 def _canonical(value: object) -> str:
@@ -260,7 +274,10 @@ class ToolsAgent:
                 )
             results = [box.run(c) for c in record.tool_calls[: self.max_tool_calls]]
             results += [
-                {"id": c.get("id"), "error": f"more than {self.max_tool_calls} tool calls"}
+                {
+                    "id": c.get("id"),
+                    "error": f"more than {self.max_tool_calls} tool calls in a step",
+                }
                 for c in record.tool_calls[self.max_tool_calls :]
             ]
             messages.extend(tool_transcript(record, results))

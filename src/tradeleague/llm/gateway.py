@@ -18,8 +18,11 @@ Concurrency limits and the deadline
 Retries
     Only where the format allows (``CallParams.retries``), only after
     ``rate_limited`` or ``provider_error``, and only inside the deadline: a
-    retry starts only if its back-off ends before the deadline. Each attempt is
-    recorded; the caller gets the last.
+    retry starts only if its wait ends before the deadline. The wait is what
+    the provider asked for (``Retry-After``, in ``ModelReply.retry_after_s``)
+    or else an exponential back-off; a ``Retry-After`` past the deadline means
+    no retry, never a shorter wait. Each attempt is recorded; the caller gets
+    the last.
 
 Timings are whole milliseconds, rounded up, so a reply's latency in replay is
 exactly the latency recorded live.
@@ -43,12 +46,14 @@ from tradeleague.llm.types import ChatRequest, ModelReply, Outcome, Provider
 
 __all__ = [
     "RETRYABLE",
+    "SAFE_KEY_ERRORS",
     "ApiKey",
     "Call",
     "Gateway",
     "ModelGateway",
     "Recorder",
     "ceil_ms",
+    "key_error_text",
 ]
 
 ApiKey = str | Callable[[], str] | None
@@ -174,14 +179,16 @@ class Gateway:
             else:
                 reply, queued, latency = await self._attempt(call, key, deadline)
             attempts.append((reply, queued, latency, ceil_ms(loop.time() - asked)))
-            backoff = self._backoff * 2 ** (len(attempts) - 1)
+            wait = reply.retry_after_s
+            if wait is None:
+                wait = self._backoff * 2 ** (len(attempts) - 1)
             if (
                 reply.outcome not in RETRYABLE
                 or len(attempts) > request.params.retries
-                or loop.time() + backoff >= deadline
+                or loop.time() + wait >= deadline
             ):
                 break
-            await asyncio.sleep(backoff)
+            await asyncio.sleep(wait)
         records = [
             self._record(call, i, i == len(attempts) - 1, reply, asked_at, q, lat, el)
             for i, (reply, q, lat, el) in enumerate(attempts)
@@ -278,14 +285,36 @@ class Gateway:
         await self.aclose()
 
 
+SAFE_KEY_ERRORS = frozenset(
+    {
+        "tradeleague.agents.spec.KeyNotSet",
+        "tradeleague.keys.vault.KeyUnreadable",
+    }
+)
+"""Exceptions (``module.QualName``, exact type) whose message is known to hold no secret.
+
+A key reader that fails with one of these has its message recorded (which
+variable is unset, why a sealed key does not open); any other exception is
+recorded by its type name only, since its message may quote the key or its
+path (C-9). Named, not imported: the gateway does not depend on ``agents``
+or ``keys``."""
+
+
+def key_error_text(exc: BaseException) -> str:
+    """Return what a record may say about a key reader's failure (C-9).
+
+    The message of an exception in ``SAFE_KEY_ERRORS``, else only its type name.
+    """
+    kind = type(exc)
+    if f"{kind.__module__}.{kind.__qualname__}" in SAFE_KEY_ERRORS:
+        return f"the key could not be read ({kind.__name__}: {exc})"
+    return f"the key could not be read ({kind.__name__})"
+
+
 def _read_key(api_key: ApiKey) -> str | ModelReply | None:
     if api_key is None or isinstance(api_key, str):
         return api_key
     try:
         return api_key()
     except Exception as exc:
-        # The message may quote the secret or its path: keep only the type (C-9).
-        return ModelReply(
-            outcome=Outcome.KEY_UNREADABLE,
-            error=f"the key could not be read ({type(exc).__name__})",
-        )
+        return ModelReply(outcome=Outcome.KEY_UNREADABLE, error=key_error_text(exc))

@@ -5,8 +5,9 @@ tools), what came back (text exactly as received, C-4; tool calls; status;
 error), the timings, the token counts and the cost. ``to_payload`` turns it into
 JSON values with no floats: timings are whole milliseconds and float parameters
 are decimal strings; schemas, tools and tool calls are canonical JSON text, so
-the payload holds no float whatever they contain. ``from_payload`` is its exact
-inverse and rejects anything else.
+the payload holds no float whatever they contain (a message's tool calls too).
+``from_payload`` is its exact inverse, reads the older version 1 as well, and
+rejects anything else.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tradeleague.money import Usd
 
 __all__ = [
     "PAYLOAD_VERSION",
+    "READABLE_VERSIONS",
     "CallKey",
     "CallRecord",
     "MissReason",
@@ -33,8 +35,16 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-PAYLOAD_VERSION = 1
-"""The version of the payload layout; bumped on any change."""
+PAYLOAD_VERSION = 2
+"""The version of the payload layout; bumped on any change.
+
+Version 2 added the tool fields of a message (``tool_calls`` as canonical JSON
+text, ``tool_call_id``), present only on messages that have them. Version 1
+payloads (messages of exactly ``role`` and ``content``) are still read.
+"""
+
+READABLE_VERSIONS = frozenset({1, 2})
+"""The payload versions ``from_payload`` reads."""
 
 
 class RecordFormatError(ValueError):
@@ -124,7 +134,7 @@ class CallRecord:
             "final": self.final,
             "provider": self.provider,
             "model": self.model,
-            "messages": [{"role": m.role, "content": m.content} for m in self.messages],
+            "messages": [_message_payload(m) for m in self.messages],
             "params": {
                 "temperature": repr(float(p.temperature)),
                 "max_tokens": p.max_tokens,
@@ -159,9 +169,10 @@ class CallRecord:
             On a wrong version, a missing or unknown field, or a value of the wrong type.
         """
         _exact_keys(payload, _TOP_KEYS, "record")
-        if payload["v"] != PAYLOAD_VERSION:
+        version = payload["v"]
+        if type(version) is not int or version not in READABLE_VERSIONS:
             raise RecordFormatError(
-                f"record payload version {payload['v']!r} is not {PAYLOAD_VERSION}"
+                f"record payload version {version!r} is not one of {sorted(READABLE_VERSIONS)}"
             )
         key = _mapping(payload, "key")
         _exact_keys(key, {"season", "round", "agent", "turn"}, "key")
@@ -189,7 +200,7 @@ class CallRecord:
             final=_typed(payload, "final", bool),
             provider=_typed(payload, "provider", str),
             model=_typed(payload, "model", str),
-            messages=tuple(_message(m) for m in _typed(payload, "messages", list)),
+            messages=tuple(_message(m, version) for m in _typed(payload, "messages", list)),
             params=CallParams(
                 temperature=temperature,
                 max_tokens=_typed(params, "max_tokens", int),
@@ -254,11 +265,36 @@ def _mapping(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return value
 
 
-def _message(data: Any) -> Message:
+def _message_payload(message: Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        out["tool_calls"] = _canonical(list(message.tool_calls))
+    if message.tool_call_id is not None:
+        out["tool_call_id"] = message.tool_call_id
+    return out
+
+
+_MESSAGE_KEYS = frozenset({"role", "content"})
+_MESSAGE_TOOL_KEYS = frozenset({"tool_calls", "tool_call_id"})
+
+
+def _message(data: Any, version: int) -> Message:
     if not isinstance(data, Mapping):
         raise RecordFormatError("messages: each message must be an object")
-    _exact_keys(data, {"role", "content"}, "message")
-    return Message(_typed(data, "role", str), _typed(data, "content", str))
+    optional = _MESSAGE_TOOL_KEYS if version >= 2 else frozenset()
+    _exact_keys(data, _MESSAGE_KEYS | (optional & set(data)), "message")
+    calls = data.get("tool_calls")
+    if calls is not None and not isinstance(calls, str):
+        raise RecordFormatError("tool_calls: expected str")
+    tool_calls = () if calls is None else _json_objects(calls)
+    if "tool_calls" in data and not tool_calls:
+        raise RecordFormatError("tool_calls: present but empty (omit it instead)")
+    return Message(
+        _typed(data, "role", str),
+        _typed(data, "content", str),
+        tool_calls=tool_calls,
+        tool_call_id=_typed(data, "tool_call_id", str) if "tool_call_id" in data else None,
+    )
 
 
 def _json_load(text: str) -> Any:

@@ -47,10 +47,37 @@ class CallParams:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One chat message."""
+    """One chat message, in chat-completions terms.
+
+    Parameters
+    ----------
+    role
+        ``system``, ``user``, ``assistant`` or ``tool``.
+    content
+        The text; an ``assistant`` message that only calls tools has ``""``
+        (sent as ``null``).
+    tool_calls
+        The tool calls of an ``assistant`` message, exactly as the model sent
+        them (chat-completions format: ``id``, ``type``, ``function``).
+    tool_call_id
+        For a ``tool`` message: the ``id`` of the tool call it answers.
+    """
 
     role: str
     content: str
+    tool_calls: tuple[Mapping[str, Any], ...] = field(default=(), kw_only=True)
+    tool_call_id: str | None = field(default=None, kw_only=True)
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the message as a chat-completions ``messages`` item."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            out["tool_calls"] = [dict(c) for c in self.tool_calls]
+            if not self.content:
+                out["content"] = None
+        if self.tool_call_id is not None:
+            out["tool_call_id"] = self.tool_call_id
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,6 +108,8 @@ class ModelReply:
     tool_calls: tuple[Mapping[str, Any], ...] = field(default_factory=tuple)
     finish_reason: str | None = None
     """Why the model stopped (``stop``, ``length``, ``tool_calls``...), where reported."""
+    retry_after_s: float | None = None
+    """How long the provider asked us to wait before retrying (HTTP ``Retry-After``)."""
 
 
 @runtime_checkable

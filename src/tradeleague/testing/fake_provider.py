@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import socket
 import sys
 import threading
@@ -69,6 +70,7 @@ class ReceivedRequest:
     path: str
     model: str
     messages: tuple[Message, ...]
+    """The messages, tool calls and tool-call ids included (``null`` content reads ``""``)."""
     body: Mapping[str, Any]
     """The whole JSON body (temperature, max tokens, extra-body fields...)."""
     authorization: str | None
@@ -80,7 +82,14 @@ Responder = Callable[[ReceivedRequest], "str | Behaviour"]
 """A function of the request that returns the answer text or a whole behaviour."""
 
 
-def _error(status: int, code: str, message: str, kind: str | None = None) -> JSONResponse:
+def _error(
+    status: int,
+    code: str,
+    message: str,
+    kind: str | None = None,
+    *,
+    retry_after_s: float | None = None,
+) -> JSONResponse:
     body = {
         "error": {
             "message": message,
@@ -89,7 +98,12 @@ def _error(status: int, code: str, message: str, kind: str | None = None) -> JSO
             "code": code,
         }
     }
-    headers = {"retry-after": "1"} if status == 429 else None
+    headers = None
+    if retry_after_s is not None:
+        headers = {
+            "retry-after-ms": str(round(retry_after_s * 1000)),
+            "retry-after": str(math.ceil(retry_after_s)),
+        }
     return JSONResponse(body, status_code=status, headers=headers)
 
 
@@ -281,9 +295,7 @@ class FakeProvider:
         received = ReceivedRequest(
             path=request.url.path,
             model=body["model"],
-            messages=tuple(
-                Message(str(m.get("role", "")), str(m.get("content") or "")) for m in raw_messages
-            ),
+            messages=tuple(_message(m) for m in raw_messages),
             body=body,
             authorization=request.headers.get("authorization"),
             received_at=time.monotonic(),
@@ -302,7 +314,7 @@ class FakeProvider:
             return _error(503, "shutting_down", "The server is shutting down.")
         if behaviour.fault is not None and behaviour.fault in HTTP_FAULTS:
             status, code, message = HTTP_FAULTS[behaviour.fault]
-            return _error(status, code, message)
+            return _error(status, code, message, retry_after_s=behaviour.retry_after_s)
         if behaviour.fault is Fault.MALFORMED_JSON:
             return Response(
                 '{"id": "chatcmpl-broken", "choices": [{"message": {"content": "tru',
@@ -343,6 +355,8 @@ class FakeProvider:
             completion = estimate_tokens(text)
         message: dict[str, Any] = {"role": "assistant", "content": text, "refusal": None}
         if behaviour.tool_calls:
+            # as OpenAI does: a reply that only calls tools has ``content: null``
+            message["content"] = text or None
             message["tool_calls"] = [dict(c) for c in behaviour.tool_calls]
             finish_reason = "tool_calls"
         return {
@@ -360,6 +374,21 @@ class FakeProvider:
                 "total_tokens": prompt + completion,
             },
         }
+
+
+def _message(raw: object) -> Message:
+    """Read one received message, tool fields included (as sent, or empty)."""
+    data = raw if isinstance(raw, Mapping) else {}
+    calls = data.get("tool_calls")
+    call_id = data.get("tool_call_id")
+    return Message(
+        str(data.get("role", "")),
+        str(data.get("content") or ""),
+        tool_calls=tuple(c for c in calls if isinstance(c, Mapping))
+        if isinstance(calls, list)
+        else (),
+        tool_call_id=call_id if isinstance(call_id, str) else None,
+    )
 
 
 def _as_behaviour(answer: Behaviour | str) -> Behaviour:

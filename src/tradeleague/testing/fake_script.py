@@ -10,9 +10,20 @@ tradeleague.testing.fake_provider``)::
       "models": {
         "slow-model": {"text": "...", "latency_s": 2.5},
         "broken-model": {"fault": "server_error"},
-        "queued-model": {"texts": ["first answer", "second answer"]}
+        "queued-model": {"texts": ["first answer", "second answer"]},
+        "tool-model": {
+          "steps": [
+            {"text": "", "tool_calls": [{"id": "c1", "type": "function",
+              "function": {"name": "candles", "arguments": "{}"}}]},
+            {"text": "{\"direction\": \"up\", \"rationale\": \"r\"}"}
+          ]
+        }
       }
     }
+
+``texts`` queues answers that differ only in their text; ``steps`` queues whole
+behaviours (a tool-calling step, then an answer), each played once, in order,
+before the entry's own behaviour (the rest of the entry).
 
 A model that is neither in ``models`` nor covered by ``default`` gets a 404
 ``model_not_found``, as a real server does.
@@ -102,6 +113,10 @@ class Behaviour:
         Length an ``OVERSIZED`` answer grows to.
     tool_calls
         Tool calls to return in the assistant message (chat-completions format).
+    retry_after_s
+        With an HTTP fault: the wait to ask for, sent as ``retry-after-ms``
+        (exact) and ``retry-after`` (whole seconds, rounded up), as OpenAI does;
+        ``None`` sends neither.
     """
 
     text: str = "ok"
@@ -111,10 +126,13 @@ class Behaviour:
     completion_tokens: int | None = None
     oversize_chars: int = 100_000
     tool_calls: tuple[Mapping[str, Any], ...] = ()
+    retry_after_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.latency_s < 0:
             raise ConfigError(f"latency_s must be >= 0, got {self.latency_s}")
+        if self.retry_after_s is not None and self.retry_after_s < 0:
+            raise ConfigError(f"retry_after_s must be >= 0, got {self.retry_after_s}")
         if self.oversize_chars < 1:
             raise ConfigError(f"oversize_chars must be >= 1, got {self.oversize_chars}")
 
@@ -146,6 +164,8 @@ def behaviour_from_mapping(data: Mapping[str, Any], *, where: str = "behaviour")
             ) from None
     if "latency_s" in kwargs:
         kwargs["latency_s"] = float(kwargs["latency_s"])
+    if kwargs.get("retry_after_s") is not None:
+        kwargs["retry_after_s"] = float(kwargs["retry_after_s"])
     if "tool_calls" in kwargs:
         kwargs["tool_calls"] = tuple(kwargs["tool_calls"])
     if "text" in kwargs and not isinstance(kwargs["text"], str):
@@ -170,7 +190,8 @@ class Script:
         """Build a script from its JSON form (see the module docstring).
 
         A model entry may hold ``texts`` (a list of answers played once each, in
-        order); the rest of the entry is the behaviour used for every answer.
+        order) or ``steps`` (a list of whole behaviours played once each, in
+        order); the rest of the entry is the behaviour used after them.
 
         Raises
         ------
@@ -187,10 +208,21 @@ class Script:
         for name, entry in dict(data.get("models", {})).items():
             entry = dict(entry)
             texts = entry.pop("texts", None)
-            base = behaviour_from_mapping(entry, where=f"model {name!r}")
+            steps = entry.pop("steps", None)
+            where = f"model {name!r}"
+            if texts is not None and steps is not None:
+                raise ConfigError(f"{where}: give 'texts' or 'steps', not both")
+            base = behaviour_from_mapping(entry, where=where)
             models[name] = base
             if texts is not None:
                 queues[name] = tuple(replace(base, text=str(t)) for t in texts)
+            if steps is not None:
+                if not isinstance(steps, list) or not all(isinstance(x, Mapping) for x in steps):
+                    raise ConfigError(f"{where}: 'steps' must be a list of behaviours")
+                queues[name] = tuple(
+                    behaviour_from_mapping(x, where=f"{where} step {i}")
+                    for i, x in enumerate(steps)
+                )
         return cls(models=models, queues=queues, default=default)
 
     @classmethod

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-import ccxt.async_support as ccxt_async  # type: ignore[import-untyped]
+import ccxt.async_support as ccxt_async
 
 from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError, DataError
