@@ -155,7 +155,7 @@ def apply_rate(amount: Usd, rate_ppm: int, rounding: Rounding = Rounding.UP) -> 
 
 def round_half_up_fraction(value: Fraction, places: int) -> Decimal:
     """Round to ``places`` decimals, an exact half toward the higher value (ST-3)."""
-    scale = 10**places
+    scale: int = 10**places
     scaled = value * scale
     n: int = math.floor(scaled + Fraction(1, 2))
     return (Decimal(n) / scale).quantize(Decimal(1).scaleb(-places))
