@@ -86,7 +86,7 @@ def parse_micros(value: int | str | Decimal, *, what: str = "amount") -> int:
     ValueError
         For text that is not a finite decimal, or more than six decimal places.
     """
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, bool | float):
         raise TypeError(f"{what}: use int, str or Decimal, never float ({value!r})")
     if isinstance(value, int):
         return value * MICRO

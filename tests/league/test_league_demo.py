@@ -32,7 +32,8 @@ def test_demo_on_synthetic_market_prints_labelled_boards_and_verifies(tmp_path: 
     """C-1, C-4, W-RNK-1, D-LCK-1: both division tables, the arena board, a verified record."""
     out = _demo(tmp_path, "--no-house-model", "--days", "10", "--rounds", "6")
     flat = _flat(out)
-    assert "open division" in flat and "pro division" in flat
+    assert "open division" in flat
+    assert "pro division" in flat
     assert "(SYNTHETIC market)" in flat
     assert "SYNTHETIC candles, not real prices" in flat
     for agent in ("pro_cash", "pro_momentum", "open_hold", "open_coin", "contrarian", "coin_flip"):
