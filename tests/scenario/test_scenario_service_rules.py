@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from conftest import synthetic_scenario  # type: ignore[import-not-found]
 from tradeleague.api import ScenarioService, create_app
 from tradeleague.api.service import Scenario, Tier
+from tradeleague.api.service.tables import scenario_runs
 from tradeleague.clock import ReplayClock
 from tradeleague.store import verify
 
@@ -198,9 +199,9 @@ def test_idle_runs_are_abandoned_after_5_days(
     """S-SVC-3: no activity for 5 days marks a run abandoned (lazily, and by the sweeper)."""
     lazy, swept = _run(api, scenario), _run(api, scenario)
     api.post(f"/api/v1/runs/{lazy}/step")
-    clock.advance(timedelta(days=4, hours=23))
-    assert api.get(f"/api/v1/runs/{lazy}/market").status_code == 200
     api.post(f"/api/v1/runs/{swept}/step")
+    clock.advance(timedelta(days=4, hours=23))
+    api.post(f"/api/v1/runs/{swept}/trades", json={"orders": []})
     clock.advance(timedelta(hours=1))
     _error(api.post(f"/api/v1/runs/{lazy}/step"), 409, "run_abandoned")
     _error(api.get(f"/api/v1/runs/{lazy}/market"), 409, "run_abandoned")
@@ -208,6 +209,44 @@ def test_idle_runs_are_abandoned_after_5_days(
     clock.advance(timedelta(days=5))
     assert service.sweep_abandoned() == 1
     _error(api.post(f"/api/v1/runs/{swept}/trades", json={"orders": []}), 409, "run_abandoned")
+    kinds = [e.event.kind for e in service.store.events(f"scenario-run/{swept}")]
+    assert kinds[-1] == "ScenarioRunAbandoned"
+
+
+def _active_at(service: ScenarioService, run: str) -> object:
+    with service.read("t") as conn:
+        return conn.execute(
+            sa.select(scenario_runs.c.active_at).where(scenario_runs.c.id == run)
+        ).scalar_one()
+
+
+def test_reading_the_market_counts_as_activity(
+    service: ScenarioService, clock: ReplayClock, api: TestClient, scenario: Scenario
+) -> None:
+    """S-SVC-3: a market read is activity; reads within a minute of the last write are not stored.
+
+    An agent that only reads (say while its model thinks) keeps its run alive;
+    the recorded activity time is at most `TOUCH_EVERY` behind the last read,
+    so abandonment can come at most that much early and never late.
+    """
+    from tradeleague.api.service.core import TOUCH_EVERY
+
+    run = _run(api, scenario)
+    created = _active_at(service, run)
+    clock.advance(TOUCH_EVERY - timedelta(seconds=1))
+    assert api.get(f"/api/v1/runs/{run}/market").status_code == 200
+    assert _active_at(service, run) == created  # too soon: the read writes nothing
+    clock.advance(timedelta(days=4, hours=23))
+    read_at = clock.now()
+    assert api.get(f"/api/v1/runs/{run}/market").status_code == 200
+    assert _active_at(service, run) == read_at
+    clock.advance(timedelta(days=4, hours=23, minutes=59, seconds=59))
+    assert service.sweep_abandoned() == 0
+    assert api.get(f"/api/v1/runs/{run}/market").status_code == 200  # alive 9 days after creation
+    clock.advance(timedelta(days=5))
+    _error(api.get(f"/api/v1/runs/{run}/market"), 409, "run_abandoned")
+    _error(api.get(f"/api/v1/runs/{run}/market"), 409, "run_abandoned")
+    assert service.sweep_abandoned() == 0  # already marked by the read
 
 
 def test_publish_and_leaderboard(

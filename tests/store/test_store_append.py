@@ -148,3 +148,39 @@ def test_an_appender_waits_for_the_chain_head_lock(db_url: str) -> None:
         assert done.is_set()
         assert store.head().seq == 1
         assert verify(store).ok
+
+
+def test_append_in_shares_the_callers_transaction(db_url: str) -> None:
+    """C-4: append_in links into the same chain as append and commits or rolls back with the caller.
+
+    A caller writes its own row and the events explaining it in one transaction
+    (the scenario service's step does this); a failure after the append leaves
+    neither the events nor the chain head behind.
+    """
+    with open_store(db_url) as store:
+        store.append([_model_call("s", 1)])
+        with store.transaction("t", write=True) as conn:
+            assert store.append_in(conn, []) == []
+            stored = store.append_in(conn, [_model_call("s", 2), _model_call("s", 3)])
+        assert [s.seq for s in stored] == [2, 3]
+        assert store.head() == type(store.head())(3, stored[-1].hash)
+        head = store.head()
+
+        def fail_after_appending() -> None:
+            with store.transaction("t", write=True) as conn:
+                store.append_in(conn, [_model_call("s", 4)])
+                raise RuntimeError("caller failed after appending")
+
+        with pytest.raises(RuntimeError, match="caller failed"):
+            fail_after_appending()
+        assert store.head() == head
+        assert store.count() == 3
+        with pytest.raises(StoreError, match="already"), store.transaction("t", write=True) as c:
+            store.append_in(c, [_model_call("s", 5), stored[0].event])
+        assert store.head() == head
+        after = store.append([_model_call("s", 6)])
+        assert after[0].seq == 4
+        assert after[0].prev_hash == head.hash
+        report = verify(store)
+        assert report.ok, report.mismatches
+        assert report.events == 4

@@ -4,16 +4,23 @@ Routers stay thin: each parses its request, calls `ScenarioService`, and
 returns the JSON body. ``trades`` and ``step`` go through the idempotency
 layer when the body carries an ``idempotency_key`` (S-SVC-1); the replayed
 body is the stored text, byte for byte.
+
+Routes are ``async``: each hands its whole service call to `call`, which runs
+it in place on SQLite (a sub-millisecond local transaction; a hop to a worker
+thread and back cost more than the call itself) and in a worker thread on
+PostgreSQL, where calls wait on the network and on row locks. Either way one
+request is one service call, never one per dependency.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request, Response, Security
 from fastapi.security import APIKeyHeader
+from starlette.concurrency import run_in_threadpool
 
 from tradeleague import DISCLAIMER, __version__
 from tradeleague.api.errors import install_error_handlers
@@ -38,7 +45,9 @@ from tradeleague.formats.scenario import METRICS, Entry, rank
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 
-__all__ = ["create_app", "dumps"]
+__all__ = ["call", "create_app", "dumps"]
+
+_T = TypeVar("_T")
 
 _KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="Your API key (S-SVC-4).")
 _ERRORS: dict[int | str, dict[str, object]] = {
@@ -67,12 +76,19 @@ async def get_service(request: Request) -> ScenarioService:
     return service
 
 
+async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
+    """Run ``work`` (blocking service calls) in place on SQLite, else in a worker thread."""
+    if service.runs_inline:
+        return work()
+    return await run_in_threadpool(work)
+
+
 ServiceDep = Annotated[ScenarioService, Depends(get_service)]
 
 
 KeyDep = Annotated[str | None, Security(_KEY)]
-"""The request's ``X-API-Key``; each agent route authenticates it (S-SVC-4) in its own
-worker thread, so a request makes one thread hop, not one per dependency."""
+"""The request's ``X-API-Key``; each agent route authenticates it (S-SVC-4) inside its
+one service call."""
 RunId = Annotated[str, Path(pattern=ID_PATTERN, description="The run's id.")]
 
 
@@ -95,57 +111,77 @@ def _agent_router() -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["agent loop"], responses=_ERRORS)
 
     @router.get("/scenarios", summary="List scenario versions")
-    def scenarios(service: ServiceDep, key: KeyDep) -> Response:
-        service.authenticate(key)
-        return _json({"scenarios": service.scenarios()})
+    async def scenarios(service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            service.authenticate(key)
+            return _json({"scenarios": service.scenarios()})
+
+        return await call(service, work)
 
     @router.post("/runs", status_code=201, response_model=RunOut, summary="Create a run (S-API-5)")
-    def create_run(body: CreateRunIn, service: ServiceDep, key: KeyDep) -> Response:
-        account = service.authenticate(key)
-        return _json(service.create_run(account, body.scenario), 201)
+    async def create_run(body: CreateRunIn, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            account = service.authenticate(key)
+            return _json(service.create_run(account, body.scenario), 201)
+
+        return await call(service, work)
 
     @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio (S-API-1)")
-    def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
-        account = service.authenticate(key)
-        return _json(service.market(account, run_id))
+    async def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return _json(service.market(service.authenticate(key), run_id))
+
+        return await call(service, work)
 
     @router.post(
         "/runs/{run_id}/trades", response_model=TradesOut, summary="Queue orders (S-API-2)"
     )
-    def trades(run_id: RunId, body: TradesIn, service: ServiceDep, key: KeyDep) -> Response:
-        account = service.authenticate(key)
+    async def trades(run_id: RunId, body: TradesIn, service: ServiceDep, key: KeyDep) -> Response:
         orders = [Order(o.symbol, Side(o.side), qty(o.quantity)) for o in body.orders]
         params = {"orders": [[o.symbol, o.side.value, int(o.qty)] for o in orders]}
         digest = fingerprint("POST", f"/runs/{run_id}/trades", params)
-        return _once(
-            service,
-            account,
-            body.idempotency_key,
-            digest,
-            lambda: service.trade(account, run_id, orders),
-        )
+
+        def work() -> Response:
+            account = service.authenticate(key)
+            return _once(
+                service,
+                account,
+                body.idempotency_key,
+                digest,
+                lambda: service.trade(account, run_id, orders),
+            )
+
+        return await call(service, work)
 
     @router.post("/runs/{run_id}/step", response_model=StepOut, summary="Advance one bar (S-API-3)")
-    def step(
+    async def step(
         run_id: RunId,
         service: ServiceDep,
         key: KeyDep,
         body: Annotated[StepIn | None, Body()] = None,
     ) -> Response:
-        account = service.authenticate(key)
-        key = body.idempotency_key if body is not None else None
+        once = body.idempotency_key if body is not None else None
         digest = fingerprint("POST", f"/runs/{run_id}/step", {})
-        return _once(service, account, key, digest, lambda: service.step(account, run_id))
+
+        def work() -> Response:
+            account = service.authenticate(key)
+            return _once(service, account, once, digest, lambda: service.step(account, run_id))
+
+        return await call(service, work)
 
     @router.get("/runs/{run_id}/results", response_model=ResultsOut, summary="Metrics (S-API-4)")
-    def results(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
-        account = service.authenticate(key)
-        return _json(service.results(account, run_id))
+    async def results(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return _json(service.results(service.authenticate(key), run_id))
+
+        return await call(service, work)
 
     @router.post("/runs/{run_id}/publish", summary="Publish to the leaderboard (S-API-5)")
-    def publish(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
-        account = service.authenticate(key)
-        return _json(service.publish(account, run_id))
+    async def publish(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return _json(service.publish(service.authenticate(key), run_id))
+
+        return await call(service, work)
 
     return router
 
@@ -154,48 +190,58 @@ def _public_router() -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["public"], responses={404: {"model": ErrorOut}})
 
     @router.get("/leaderboard", summary="Published runs ranked by a metric (S-SCO-2)")
-    def leaderboard(
+    async def leaderboard(
         service: ServiceDep,
         scenario: Annotated[str, Query(pattern=ID_PATTERN)],
         metric: Literal["return", "sharpe", "sortino", "max_drawdown", "volatility"] = "return",
     ) -> Response:
-        found = service.scenario(scenario)
-        entries = [Entry(r, a, res) for r, a, res in service.published(scenario)]
-        return _json(
-            {
-                "scenario": found.view(),
-                "metric": metric,
-                "entries": [
-                    {
-                        "rank": e.rank,
-                        "run_id": e.entry.run_id,
-                        "account": e.entry.account,
-                        "value": e.value,
-                        "liquidated": e.entry.results.liquidated,
-                    }
-                    for e in rank(entries, metric)
-                ],
-            }
-        )
+        def work() -> Response:
+            found = service.scenario(scenario)
+            entries = [Entry(r, a, res) for r, a, res in service.published(scenario)]
+            return _board(found.view(), metric, entries)
+
+        return await call(service, work)
 
     @router.get("/leaderboard/scenarios", summary="Scenarios with published runs")
-    def leaderboard_scenarios(service: ServiceDep) -> Response:
-        counts = service.published_counts()
-        return _json(
-            {
-                "metrics": list(METRICS),
-                "scenarios": [
-                    {**s, "published_runs": counts.get(str(s["id"]), 0)}
-                    for s in service.scenarios()
-                ],
-            }
-        )
+    async def leaderboard_scenarios(service: ServiceDep) -> Response:
+        def work() -> Response:
+            counts = service.published_counts()
+            return _json(
+                {
+                    "metrics": list(METRICS),
+                    "scenarios": [
+                        {**s, "published_runs": counts.get(str(s["id"]), 0)}
+                        for s in service.scenarios()
+                    ],
+                }
+            )
+
+        return await call(service, work)
 
     @router.get("/runs/{run_id}/public", response_model=ResultsOut, summary="A published run")
-    def public_run(run_id: RunId, service: ServiceDep) -> Response:
-        return _json(service.public_run(run_id))
+    async def public_run(run_id: RunId, service: ServiceDep) -> Response:
+        return await call(service, lambda: _json(service.public_run(run_id)))
 
     return router
+
+
+def _board(scenario: dict[str, object], metric: str, entries: list[Entry]) -> Response:
+    return _json(
+        {
+            "scenario": scenario,
+            "metric": metric,
+            "entries": [
+                {
+                    "rank": e.rank,
+                    "run_id": e.entry.run_id,
+                    "account": e.entry.account,
+                    "value": e.value,
+                    "liquidated": e.entry.results.liquidated,
+                }
+                for e in rank(entries, metric)
+            ],
+        }
+    )
 
 
 def create_app(service: ScenarioService) -> FastAPI:

@@ -39,6 +39,10 @@ from tradeleague.store.schema import chain_head, events, projections
 
 __all__ = ["ChainHead", "Store", "open_store"]
 
+_LOCK_HEAD = (
+    sa.select(chain_head.c.seq, chain_head.c.hash).where(chain_head.c.id == 1).with_for_update()
+)
+
 
 @dataclass(frozen=True, slots=True)
 class ChainHead:
@@ -132,28 +136,60 @@ class Store:
         if not batch:
             return []
         with self.transaction("append events to", write=True) as connection:
-            head = connection.execute(
-                sa.select(chain_head.c.seq, chain_head.c.hash)
-                .where(chain_head.c.id == 1)
-                .with_for_update()
-            ).one()
-            seq, prev = int(head.seq), str(head.hash)
-            stored: list[StoredEvent] = []
-            for event in batch:
-                seq += 1
-                digest = chain_hash(prev, seq, event)
-                stored.append(StoredEvent(seq, event, prev, digest))
-                prev = digest
-            try:
-                connection.execute(sa.insert(events), [_row(s) for s in stored])
-            except exc.IntegrityError:
-                raise StoreError(
-                    f"Cannot append to {self.url}: an event id in this batch is already "
-                    "in the log (an event is recorded once)."
-                ) from None
-            connection.execute(
-                sa.update(chain_head).where(chain_head.c.id == 1).values(seq=seq, hash=prev)
-            )
+            return self.append_in(connection, batch)
+
+    def append_in(
+        self, connection: sa.Connection, new_events: Iterable[Event]
+    ) -> list[StoredEvent]:
+        """Append ``new_events`` inside the caller's open transaction on ``connection``.
+
+        The same work as `append` (lock the chain head, link and hash each
+        event, insert, move the head), so a caller can change its own rows and
+        log the events that explain the change in *one* transaction: both
+        commit or neither does. Begin the transaction as a writer
+        (`transaction` with ``write=True``) so that SQLite takes its write lock
+        before the chain head is read.
+
+        Parameters
+        ----------
+        connection
+            A connection of this store's engine, inside a transaction the caller
+            commits or rolls back.
+        new_events
+            The events, in order; an empty batch writes nothing.
+
+        Returns
+        -------
+        list[StoredEvent]
+            The events as stored, with their sequence numbers and hashes.
+
+        Raises
+        ------
+        StoreError
+            If an event's id is already in the log; the caller's transaction
+            must then be rolled back (leaving the block does that).
+        """
+        batch = list(new_events)
+        if not batch:
+            return []
+        head = connection.execute(_LOCK_HEAD).one()
+        seq, prev = int(head.seq), str(head.hash)
+        stored: list[StoredEvent] = []
+        for event in batch:
+            seq += 1
+            digest = chain_hash(prev, seq, event)
+            stored.append(StoredEvent(seq, event, prev, digest))
+            prev = digest
+        try:
+            connection.execute(sa.insert(events), [_row(s) for s in stored])
+        except exc.IntegrityError:
+            raise StoreError(
+                f"Cannot append to {self.url}: an event id in this batch is already "
+                "in the log (an event is recorded once)."
+            ) from None
+        connection.execute(
+            sa.update(chain_head).where(chain_head.c.id == 1).values(seq=seq, hash=prev)
+        )
         return stored
 
     def events(

@@ -3,7 +3,6 @@
 from tradeleague.api.service.core import (
     CHECKOUT_URL,
     IDLE_LIMIT,
-    Scenario,
     ScenarioService,
     month_bounds,
     run_stream,
@@ -12,6 +11,7 @@ from tradeleague.api.service.errors import ServiceError
 from tradeleague.api.service.idempotency import KEY_TTL, fingerprint, idempotent
 from tradeleague.api.service.keys import Account, Tier, hash_key
 from tradeleague.api.service.provision import provision_from_market
+from tradeleague.api.service.scenarios import Scenario
 
 __all__ = [
     "CHECKOUT_URL",

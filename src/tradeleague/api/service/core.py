@@ -13,27 +13,45 @@ same transaction, so ``verify`` covers them.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Final
 
 import sqlalchemy as sa
 
 from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.journal import append_on
 from tradeleague.api.service.keys import Account, Tier, hash_key, new_key
+from tradeleague.api.service.rows import (
+    KEY_ACCOUNT,
+    RUN,
+    RUN_FOR_UPDATE,
+    SAVE_STATE,
+    TOUCH,
+    abandoned,
+    fast_sqlite,
+    iso,
+    loads,
+    not_found,
+    require_active,
+    results_of,
+)
+from tradeleague.api.service.scenarios import (
+    Scenario,
+    insert_version,
+    latest_version,
+    load_scenario,
+)
 from tradeleague.api.service.tables import (
     api_accounts,
     api_keys,
-    scenario_bars,
     scenario_runs,
     scenario_versions,
 )
-from tradeleague.api.service.views import market_view, scenario_view, step_view
+from tradeleague.api.service.views import market_view, order_view, step_view
 from tradeleague.clock import Clock
-from tradeleague.events import Event, utc_iso
+from tradeleague.events import Event, canonical_json, utc_iso
 from tradeleague.formats.scenario import (
     RunState,
     RunStatus,
@@ -53,13 +71,38 @@ __all__ = [
     "AGENT_ACCOUNT",
     "CHECKOUT_URL",
     "IDLE_LIMIT",
+    "KEY_CACHE_SECONDS",
+    "TOUCH_EVERY",
     "ScenarioService",
     "month_bounds",
     "run_stream",
 ]
 
 IDLE_LIMIT: Final = timedelta(days=5)
-"""A run with no activity for this long is abandoned (S-SVC-3)."""
+"""A run with no activity for this long is abandoned (S-SVC-3).
+
+Activity is any call on the run by its owner: ``trades``, ``step``,
+``publish``, and also reading ``market``. An agent that reads the market while
+deciding is working on the run; only a run nobody touches is abandoned.
+"""
+
+TOUCH_EVERY: Final = timedelta(minutes=1)
+"""A market read records activity only if the last was this long ago.
+
+Reads stay reads almost always (one write a minute per run at most); the
+abandonment clock is then at most this much early relative to the last read
+(4 days 23 h 59 min instead of 5 days), never late.
+"""
+
+KEY_CACHE_SECONDS: Final = 30.0
+"""How long a process trusts a key it has checked (S-SVC-4).
+
+The check is one indexed read, but on every request; a valid key's account is
+cached for this many seconds, so revoking a key or changing its tier in
+another process takes effect within this time. Unknown keys are never cached.
+"""
+
+_CACHE_LIMIT: Final = 10_000
 
 CHECKOUT_URL: Final = "https://tradeleague.invalid/account/upgrade"
 """Where a free account over quota is sent to upgrade (S-SVC-5)."""
@@ -84,28 +127,6 @@ def month_bounds(moment: datetime) -> tuple[datetime, datetime]:
     return start, nxt
 
 
-@dataclass(frozen=True, slots=True)
-class Scenario:
-    """A provisioned scenario version, as the service caches it."""
-
-    id: str
-    version: int
-    config: ScenarioConfig
-    bars: ScenarioBars
-    content_hash: str
-    created_at: datetime
-
-    def view(self) -> dict[str, object]:
-        """Return the scenario as JSON."""
-        return scenario_view(
-            self.id, self.version, self.config, self.content_hash, len(self.bars), self.created_at
-        )
-
-
-def _not_found(run_id: str) -> ServiceError:
-    return ServiceError(404, "run_not_found", f"There is no run {run_id!r} for this API key.")
-
-
 class ScenarioService:
     """Every operation of the scenario benchmark, on one store and one clock.
 
@@ -125,9 +146,41 @@ class ScenarioService:
         self.checkout_url = checkout_url
         self._sqlite = store.backend == "sqlite"
         if self._sqlite:
-            _fast_sqlite(store.engine)
+            fast_sqlite(store.engine)
         self._writer = threading.Lock()
         self._scenarios: dict[str, Scenario] = {}
+        self._keys: dict[str, tuple[Account, float]] = {}
+        self._states: dict[str, tuple[str, RunState]] = {}
+
+    @property
+    def runs_inline(self) -> bool:
+        """Return whether an event loop may call this service directly.
+
+        True on SQLite: every call is a short local transaction behind one
+        writer lock, so handing it to a worker thread costs more than the call
+        and buys no parallelism. On PostgreSQL calls wait on the network and
+        on row locks, so the REST layer runs them in worker threads.
+        """
+        return self._sqlite
+
+    def _state(self, run_id: str, text: str) -> RunState:
+        """Return the parsed state ``text`` of ``run_id``, reusing the last parse if unchanged.
+
+        The cache is keyed by the stored text itself, so a state another
+        process wrote is never mistaken for the cached one.
+        """
+        hit = self._states.get(run_id)
+        if hit is not None and hit[0] == text:
+            return hit[1]
+        return RunState.from_json(text)
+
+    def _remember(self, run_id: str, text: str, state: RunState) -> None:
+        if state.done:
+            self._states.pop(run_id, None)
+            return
+        if len(self._states) >= _CACHE_LIMIT:
+            self._states.clear()
+        self._states[run_id] = (text, state)
 
     # -- transactions --------------------------------------------------------------------
 
@@ -163,12 +216,7 @@ class ScenarioService:
         digest = bars.content_hash()
         now = self.clock.now()
         with self.write("provision a scenario in") as conn:
-            latest = conn.execute(
-                sa.select(scenario_versions)
-                .where(scenario_versions.c.name == config.name)
-                .order_by(scenario_versions.c.version.desc())
-                .limit(1)
-            ).one_or_none()
+            latest = latest_version(conn, config.name)
             if (
                 latest is not None
                 and latest.content_hash == digest
@@ -176,29 +224,9 @@ class ScenarioService:
             ):
                 return self.scenario(str(latest.id))
             version = 1 if latest is None else int(latest.version) + 1
-            scenario_id = new_id()
-            conn.execute(
-                sa.insert(scenario_versions).values(
-                    id=scenario_id,
-                    name=config.name,
-                    version=version,
-                    config=config.to_json(),
-                    content_hash=digest,
-                    bars=len(bars),
-                    dropped=bars.dropped,
-                    created_at=now,
-                )
-            )
-            columns = ("symbol", "idx", "ts", "open", "high", "low", "close", "volume")
-            conn.execute(
-                sa.insert(scenario_bars),
-                [
-                    {"scenario_id": scenario_id, **dict(zip(columns, row, strict=True))}
-                    for row in bars.rows()
-                ],
-            )
-        scenario = Scenario(scenario_id, version, config, bars, digest, now)
-        self._scenarios[scenario_id] = scenario
+            scenario = Scenario(new_id(), version, config, bars, digest, now)
+            insert_version(conn, scenario)
+        self._scenarios[scenario.id] = scenario
         return scenario
 
     def scenario(self, scenario_id: str) -> Scenario:
@@ -213,36 +241,11 @@ class ScenarioService:
         if cached is not None:
             return cached
         with self.read("read a scenario from") as conn:
-            row = conn.execute(
-                sa.select(scenario_versions).where(scenario_versions.c.id == scenario_id)
-            ).one_or_none()
-            if row is None:
-                raise ServiceError(
-                    404, "scenario_not_found", f"There is no scenario {scenario_id!r}."
-                )
-            rows = conn.execute(
-                sa.select(
-                    scenario_bars.c.symbol,
-                    scenario_bars.c.idx,
-                    scenario_bars.c.ts,
-                    scenario_bars.c.open,
-                    scenario_bars.c.high,
-                    scenario_bars.c.low,
-                    scenario_bars.c.close,
-                    scenario_bars.c.volume,
-                ).where(scenario_bars.c.scenario_id == scenario_id)
-            ).all()
-        bars = ScenarioBars.from_rows([tuple(r) for r in rows], int(row.dropped))
-        scenario = Scenario(
-            scenario_id,
-            int(row.version),
-            ScenarioConfig.from_json(str(row.config)),
-            bars,
-            str(row.content_hash),
-            row.created_at,
-        )
-        self._scenarios[scenario_id] = scenario
-        return scenario
+            found = load_scenario(conn, scenario_id)
+        if found is None:
+            raise ServiceError(404, "scenario_not_found", f"There is no scenario {scenario_id!r}.")
+        self._scenarios[scenario_id] = found
+        return found
 
     def scenarios(self) -> list[dict[str, object]]:
         """Return every scenario version, newest name-version last."""
@@ -283,6 +286,7 @@ class ScenarioService:
                     key_hash=hash_key(key), prefix=key[:10], account=name, created_at=now
                 )
             )
+        self._keys = {h: hit for h, hit in self._keys.items() if hit[0].name != name}
         return key
 
     def authenticate(self, key: str | None) -> Account:
@@ -295,16 +299,20 @@ class ScenarioService:
         """
         if not key:
             raise ServiceError(401, "missing_api_key", "This endpoint needs an X-API-Key header.")
-        query = (
-            sa.select(api_accounts.c.name, api_accounts.c.tier)
-            .select_from(api_keys.join(api_accounts, api_keys.c.account == api_accounts.c.name))
-            .where(api_keys.c.key_hash == hash_key(key), api_keys.c.revoked_at.is_(None))
-        )
+        digest = hash_key(key)
+        moment = time.monotonic()
+        hit = self._keys.get(digest)
+        if hit is not None and moment < hit[1]:
+            return hit[0]
         with self.read("check an API key in") as conn:
-            row = conn.execute(query).one_or_none()
+            row = conn.execute(KEY_ACCOUNT, {"p_hash": digest}).one_or_none()
         if row is None:
             raise ServiceError(401, "invalid_api_key", "The X-API-Key is not a valid key.")
-        return Account(str(row.name), Tier(row.tier))
+        account = Account(str(row.name), Tier(row.tier))
+        if len(self._keys) >= _CACHE_LIMIT:
+            self._keys.clear()
+        self._keys[digest] = (account, moment + KEY_CACHE_SECONDS)
+        return account
 
     # -- runs ----------------------------------------------------------------------------
 
@@ -351,7 +359,7 @@ class ScenarioService:
                     "quota_exceeded",
                     f"Pro accounts get {limit} runs per UTC month; the quota resets at "
                     f"{utc_iso(reset)}.",
-                    {"resets_at": _iso(reset)},
+                    {"resets_at": iso(reset)},
                 )
             conn.execute(
                 sa.insert(scenario_runs).values(
@@ -365,7 +373,7 @@ class ScenarioService:
                 )
             )
             stream = run_stream(run_id)
-            append_on(
+            self.store.append_in(
                 conn,
                 [
                     Event(
@@ -388,17 +396,16 @@ class ScenarioService:
             "status": RunStatus.ACTIVE.value,
             "index": 0,
             "last_index": scenario.bars.last,
-            "created_at": _iso(now),
-            "quota": {"used": int(used) + 1, "limit": limit, "resets_at": _iso(reset)},
+            "created_at": iso(now),
+            "quota": {"used": int(used) + 1, "limit": limit, "resets_at": iso(reset)},
         }
 
     def _row(
         self, conn: sa.Connection, account: Account, run_id: str, lock: bool
     ) -> sa.Row[tuple[object, ...]]:
-        query = sa.select(scenario_runs).where(scenario_runs.c.id == run_id)
-        row = conn.execute(query.with_for_update() if lock else query).one_or_none()
+        row = conn.execute(RUN_FOR_UPDATE if lock else RUN, {"p_run": run_id}).one_or_none()
         if row is None or row.account != account.name:
-            raise _not_found(run_id)
+            raise not_found(run_id)
         return row
 
     def _idle(self, row: sa.Row[tuple[object, ...]], now: datetime) -> bool:
@@ -411,7 +418,10 @@ class ScenarioService:
             .where(scenario_runs.c.id == run_id)
             .values(status=RunStatus.ABANDONED.value)
         )
-        append_on(conn, [Event(run_stream(run_id), "ScenarioRunAbandoned", {"run": run_id}, now)])
+        self._states.pop(run_id, None)
+        self.store.append_in(
+            conn, [Event(run_stream(run_id), "ScenarioRunAbandoned", {"run": run_id}, now)]
+        )
 
     @contextmanager
     def _mutate(
@@ -422,45 +432,49 @@ class ScenarioService:
         with self.write(doing) as conn:
             row = self._row(conn, account, run_id, lock=True)
             if not self._idle(row, now):
-                _require_active(row)
+                require_active(row)
                 yield conn, row, now
                 return
             self._abandon(conn, run_id, now)
-        raise _abandoned(run_id)
+        raise abandoned(run_id)
 
     def market(self, account: Account, run_id: str) -> dict[str, object]:
-        """Return the run's current bar, recent history and portfolio (S-API-1)."""
+        """Return the run's current bar, recent history and portfolio (S-API-1).
+
+        A read counts as activity on an active run (S-SVC-3, `TOUCH_EVERY`).
+        """
         now = self.clock.now()
         with self.read("read a run from") as conn:
             row = self._row(conn, account, run_id, lock=False)
+        if not self._idle(row, now) and row.status == RunStatus.ACTIVE.value:
+            active_at: datetime = row.active_at
+            if now - active_at >= TOUCH_EVERY:
+                with self.write("record activity in") as conn:
+                    conn.execute(TOUCH, {"p_run": run_id, "p_now": now})
         if self._idle(row, now):
             with self.write("abandon a run in") as conn:
                 row = self._row(conn, account, run_id, lock=True)
                 if self._idle(row, now):
                     self._abandon(conn, run_id, now)
-            raise _abandoned(run_id)
+            raise abandoned(run_id)
         if row.status == RunStatus.ABANDONED.value:
-            raise _abandoned(run_id)
+            raise abandoned(run_id)
         scenario = self.scenario(str(row.scenario_id))
-        state = RunState.from_json(str(row.state))
+        state = self._state(run_id, str(row.state))
         return market_view(run_id, str(row.status), state, scenario.bars, scenario.config)
 
     def trade(self, account: Account, run_id: str, orders: Sequence[Order]) -> dict[str, object]:
         """Queue market orders for the next step (S-API-2)."""
-        from tradeleague.api.service.views import order_view
-
         with self._mutate(account, run_id, "queue orders in") as (conn, row, now):
             scenario = self.scenario(str(row.scenario_id))
-            state = RunState.from_json(str(row.state))
+            state = self._state(run_id, str(row.state))
             try:
                 state = queue_orders(state, orders, scenario.config)
             except ValueError as exc:
                 raise ServiceError(422, "invalid_order", str(exc)) from None
-            conn.execute(
-                sa.update(scenario_runs)
-                .where(scenario_runs.c.id == run_id)
-                .values(state=state.to_json(), active_at=now)
-            )
+            text = state.to_json()
+            conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
+        self._remember(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
@@ -472,8 +486,9 @@ class ScenarioService:
         """Advance the run one bar, filling queued orders at the next open (S-API-3, S-SVC-2)."""
         with self._mutate(account, run_id, "step a run in") as (conn, row, now):
             scenario = self.scenario(str(row.scenario_id))
-            before = RunState.from_json(str(row.state))
+            before = self._state(run_id, str(row.state))
             after, report = step(before, scenario.bars, scenario.config)
+            text = after.to_json()
             stream = run_stream(run_id)
             bar_time = utc_iso(scenario.bars.timestamp(report.index))
             extra = {"run": run_id, "index": report.index, "bar_time": bar_time}
@@ -481,7 +496,6 @@ class ScenarioService:
                 order_filled(stream, AGENT_ACCOUNT, f, now, {**extra, "forced": report.liquidated})
                 for f in report.fills
             ]
-            values: dict[str, object] = {"state": after.to_json(), "active_at": now}
             if report.liquidated:
                 batch.append(
                     Event(
@@ -496,19 +510,27 @@ class ScenarioService:
                 )
                 payload = results.to_payload()
                 batch.append(Event(stream, "ScenarioRunCompleted", {"run": run_id, **payload}, now))
-                values.update(status=RunStatus.COMPLETE.value, results=_canonical(payload))
-            conn.execute(
-                sa.update(scenario_runs).where(scenario_runs.c.id == run_id).values(**values)
-            )
-            if batch:
-                append_on(conn, batch)
+                conn.execute(
+                    sa.update(scenario_runs)
+                    .where(scenario_runs.c.id == run_id)
+                    .values(
+                        state=text,
+                        active_at=now,
+                        status=RunStatus.COMPLETE.value,
+                        results=canonical_json(payload),
+                    )
+                )
+            else:
+                conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
+            self.store.append_in(conn, batch)
+        self._remember(run_id, text, after)
         return step_view(run_id, report, after, scenario.bars)
 
     def results(self, account: Account, run_id: str) -> dict[str, object]:
         """Return a completed run's metrics (S-API-4); 409 ``run_not_complete`` before."""
         with self.read("read a run from") as conn:
             row = self._row(conn, account, run_id, lock=False)
-        return _results(row, run_id)
+        return results_of(row, run_id)
 
     def publish(self, account: Account, run_id: str) -> dict[str, object]:
         """Opt a completed run into the public leaderboard (S-API-5, S-SCO-2)."""
@@ -526,10 +548,10 @@ class ScenarioService:
                     .where(scenario_runs.c.id == run_id)
                     .values(published_at=now, active_at=now)
                 )
-                append_on(
+                self.store.append_in(
                     conn, [Event(run_stream(run_id), "ScenarioRunPublished", {"run": run_id}, now)]
                 )
-        return {"run_id": run_id, "published": True, "published_at": _iso(published)}
+        return {"run_id": run_id, "published": True, "published_at": iso(published)}
 
     def public_run(self, run_id: str) -> dict[str, object]:
         """Return a published run's results, without a key (S-SVC-4); 404 otherwise."""
@@ -539,8 +561,8 @@ class ScenarioService:
             ).one_or_none()
         if row is None or row.published_at is None:
             raise ServiceError(404, "run_not_found", f"There is no published run {run_id!r}.")
-        return _results(
-            row, run_id, {"account": row.account, "published_at": _iso(row.published_at)}
+        return results_of(
+            row, run_id, {"account": row.account, "published_at": iso(row.published_at)}
         )
 
     def published(self, scenario_id: str) -> list[tuple[str, str, ScenarioResults]]:
@@ -555,7 +577,7 @@ class ScenarioService:
                 .order_by(scenario_runs.c.published_at, scenario_runs.c.id)
             ).all()
         return [
-            (str(r.id), str(r.account), ScenarioResults.from_payload(_loads(str(r.results))))
+            (str(r.id), str(r.account), ScenarioResults.from_payload(loads(str(r.results))))
             for r in rows
         ]
 
@@ -588,64 +610,3 @@ class ScenarioService:
             for run_id in ids:
                 self._abandon(conn, str(run_id), now)
         return len(ids)
-
-
-def _fast_sqlite(engine: sa.Engine) -> None:
-    """Use SQLite's write-ahead log with ``synchronous=NORMAL`` on this engine.
-
-    Each commit then appends to the log without an fsync (the log is synced at
-    checkpoints): durable across a crash of the process, and ~50x faster per
-    step than the rollback journal. Readers no longer wait for the writer.
-    """
-
-    @sa.event.listens_for(engine, "connect")
-    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
-        cursor.close()
-
-    engine.dispose()
-
-
-def _iso(moment: datetime) -> str:
-    return utc_iso(moment).replace(".000000Z", "Z")
-
-
-def _canonical(payload: dict[str, object]) -> str:
-    from tradeleague.events import canonical_json
-
-    return canonical_json(payload)
-
-
-def _loads(text: str) -> dict[str, object]:
-    import json
-
-    value = json.loads(text)
-    if not isinstance(value, dict):
-        raise ValueError("stored results are not an object")
-    return value
-
-
-def _abandoned(run_id: str) -> ServiceError:
-    return ServiceError(
-        409, "run_abandoned", f"Run {run_id} had no activity for 5 days and was abandoned."
-    )
-
-
-def _require_active(row: sa.Row[tuple[object, ...]]) -> None:
-    if row.status == RunStatus.ABANDONED.value:
-        raise _abandoned(str(row.id))
-    if row.status == RunStatus.COMPLETE.value:
-        raise ServiceError(409, "run_complete", "The run is over; fetch its results.")
-
-
-def _results(
-    row: sa.Row[tuple[object, ...]], run_id: str, extra: dict[str, object] | None = None
-) -> dict[str, object]:
-    from tradeleague.api.service.views import results_view
-
-    if row.status != RunStatus.COMPLETE.value or row.results is None:
-        raise ServiceError(409, "run_not_complete", "Results are ready when the run has completed.")
-    results = ScenarioResults.from_payload(_loads(str(row.results)))
-    return results_view(run_id, str(row.scenario_id), str(row.status), results, extra)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from tradeleague.api.service.core import Scenario, ScenarioService
+from tradeleague.api.service.core import ScenarioService
+from tradeleague.api.service.scenarios import Scenario
 from tradeleague.formats.scenario import (
     DEFAULT_CASH,
     HIGH_VARIANCE,

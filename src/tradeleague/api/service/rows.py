@@ -1,0 +1,127 @@
+"""Prepared statements and row helpers of the scenario service.
+
+The hot statements (read a run, save a run's state, check a key) are built
+once here with bound parameters, so a request neither rebuilds a SQL
+expression nor recomputes its cache key; SQLAlchemy reuses the compiled form.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from tradeleague.api.service.errors import ServiceError
+from tradeleague.api.service.tables import api_accounts, api_keys, scenario_runs
+from tradeleague.api.service.views import results_view
+from tradeleague.events import utc_iso
+from tradeleague.formats.scenario import RunStatus, ScenarioResults
+
+__all__ = [
+    "KEY_ACCOUNT",
+    "RUN",
+    "RUN_FOR_UPDATE",
+    "SAVE_STATE",
+    "TOUCH",
+    "abandoned",
+    "fast_sqlite",
+    "iso",
+    "loads",
+    "not_found",
+    "require_active",
+    "results_of",
+]
+
+RUN: Final = sa.select(scenario_runs).where(scenario_runs.c.id == sa.bindparam("p_run"))
+"""A run row by id (parameter ``p_run``)."""
+
+RUN_FOR_UPDATE: Final = RUN.with_for_update()
+"""The same, locking the row on PostgreSQL (SQLite holds the database lock instead)."""
+
+SAVE_STATE: Final = (
+    sa.update(scenario_runs)
+    .where(scenario_runs.c.id == sa.bindparam("p_run"))
+    .values(state=sa.bindparam("p_state"), active_at=sa.bindparam("p_now"))
+)
+"""Store a run's new state and mark it active (parameters ``p_run``, ``p_state``, ``p_now``)."""
+
+TOUCH: Final = (
+    sa.update(scenario_runs)
+    .where(
+        scenario_runs.c.id == sa.bindparam("p_run"),
+        scenario_runs.c.status == RunStatus.ACTIVE.value,
+        scenario_runs.c.active_at < sa.bindparam("p_now"),
+    )
+    .values(active_at=sa.bindparam("p_now"))
+)
+"""Record a read as activity on an active run (S-SVC-3); never moves the time back."""
+
+KEY_ACCOUNT: Final = (
+    sa.select(api_accounts.c.name, api_accounts.c.tier)
+    .select_from(api_keys.join(api_accounts, api_keys.c.account == api_accounts.c.name))
+    .where(api_keys.c.key_hash == sa.bindparam("p_hash"), api_keys.c.revoked_at.is_(None))
+)
+"""The account of an unrevoked key hash (parameter ``p_hash``)."""
+
+
+def fast_sqlite(engine: sa.Engine) -> None:
+    """Use SQLite's write-ahead log with ``synchronous=NORMAL`` on this engine.
+
+    Each commit then appends to the log without an fsync (the log is synced at
+    checkpoints): durable across a crash of the process, and ~50x faster per
+    step than the rollback journal. Readers no longer wait for the writer.
+    """
+
+    @sa.event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
+
+    engine.dispose()
+
+
+def iso(moment: datetime) -> str:
+    """Return ``moment`` as ISO 8601 UTC, without zero microseconds."""
+    return utc_iso(moment).replace(".000000Z", "Z")
+
+
+def loads(text: str) -> dict[str, object]:
+    """Parse a stored JSON object."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError("stored results are not an object")
+    return value
+
+
+def not_found(run_id: str) -> ServiceError:
+    """Return the 404 of a run the key cannot see."""
+    return ServiceError(404, "run_not_found", f"There is no run {run_id!r} for this API key.")
+
+
+def abandoned(run_id: str) -> ServiceError:
+    """Return the 409 of an abandoned run (S-SVC-3)."""
+    return ServiceError(
+        409, "run_abandoned", f"Run {run_id} had no activity for 5 days and was abandoned."
+    )
+
+
+def require_active(row: sa.Row[tuple[object, ...]]) -> None:
+    """Raise unless the run can still trade and step."""
+    if row.status == RunStatus.ABANDONED.value:
+        raise abandoned(str(row.id))
+    if row.status == RunStatus.COMPLETE.value:
+        raise ServiceError(409, "run_complete", "The run is over; fetch its results.")
+
+
+def results_of(
+    row: sa.Row[tuple[object, ...]], run_id: str, extra: dict[str, object] | None = None
+) -> dict[str, object]:
+    """Return a completed run's results view; 409 ``run_not_complete`` before."""
+    if row.status != RunStatus.COMPLETE.value or row.results is None:
+        raise ServiceError(409, "run_not_complete", "Results are ready when the run has completed.")
+    results = ScenarioResults.from_payload(loads(str(row.results)))
+    return results_view(run_id, str(row.scenario_id), str(row.status), results, extra)
