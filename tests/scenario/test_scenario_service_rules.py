@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from conftest import synthetic_scenario  # type: ignore[import-not-found]
+from tradeleague import DISCLAIMER
 from tradeleague.api import ScenarioService, create_app
 from tradeleague.api.service import Scenario, Tier
 from tradeleague.api.service.tables import scenario_runs
@@ -28,7 +29,8 @@ def _run(api: TestClient, scenario: Scenario) -> str:
 def _error(r: Any, status: int, code: str) -> dict[str, object]:
     assert r.status_code == status, r.text
     body = r.json()
-    assert set(body) == {"error"}
+    assert set(body) == {"error", "disclaimer"}
+    assert body["disclaimer"] == DISCLAIMER  # C-1, on errors too
     assert body["error"]["code"] == code
     assert isinstance(body["error"]["message"], str)
     assert body["error"]["message"]

@@ -1,4 +1,4 @@
-"""Every error as JSON: ``{"error": {"code": "...", "message": "..."}}``."""
+"""Every error as JSON: ``{"error": {"code": "...", "message": "..."}, "disclaimer": ...}``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from tradeleague.api.service import ServiceError
+from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import StoreError
 
 __all__ = ["error_response", "install_error_handlers"]
@@ -27,7 +28,8 @@ _HTTP_CODES = {
 
 def error_response(status: int, code: str, message: str, **extra: object) -> JSONResponse:
     """Return the JSON error response."""
-    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+    body = {"error": {"code": code, "message": message, **extra}, "disclaimer": DISCLAIMER}
+    return JSONResponse(body, status_code=status)
 
 
 async def _service(request: Request, exc: Exception) -> JSONResponse:

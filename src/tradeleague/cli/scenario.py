@@ -129,14 +129,20 @@ def _serve(
     host: Annotated[str, typer.Option("--host", help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
 ) -> None:
-    """Serve the scenario benchmark's REST API (OpenAPI at /docs)."""
+    """Serve the REST API: the scenario benchmark, the weights and direction boards (docs at /docs).
+
+    The scenario agent loop and leaderboard live under /api/v1/runs and
+    /api/v1/leaderboard, the weights league's tables under /api/v1/weights, the
+    direction arena's rounds, logs and boards under /api/v1/direction; /api/v1
+    lists them.
+    """
     import uvicorn
 
-    from tradeleague.api import create_app
+    from tradeleague.api.site import create_site
 
     service = _service(db)
     try:
-        uvicorn.run(create_app(service), host=host, port=port, log_level="warning")
+        uvicorn.run(create_site(service), host=host, port=port, log_level="warning")
     finally:
         service.store.close()
 

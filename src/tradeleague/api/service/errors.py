@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import TradeleagueError
 
 __all__ = ["ServiceError"]
@@ -40,4 +41,5 @@ class ServiceError(TradeleagueError):
 
     def body(self) -> dict[str, object]:
         """Return the JSON error body."""
-        return {"error": {"code": self.code, "message": self.message, **self.extra}}
+        error = {"code": self.code, "message": self.message, **self.extra}
+        return {"error": error, "disclaimer": DISCLAIMER}
