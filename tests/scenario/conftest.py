@@ -14,6 +14,7 @@ from tradeleague.api.service import Scenario, Tier, provision_from_market
 from tradeleague.clock import ReplayClock
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
+from tradeleague.testing.server import serve_asgi
 
 START = datetime(2024, 1, 2, tzinfo=UTC)
 END = datetime(2025, 1, 1, tzinfo=UTC)
@@ -124,26 +125,8 @@ def hand_scenario(svc: ScenarioService, *, name: str = "hand") -> Scenario:
 @contextlib.contextmanager
 def serve(service: ScenarioService) -> Iterator[str]:
     """Run the app under a real uvicorn server on a loopback port; yield its base URL."""
-    import threading
-    import time
-
-    import uvicorn
-
-    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=0, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with serve_asgi(create_app(service)) as url:
+        yield url
 
 
 @pytest.fixture
