@@ -34,6 +34,8 @@ bench: $(STAMP)
 	@$(BENCH_VENV)/bin/python -m pip install -q -e . 'backtesting>=0.6' 'backtrader>=1.9' 'bokeh<3.8'
 	$(BENCH_VENV)/bin/python bench/sim_vs_peers.py
 	$(BIN)/python bench/round_fanout.py
+	$(BIN)/python bench/api_steps.py
+	$(BIN)/python bench/house_model_validity.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache
