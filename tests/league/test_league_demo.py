@@ -80,6 +80,7 @@ def test_demo_on_real_data(tmp_path: Path, shared_data: Path) -> None:
 def test_demo_shows_the_house_model_beside_the_baselines(tmp_path: Path) -> None:
     """W-DIV-1: the Open division's house model answers offline, on this CPU, with no key."""
     out = _demo(tmp_path, "--days", "4", "--rounds", "2")
+    assert "a format-valid baseline, not a strategist" in _flat(out)
     rows = [line for line in out.splitlines() if "open_house" in line]
     assert rows, out
     decisions = rows[0].split("│")[7].strip()

@@ -233,3 +233,16 @@ def _valid_payload() -> dict[str, Any]:
         "latency_ms": 1,
         "elapsed_ms": 1,
     }
+
+
+def test_model_called_payloads_of_every_format_give_the_same_record() -> None:
+    """C-5: the weights league adds ``agent``, the arena nests under ``record``: one reader."""
+    from tradeleague.agents.recorded import call_record_of
+
+    bare = _valid_payload()
+    record = CallRecord.from_payload(bare)
+    assert call_record_of(bare) == record
+    assert call_record_of({**bare, "agent": "a"}) == record
+    assert call_record_of({"round": "r", "model": "m", "record": bare}) == record
+    with pytest.raises(RecordFormatError):
+        call_record_of({"agent": "a"})

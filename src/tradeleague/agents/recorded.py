@@ -11,7 +11,7 @@ latencies and no model is called.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from tradeleague.clock import Clock
 from tradeleague.events import Event, EventKind
@@ -19,12 +19,39 @@ from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.store import Store
 
-__all__ = ["load_recorded_answers", "model_called_event", "recorded_calls", "store_recorder"]
+__all__ = [
+    "call_record_of",
+    "load_recorded_answers",
+    "model_called_event",
+    "recorded_calls",
+    "store_recorder",
+]
 
 
 def model_called_event(record: CallRecord, *, stream: str, clock: Clock) -> Event:
     """Return the ``ModelCalled`` event of ``record`` in ``stream``, stamped ``clock.now()``."""
     return Event.now(clock, stream, EventKind.MODEL_CALLED, record.to_payload())
+
+
+def call_record_of(payload: Mapping[str, object]) -> CallRecord:
+    """Return the call record a ``ModelCalled`` payload holds, in any of the formats' shapes.
+
+    A payload is the record itself (``CallRecord.to_payload()``), the record plus
+    the agent's id under ``agent`` (the weights league), or ``{"record": ...}``
+    beside other fields (the direction arena).
+
+    Raises
+    ------
+    RecordFormatError
+        If the payload holds no valid record.
+    """
+    nested = payload.get("record")
+    if isinstance(nested, Mapping):
+        return CallRecord.from_payload(nested)
+    try:
+        return CallRecord.from_payload({k: v for k, v in payload.items() if k != "agent"})
+    except (KeyError, TypeError) as exc:
+        raise RecordFormatError(str(exc)) from None
 
 
 def store_recorder(store: Store, *, stream: str, clock: Clock) -> Callable[[CallRecord], None]:
@@ -59,8 +86,8 @@ def recorded_calls(store: Store, season: str, *, stream: str | None = None) -> l
         if stored.event.kind != EventKind.MODEL_CALLED:
             continue
         try:
-            record = CallRecord.from_payload(stored.event.payload)
-        except (RecordFormatError, KeyError, TypeError) as exc:
+            record = call_record_of(stored.event.payload)
+        except RecordFormatError as exc:
             raise RecordFormatError(f"event {stored.seq}: not a call record: {exc}") from None
         if record.key.season == season:
             records.append(record)

@@ -1,11 +1,14 @@
 """``tradeleague replay direction``: the direction arena over frozen one-minute candles.
 
 Also the board's Rich table with its luck columns (D-LCK), for the CLI and the demo.
+With ``--replay-answers FROM_DB`` the model agents answer from the calls recorded
+in FROM_DB's stream of the same name (C-5); no model is called.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +19,15 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from tradeleague.agents.spec import build_agent, parse_agent_spec, providers_for
+from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.spec import (
+    AGENT_OPTION_HELP,
+    REPLAY_ANSWERS_HELP,
+    AgentSpec,
+    build_agent,
+    parse_agent_spec,
+    providers_for,
+)
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.baselines import direction_baseline
@@ -26,9 +37,10 @@ from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import pct, report_payload
 from tradeleague.league.direction.arena import Contestant
-from tradeleague.league.direction.replay import replay_direction
-from tradeleague.llm.gateway import Gateway
-from tradeleague.market import load_dataset
+from tradeleague.league.direction.replay import recorded_answers, replay_direction
+from tradeleague.llm.gateway import Gateway, ModelGateway
+from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import MICRO, format_usd
 from tradeleague.store import open_store
 
@@ -101,21 +113,31 @@ def _moment(text: str | None, what: str) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+_REPLAY_ANSWERS_HELP = (
+    REPLAY_ANSWERS_HELP
+    + " The calls are read from the same --stream in FROM_DB (seasons S1, S2... in the "
+    "order that stream opened them): give the same --market, --start, --end, --payout "
+    "and agents; the new run records into --db, whose stream must be empty."
+)
+
+
 def register_replay(replay_app: typer.Typer) -> None:
     """Add the ``direction`` subcommand to the ``replay`` group."""
 
     @replay_app.command("direction")
     def replay_direction_command(
         market: Annotated[Path, typer.Option("--market", help="Folder of 1m candles.")],
-        agent: Annotated[
-            list[str], typer.Option("--agent", help="NAME=SPEC[,provider=P][,tier=T]")
-        ],
+        agent: Annotated[list[str], typer.Option("--agent", help=AGENT_OPTION_HELP)],
         start: Annotated[str | None, typer.Option(help="First round (UTC, ISO 8601).")] = None,
         end: Annotated[str | None, typer.Option(help="End of the replay (UTC, ISO 8601).")] = None,
         payout: Annotated[int, typer.Option(help="Broker payout on a win, percent.")] = 80,
         db: Annotated[str | None, typer.Option(help="Database URL.")] = None,
         out: Annotated[Path | None, typer.Option(help="Write REPORT.json here.")] = None,
         stream: Annotated[str, typer.Option(help="Event stream of this arena.")] = FORMAT,
+        replay_answers: Annotated[
+            str | None,
+            typer.Option("--replay-answers", metavar="FROM_DB", help=_REPLAY_ANSWERS_HELP),
+        ] = None,
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker."""
         if not 0 <= payout <= 1000:
@@ -126,7 +148,17 @@ def register_replay(replay_app: typer.Typer) -> None:
         first = _moment(start, "--start") or series.first + preset.candles * MINUTE
         last = _moment(end, "--end") or series.last
         specs = [parse_agent_spec(text) for text in agent]
-        board = asyncio.run(_run(specs, preset, dataset, first, last, db, stream))
+        answers = None
+        if replay_answers is not None:
+            with open_store(replay_answers, upgrade=False) as source:
+                answers = recorded_answers(source, stream)
+        try:
+            board = asyncio.run(_run(specs, preset, dataset, first, last, db, stream, answers))
+        except ReplayMissed as exc:
+            raise ConfigError(
+                f"--replay-answers: {exc}; the answers' stream must hold this span recorded "
+                "with the same agents, --start, --end and --payout"
+            ) from exc
         console = Console()
         console.print(board_table(board))
         if out is not None:
@@ -135,15 +167,21 @@ def register_replay(replay_app: typer.Typer) -> None:
 
 
 async def _run(
-    specs: list[Any],
+    specs: list[AgentSpec],
     preset: DirectionPreset,
-    dataset: Any,
+    dataset: Dataset,
     first: datetime,
     last: datetime,
     db: str | None,
     stream: str,
+    answers: RecordedAnswers | None = None,
 ) -> Board:
-    async with Gateway(providers_for(specs)) as gateway:
+    async with contextlib.AsyncExitStack() as stack:
+        gateway: ModelGateway
+        if answers is None:
+            gateway = await stack.enter_async_context(Gateway(providers_for(specs)))
+        else:
+            gateway = ReplayGateway(answers)
         roster = [
             Contestant(
                 entrant=Entrant(

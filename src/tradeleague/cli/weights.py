@@ -3,7 +3,9 @@
 Operators create a season, add agents, run a round now, release holds, show
 the tables and pause or resume agents; every action is one recorded event.
 The replay subcommand runs a season over frozen bars with the live round code;
-interrupted, it keeps whole rounds, and the same command resumes it.
+interrupted, it keeps whole rounds, and the same command resumes it. With
+``--replay-answers FROM_DB`` its model agents answer from the calls recorded in
+FROM_DB for the same season id (C-5), and no model is called.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from tradeleague.agents.spec import AGENT_OPTION_HELP
+from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -28,13 +31,20 @@ from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
+from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
 from tradeleague.league import weights_ops as ops
 from tradeleague.league import weights_projection
 from tradeleague.league.weights import RoundConfig, play_round
 from tradeleague.league.weights_agents import build_agents
-from tradeleague.league.weights_replay import RosterEntry, run_season
-from tradeleague.league.weights_report import build_report
+from tradeleague.league.weights_replay import (
+    RosterEntry,
+    recorded_answers,
+    replay_season_id,
+    run_season,
+)
+from tradeleague.league.weights_report import build_report, season_luck
 from tradeleague.league.weights_state import SeasonState
+from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.llm.types import CallParams
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
@@ -62,18 +72,43 @@ def _day(text: str | None, what: str) -> date | None:
         raise ConfigError(f"{what} {text!r} is not a date like 2026-03-02") from None
 
 
-def render_table(state: SeasonState, division: Division) -> Table:
-    """Return ``division``'s table for the terminal (W-RNK-3, W-SEA-3, C-1)."""
+HOUSE_MODEL_NOTE = (
+    "The house model (SmolLM2-135M on this CPU) is a format-valid baseline, not a strategist."
+)
+"""Said on every table the house model plays in (issue 3: plainly, on the board)."""
+
+
+def render_table(state: SeasonState, division: Division, luck: TableLuck | None = None) -> Table:
+    """Return ``division``'s table for the terminal (W-RNK-3, W-SEA-3, ST-1, ST-2, C-1).
+
+    Beside each agent: whether its result is told apart from cash and from
+    buy-and-hold of the benchmark (``vs cash``, ``vs B&H``: yes/no with the
+    p-value, ``few`` under the minimum entries); the caption holds the
+    luckiest-of-N line, the entries it rests on and the stated test. Pass
+    ``luck`` (``season_luck(state, division)``) when it is already computed.
+    """
     rows: list[TableRow] = state.table(division)
+    luck = season_luck(state, division) if luck is None else luck
     title = f"Weights league, {division.value} division: season {state.season_id}"
     if state.synthetic:
         title += "  [bold yellow](SYNTHETIC market)[/]"
-    caption = f"Scoring {state.preset.scoring_version}. {DISCLAIMER}"
+    caption = (
+        f"{luck.caption}\n{TEST_TEXT} B&H: {luck.benchmark}, held from each agent's first "
+        f"entry.\nScoring {state.preset.scoring_version}. {DISCLAIMER}"
+    )
+    if any(
+        a.division is division and a.spec.split("=")[-1].startswith("local:")
+        for a in state.agents.values()
+    ):
+        caption = f"{HOUSE_MODEL_NOTE}\n{caption}"
     table = Table(title=title, caption=caption)
     for column in ("rank", "agent", "value (USD)", "return", "max drawdown", "trades", "decisions"):
         table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
+    table.add_column("vs cash", justify="left", no_wrap=True)
+    table.add_column("vs B&H", justify="left", no_wrap=True)
     table.add_column("unranked because", justify="left")
     for row in rows:
+        verdicts = luck.rows[row.agent]
         table.add_row(
             "-" if row.rank is None else str(row.rank),
             row.name,
@@ -82,6 +117,8 @@ def render_table(state: SeasonState, division: Division) -> Table:
             f"{row.max_drawdown:.2f}%",
             str(row.trades),
             f"{row.decisions}/{row.entries}",
+            verdicts.vs_cash.short,
+            verdicts.vs_buy_and_hold.short,
             "" if row.unranked_reason is None else row.unranked_reason.value,
         )
     return table
@@ -116,9 +153,11 @@ async def _replay(
     end: date,
     timeout_s: float,
     console: Console,
+    answers: RecordedAnswers | None = None,
 ) -> SeasonState:
     source = FrozenBarsSource(dataset)
-    parsed, agents, gateway = build_agents(specs)
+    replay = None if answers is None else ReplayGateway(answers)
+    parsed, agents, gateway = build_agents(specs, gateway=replay)
     roster = [
         RosterEntry(name=p.name, spec=s, division=d)
         for p, s, d in zip(parsed, specs, divisions, strict=True)
@@ -193,6 +232,15 @@ def run_weights_demo(
     return state
 
 
+_REPLAY_ANSWERS_HELP = (
+    REPLAY_ANSWERS_HELP
+    + " The calls are found by season id: give the same --season, or for the default id "
+    "(replay-<bars>-<start>-<end>-<division>) the same --market, --start, --end and "
+    "--division; the new run records into --db, which must be another database (in the "
+    "same one the season is simply resumed)."
+)
+
+
 def replay_weights(
     market: Annotated[Path, typer.Option(help="A folder of <SYMBOL>.csv bars (daily or hourly).")],
     agent: Annotated[list[str], typer.Option("--agent", help=AGENT_OPTION_HELP)],
@@ -204,6 +252,10 @@ def replay_weights(
     timeout: Annotated[float, typer.Option(help="Seconds each model call may take.")] = 60.0,
     db: DbOption = None,
     out: Annotated[Path | None, typer.Option(help="Write REPORT.json here.")] = None,
+    replay_answers: Annotated[
+        str | None,
+        typer.Option("--replay-answers", metavar="FROM_DB", help=_REPLAY_ANSWERS_HELP),
+    ] = None,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -223,27 +275,41 @@ def replay_weights(
     )
     day0 = _day(start, "--start") or first
     day1 = _day(end, "--end") or last + timedelta(days=1)
-    season_id = season or f"replay-{dataset.label}-{day0}-{day1}-{division.value}"
+    season_id = season or replay_season_id(dataset.label, day0, day1, division)
+    answers = None
+    if replay_answers is not None:
+        with open_store(replay_answers, upgrade=False) as source_store:
+            answers = recorded_answers(source_store, season_id)
+            console.print(f"Answering from {source_store.url}: {len(answers)} recorded calls")
     with open_store(db) as store:
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
-        state = asyncio.run(
-            _replay(
-                store,
-                dataset,
-                agent,
-                [division] * len(agent),
-                season_id,
-                day0,
-                day1,
-                timeout,
-                console,
+        try:
+            state = asyncio.run(
+                _replay(
+                    store,
+                    dataset,
+                    agent,
+                    [division] * len(agent),
+                    season_id,
+                    day0,
+                    day1,
+                    timeout,
+                    console,
+                    answers,
+                )
             )
-        )
+        except ReplayMissed as exc:
+            raise ConfigError(
+                f"--replay-answers: {exc}; the answers' database must hold this season "
+                "recorded with the same agents, bars, days, division and --timeout"
+            ) from exc
         store.refresh_projections()
         report = verify(store)
-    console.print(render_table(state, division))
+    luck = {d: season_luck(state, d) for d in Division}
+    console.print(render_table(state, division, luck[division]))
     if out is not None:
-        out.write_text(json.dumps(build_report(state), indent=2) + "\n", encoding="utf-8")
+        report_json = json.dumps(build_report(state, luck), indent=2)
+        out.write_text(report_json + "\n", encoding="utf-8")
         console.print(f"Report written to {out}")
     console.print("Record verified." if report.ok else "[red]Record FAILED verification.[/]")
     if not report.ok:
@@ -362,7 +428,10 @@ def run_round_cmd(
     feeds: FeedsOpt = None,
     rpc_url: RpcOpt = None,
     db: DbOption = None,
-    force: Annotated[bool, typer.Option(help="Run outside the round clock (testing).")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(help="Run outside the round clock (testing): the round starts this minute."),
+    ] = False,
 ) -> None:
     """Run a round now, if the round clock allows (W-RND-1).
 
@@ -376,7 +445,9 @@ def run_round_cmd(
             raise ConfigError(
                 "no round starts now: rounds start 15:00-19:00 UTC, first ten minutes"
             )
-        hour = hour or clock.now().replace(minute=0, second=0, microsecond=0)
+        # A forced round (testing, outside W-RND-1) starts at the current minute, so
+        # its 50-minute asking cut-off (W-SKP-2) lies ahead of it whatever the time.
+        hour = hour or clock.now().replace(second=0, microsecond=0)
         if state.recorded(hour):
             raise ConfigError(f"the round of {hour.isoformat()} is already recorded")
         if state.window is None or not state.window.running(clock.now()):

@@ -8,6 +8,11 @@ the same command again and the rounds already recorded are skipped.
 Round hours: every trading day of the bars in ``[start, end)``, at the preset's
 hours 15:00..19:00 UTC for intraday bars, or one round at the first hour for
 daily bars (W-RND-1, W-DIV-1).
+
+Recorded answers (C-5): ``recorded_answers`` reads a recorded season's
+``ModelCalled`` events back for a ``ReplayGateway``, so the same season can be
+re-run with the answers it got, no model called. A season's call keys hold its
+id, so the re-run must use the same season id (see ``replay_season_id``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from tradeleague.agents.base import Agent, Turn
+from tradeleague.agents.recorded import call_record_of
 from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
@@ -26,12 +32,13 @@ from tradeleague.formats.weights import Division, EntryKind, WeightsPreset, roun
 from tradeleague.league import weights_events as ev
 from tradeleague.league.weights import RoundConfig, play_round
 from tradeleague.league.weights_state import SeasonState
-from tradeleague.llm.records import CallKey
+from tradeleague.llm.records import CallKey, CallRecord, RecordFormatError
+from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.llm.types import CallParams
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
 
-__all__ = ["RosterEntry", "replay_hours", "run_season"]
+__all__ = ["RosterEntry", "recorded_answers", "replay_hours", "replay_season_id", "run_season"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,6 +50,52 @@ class RosterEntry:
     division: Division
     owner: str | None = None
     prompt: str = ""
+
+
+def replay_season_id(label: str, start: date, end: date, division: Division) -> str:
+    """Return the default id of a replayed season: ``replay-<bars>-<start>-<end>-<division>``.
+
+    The same bars, days and division give the same id, so the same command
+    resumes a season, and ``--replay-answers`` finds the calls it recorded.
+    """
+    return f"replay-{label}-{start}-{end}-{division.value}"
+
+
+def recorded_answers(store: Store, season_id: str) -> RecordedAnswers:
+    """Return the model answers recorded for season ``season_id`` in ``store`` (C-5).
+
+    Each ``ModelCalled`` event of the season's stream holds one call record
+    (``CallRecord.to_payload()`` plus the agent id); its call key names the
+    season, round hour, agent and turn.
+
+    Raises
+    ------
+    ConfigError
+        If ``store`` holds no season ``season_id``, or an event is not a call record.
+    """
+    stream = ev.season_stream(season_id)
+    started = False
+    records: list[CallRecord] = []
+    for stored in store.events(stream):
+        kind = stored.event.kind
+        started = started or kind == EventKind.SEASON_STARTED
+        if kind != EventKind.MODEL_CALLED:
+            continue
+        try:
+            record = call_record_of(stored.event.payload)
+        except RecordFormatError as exc:
+            raise ConfigError(f"event {stored.seq} of {stream}: not a call record: {exc}") from None
+        if record.key.season == season_id:
+            records.append(record)
+    if not started:
+        raise ConfigError(
+            f"the answers' database holds no weights season {season_id!r}; replay with the "
+            "season id it was recorded under (--season, or the same bars, days and division)"
+        )
+    try:
+        return RecordedAnswers(records)
+    except ValueError as exc:
+        raise ConfigError(f"season {season_id!r}: {exc}") from None
 
 
 def replay_hours(

@@ -4,25 +4,93 @@ Anyone can recompute every entry from the report and the recorded answers
 alone: each round lists its prices and halted symbols, each entry its value,
 cash and holdings. Amounts are exact decimal strings (micro-dollar, micro-token
 precision); percentages are rounded as W-SCO-2.
+
+Each agent also carries ``vs_cash`` and ``vs_buy_and_hold`` (ST-2: whether its
+result is told apart from each baseline, by the test stated in ``significance``),
+and ``significance`` holds each division's luckiest-of-N line with the entries
+it rests on (ST-1). ``season_luck`` computes them from the state, with
+generators seeded from the season id, so the same season gives the same numbers.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.formats.weights import Division
+from tradeleague.formats.weights import AgentRecord, Division
+from tradeleague.formats.weights.luck import (
+    AgentLuck,
+    TableLuck,
+    agent_luck,
+    benchmark_symbol,
+    table_luck,
+)
 from tradeleague.league import weights_events as ev
 from tradeleague.league.weights_state import SeasonState
 from tradeleague.money import micros_to_str
 
-__all__ = ["build_report"]
+__all__ = ["agent_season_luck", "build_report", "season_luck", "season_rng"]
 
 
-def build_report(state: SeasonState) -> dict[str, Any]:
-    """Return the report of ``state`` as JSON-safe values (see the module docstring)."""
+def season_rng(season_id: str, division: Division, label: str) -> np.random.Generator:
+    """Return the generator of ``label`` in a division's table, seeded from the season id."""
+    text = f"{season_id}/{division.value}/{label}".encode()
+    seed = int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+    return np.random.default_rng(seed)
+
+
+def _benchmark(state: SeasonState) -> tuple[str | None, dict[datetime, int]]:
+    symbol = benchmark_symbol(state.symbols)
+    prices = {r.hour: int(r.prices[symbol]) for r in state.rounds if symbol in r.prices}
+    return symbol, prices
+
+
+def season_luck(state: SeasonState, division: Division) -> TableLuck:
+    """Return ``division``'s ST-2 verdicts and luckiest-of-N line (ST-1, ST-2)."""
+    symbol, prices = _benchmark(state)
+    records = [a.record() for a in state.agents.values() if a.division is division]
+    return table_luck(
+        records,
+        start_cash=state.preset.start_cash,
+        benchmark=symbol,
+        benchmark_prices=prices,
+        rng_for=lambda label: season_rng(state.season_id, division, label),
+    )
+
+
+def agent_season_luck(state: SeasonState, agent: str) -> AgentLuck:
+    """Return one agent's ST-2 verdicts, the same as its row in ``season_luck``."""
+    a = state.agents[agent]
+    record: AgentRecord = a.record()
+    _, prices = _benchmark(state)
+    return agent_luck(
+        record,
+        start_cash=state.preset.start_cash,
+        benchmark_prices=prices,
+        rng_for=lambda label: season_rng(state.season_id, a.division, label),
+    )
+
+
+def build_report(
+    state: SeasonState, luck: Mapping[Division, TableLuck] | None = None
+) -> dict[str, Any]:
+    """Return the report of ``state`` as JSON-safe values (see the module docstring).
+
+    Parameters
+    ----------
+    state
+        The season.
+    luck
+        Each division's ``season_luck``, when already computed (it is computed otherwise).
+    """
     preset = state.preset
     rows = {row.agent: row for d in Division for row in state.table(d)}
+    luck = {d: season_luck(state, d) for d in Division} if luck is None else luck
     agents: list[dict[str, Any]] = []
     for a in state.agents.values():
         entries = [e for e in a.entries]
@@ -48,6 +116,8 @@ def build_report(state: SeasonState) -> dict[str, Any]:
                 "unranked_reason": None
                 if row.unranked_reason is None
                 else row.unranked_reason.value,
+                "vs_cash": luck[a.division].rows[a.agent].vs_cash.to_payload(),
+                "vs_buy_and_hold": luck[a.division].rows[a.agent].vs_buy_and_hold.to_payload(),
             }
         )
     return {
@@ -58,6 +128,7 @@ def build_report(state: SeasonState) -> dict[str, Any]:
         "scoring_version": preset.scoring_version,
         "prompt_version": preset.prompt_version,
         "agents": agents,
+        "significance": {d.value: luck[d].to_payload() for d in Division},
         "rounds": [
             {
                 "time": ev.iso(r.hour),

@@ -13,6 +13,9 @@ Routes, under ``prefix`` (default ``/api/v1/weights``):
 - ``GET /seasons/{season}``: the season: window, status, symbols, versions;
 - ``GET /seasons/{season}/tables/{division}``: the division's table as published
   after its latest ranked round, unranked rows with their reason (W-RNK-1..4);
+  each row with ``vs_cash`` and ``vs_buy_and_hold`` (ST-2: told apart from the
+  baseline or not, with the p-value and the entries it rests on), and the
+  table's ``significance``: the stated test and the luckiest-of-N line (ST-1, ST-2);
 - ``GET /seasons/{season}/agents/{agent}``: an agent's page: entries, trades,
   one chart point per trading day (W-SCO-3), reasons, summary (W-REC-3);
 - ``GET /seasons/{season}/market``: the market's status at the latest round,
@@ -45,7 +48,9 @@ from tradeleague.formats.weights import (
     division_cap,
     plain_text,
 )
+from tradeleague.formats.weights.luck import AgentLuck, TableLuck
 from tradeleague.league import weights_events as ev
+from tradeleague.league.weights_report import agent_season_luck, season_luck
 from tradeleague.league.weights_state import SeasonState
 from tradeleague.league.weights_summary import Summary, latest_summaries
 from tradeleague.money import micros_to_str
@@ -79,6 +84,10 @@ CLOSED_TEXT: Final = {
 }
 
 
+_LUCK_CACHE: Final = 32
+"""Tables whose ST-2 columns the router keeps computed."""
+
+
 class _NotFound(LookupError):
     """A season, division or agent that does not exist (answered 404, with the disclaimer)."""
 
@@ -92,6 +101,7 @@ class _Season:
     market: Event | None = None
     reads: dict[str, list[Mapping[str, object]]] = field(default_factory=dict)
     summaries: dict[str, Summary] = field(default_factory=dict)
+    events: int = 0
 
 
 def _load(store: Store, season: str, preset: WeightsPreset | None) -> _Season:
@@ -111,6 +121,7 @@ def _load(store: Store, season: str, preset: WeightsPreset | None) -> _Season:
     if not folded.state.started:
         raise _NotFound(f"no weights season {season!r}")
     folded.summaries = latest_summaries(events)
+    folded.events = len(events)
     return folded
 
 
@@ -135,7 +146,7 @@ def _status(state: SeasonState, now: datetime) -> str:
     return "running" if state.window.running(now) else "upcoming"
 
 
-def _row(row: TableRow) -> dict[str, Any]:
+def _row(row: TableRow, luck: AgentLuck) -> dict[str, Any]:
     reason = row.unranked_reason
     return {
         "rank": row.rank,
@@ -149,6 +160,8 @@ def _row(row: TableRow) -> dict[str, Any]:
         "entries": row.entries,
         "unranked_reason": None if reason is None else reason.value,
         "unranked_text": None if reason is None else UNRANKED_TEXT[reason],
+        "vs_cash": luck.vs_cash.to_payload(),
+        "vs_buy_and_hold": luck.vs_buy_and_hold.to_payload(),
     }
 
 
@@ -184,7 +197,9 @@ def _season_payload(s: _Season, now: datetime) -> dict[str, Any]:
     }
 
 
-def _table_payload(s: _Season, division: Division, now: datetime) -> dict[str, Any]:
+def _table_payload(
+    s: _Season, division: Division, now: datetime, luck: TableLuck
+) -> dict[str, Any]:
     state = s.state
     ranked = state.ranked_rounds.get(division)
     return {
@@ -194,7 +209,8 @@ def _table_payload(s: _Season, division: Division, now: datetime) -> dict[str, A
         "scoring_version": state.preset.scoring_version,
         "published_after": None if ranked is None else ev.iso(ranked),
         "final": _status(state, now) == "ended",
-        "rows": [_row(r) for r in state.table(division)],
+        "significance": luck.to_payload(),
+        "rows": [_row(r, luck.rows[r.agent]) for r in state.table(division)],
     }
 
 
@@ -233,7 +249,7 @@ def _agent_payload(s: _Season, agent: str) -> dict[str, Any]:
             "created_at": ev.iso(a.created_at),
             "paused": a.paused,
         },
-        "standing": _row(row),
+        "standing": _row(row, agent_season_luck(state, agent)),
         "summary": summary.shown,
         "summary_hidden": summary.hidden,
         "entries": entries,
@@ -317,6 +333,21 @@ def weights_router(
     """
     now: Callable[[], datetime] = (clock or WallClock()).now
     router = APIRouter(prefix=prefix, tags=["weights"])
+    lucks: dict[tuple[str, Division, int], TableLuck] = {}
+
+    def luck_of(s: _Season, division: Division) -> TableLuck:
+        # The bootstrap is the costly part of a table; a season's log only grows, so
+        # its event count keys the result (the few latest are kept).
+        key = (s.state.season_id, division, s.events)
+        if key not in lucks:
+            if len(lucks) >= _LUCK_CACHE:
+                del lucks[next(iter(lucks))]
+            lucks[key] = season_luck(s.state, division)
+        return lucks[key]
+
+    def table_payload(season_id: str, division: Division) -> dict[str, Any]:
+        s = season(season_id)
+        return _table_payload(s, division, now(), luck_of(s, division))
 
     def season(season_id: str) -> _Season:
         with store_factory() as store:
@@ -358,7 +389,7 @@ def weights_router(
 
     @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table (W-RNK)")
     def table(season_id: str, division: str) -> JSONResponse:
-        return answer(lambda: _table_payload(season(season_id), division_of(division), now()))
+        return answer(lambda: table_payload(season_id, division_of(division)))
 
     @router.get("/seasons/{season_id}/agents/{agent}", summary="An agent's page (W-SCO-3)")
     def agent_page(season_id: str, agent: str) -> JSONResponse:

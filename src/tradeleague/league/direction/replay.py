@@ -6,6 +6,12 @@ default, the built-in ``PaperBroker`` at the given payout; then it folds the
 recorded events into the board. Model latency is the agent's reported
 latency (recorded, or simulated by ``SimulatedLatency``), so timeouts and
 late answers happen in replay as they would live (see ``pacing``).
+
+Recorded answers (C-5): ``recorded_answers`` reads an arena stream's
+``ModelCalled`` events back for a ``ReplayGateway``. Call keys name the season
+(``S1``, ``S2``... in the order the stream opened them), the round id and the
+model, so a replay of the same span into an empty stream asks exactly the
+recorded calls.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.recorded import call_record_of
 from tradeleague.broker.base import Broker
 from tradeleague.broker.paper import PaperBroker
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
+from tradeleague.events import EventKind
 from tradeleague.feeds.candles.base import CandleSource
 from tradeleague.feeds.candles.frozen import FrozenCandles
 from tradeleague.formats.direction.board import Board, build_board
@@ -30,6 +38,8 @@ from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.league.direction.arena import Contestant, DirectionArena
 from tradeleague.league.direction.pacing import ReplayPacing
+from tradeleague.llm.records import CallRecord, RecordFormatError
+from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.market import Dataset
 from tradeleague.store import Store
 
@@ -37,6 +47,7 @@ __all__ = [
     "SimulatedLatency",
     "load_board",
     "load_ledger",
+    "recorded_answers",
     "replay_direction",
     "run_direction_replay",
     "seeded_latency",
@@ -81,6 +92,36 @@ class SimulatedLatency:
         """Answer through the wrapped agent, with the simulated latency."""
         reply = await self.agent.answer(turn)
         return replace(reply, latency_ms=self.latency(turn))
+
+
+def recorded_answers(store: Store, stream: str = FORMAT) -> RecordedAnswers:
+    """Return the model answers recorded in ``stream`` of ``store``, for a ``ReplayGateway``.
+
+    Each ``ModelCalled`` event holds the round, the model and the call record
+    (``CallRecord.to_payload()``) under ``record``.
+
+    Raises
+    ------
+    ConfigError
+        If the stream holds no events, an event is not a call record, or two
+        records share a call key and attempt.
+    """
+    records: list[CallRecord] = []
+    seen = False
+    for stored in store.events(stream):
+        seen = True
+        if stored.event.kind != EventKind.MODEL_CALLED:
+            continue
+        try:
+            records.append(call_record_of(stored.event.payload))
+        except RecordFormatError as exc:
+            raise ConfigError(f"event {stored.seq} of {stream}: not a call record: {exc}") from None
+    if not seen:
+        raise ConfigError(f"the answers' database holds no direction stream {stream!r}")
+    try:
+        return RecordedAnswers(records)
+    except ValueError as exc:
+        raise ConfigError(f"stream {stream!r}: {exc}") from None
 
 
 def load_ledger(store: Store, stream: str = FORMAT) -> Ledger:

@@ -1,0 +1,313 @@
+"""Beside each agent: is it told apart from its baselines, and how far luck goes (ST-1, ST-2).
+
+**The test** (stated under every table, ``TEST_TEXT``): a paired bootstrap
+(``tradeleague.stats.paired_bootstrap``) of the mean per-entry difference
+between the agent's step returns and a baseline's over the same steps: 10,000
+i.i.d. resamples, two-sided, at the 5% level. A result is *distinguishable*
+when the bootstrap p-value is below 0.05; with fewer than ``MIN_STEPS``
+entries it is *too few entries*, not tested.
+
+**Step returns.** Entry ``i`` of an agent (W-SCO-1) gives the step return
+``value_i / value_(i-1) - 1`` with ``value_0`` the starting cash, so the first
+step carries the first round's trading costs.
+
+**Baselines** over the agent's own entry rounds: *cash* returns zero every step;
+*buy-and-hold* holds the whole portfolio in the benchmark (``SPY`` when the
+season has it, else its first symbol) from the agent's first entry, with no
+costs: its first step is zero, step ``i`` is the benchmark's move between the
+prices of the agent's entry rounds ``i-1`` and ``i`` (a round without a
+benchmark price keeps the last one).
+
+**Luckiest of N** (D-LCK-3 generalised by simulation,
+``tradeleague.stats.luckiest_of_n``): the expected best season return of N
+agents with no skill, N the agents in the table, each drawing as many steps as
+the table's longest record from the benchmark's step returns over that
+record's rounds (the benchmark's risk, in random order). It rests on that many
+entries (ST-1).
+
+Pure: every draw comes from the generators ``rng_for`` hands out (one per label,
+so a row's verdict does not depend on the rows before it).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Final
+
+import numpy as np
+
+from tradeleague.formats.weights.scoring import AgentRecord
+from tradeleague.stats import luckiest_of_n, paired_bootstrap, percent, round_half_up
+
+__all__ = [
+    "CONFIDENCE",
+    "MIN_STEPS",
+    "RESAMPLES",
+    "SIMULATIONS",
+    "TEST_TEXT",
+    "AgentLuck",
+    "BaselineVerdict",
+    "TableLuck",
+    "Verdict",
+    "agent_luck",
+    "agent_step_returns",
+    "benchmark_step_returns",
+    "benchmark_symbol",
+    "table_luck",
+]
+
+RESAMPLES: Final = 10_000
+"""Bootstrap resamples per verdict."""
+CONFIDENCE: Final = 0.95
+"""The test's level is ``1 - CONFIDENCE`` (5%)."""
+MIN_STEPS: Final = 5
+"""Fewer entries than this are not tested ("too few entries")."""
+SIMULATIONS: Final = 2_000
+"""Simulated seasons of N no-skill agents behind the luckiest-of-N line."""
+TEST_TEXT: Final = (
+    "Test: paired bootstrap of the mean per-entry step-return difference against cash "
+    f"and against buy-and-hold of the benchmark, {RESAMPLES:,} resamples, two-sided, 5% "
+    f"level; fewer than {MIN_STEPS} entries are not tested."
+)
+"""The stated test (ST-2), printed under every table."""
+
+RngFor = Callable[[str], np.random.Generator]
+"""A seeded generator for a label (``"vs_cash/<agent>"``, ``"luckiest"``)."""
+
+
+class Verdict(enum.StrEnum):
+    """Whether a result is told apart from a baseline (ST-2)."""
+
+    DISTINGUISHABLE = "distinguishable"
+    NOT_DISTINGUISHABLE = "not distinguishable"
+    TOO_FEW = "too few entries"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BaselineVerdict:
+    """One agent against one baseline.
+
+    Attributes
+    ----------
+    verdict
+        The outcome of the test.
+    steps
+        Entries (paired steps) it rests on (ST-1).
+    p_value
+        The bootstrap p-value; ``None`` when not tested.
+    mean_difference
+        Mean per-step return difference, agent minus baseline (a fraction); ``None``
+        when not tested.
+    """
+
+    verdict: Verdict
+    steps: int
+    p_value: float | None = None
+    mean_difference: float | None = None
+
+    @property
+    def short(self) -> str:
+        """Return the verdict for a narrow column: ``yes p=0.012``, ``no p=0.41``, ``few``."""
+        if self.p_value is None:
+            return "few"
+        word = "yes" if self.verdict is Verdict.DISTINGUISHABLE else "no"
+        return f"{word} p={round_half_up(self.p_value, 3)}"
+
+    def to_payload(self) -> dict[str, Any]:
+        """Return JSON-safe values: the verdict, the p-value (4 places) and the steps."""
+        return {
+            "verdict": self.verdict.value,
+            "p_value": None if self.p_value is None else str(round_half_up(self.p_value, 4)),
+            "steps": self.steps,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentLuck:
+    """One row's verdicts against cash and against buy-and-hold of the benchmark."""
+
+    agent: str
+    vs_cash: BaselineVerdict
+    vs_buy_and_hold: BaselineVerdict
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableLuck:
+    """A table's ST-2 columns and its luckiest-of-N line.
+
+    Attributes
+    ----------
+    benchmark
+        The buy-and-hold baseline's symbol, ``None`` for a season with no symbols.
+    agents
+        N, the agents in the table.
+    steps
+        Entries the luckiest-of-N line rests on (the longest record's).
+    luckiest
+        The expected best season return of N no-skill agents (a fraction); ``None``
+        with fewer than two entries to draw from.
+    rows
+        The verdicts by agent id.
+    """
+
+    benchmark: str | None
+    agents: int
+    steps: int
+    luckiest: float | None
+    rows: Mapping[str, AgentLuck]
+
+    @property
+    def luckiest_pct(self) -> Decimal | None:
+        """Return the luckiest-of-N line in percent, rounded by ST-3."""
+        return None if self.luckiest is None else percent(self.luckiest)
+
+    @property
+    def caption(self) -> str:
+        """Return the table's caption line: the luckiest-of-N line and the entries behind it."""
+        line = self.luckiest_pct
+        if line is None:
+            return f"Luckiest of {self.agents} agents with no skill: - (too few entries)."
+        return (
+            f"Luckiest of {self.agents} agents with no skill: {line:+.2f}% "
+            f"(simulated from {self.benchmark} over {self.steps} entries)."
+        )
+
+    def to_payload(self) -> dict[str, Any]:
+        """Return the line and the stated test as JSON-safe values (ST-1, ST-2)."""
+        line = self.luckiest_pct
+        return {
+            "test": TEST_TEXT,
+            "benchmark": self.benchmark,
+            "resamples": RESAMPLES,
+            "level": str(round_half_up(1 - CONFIDENCE, 2)),
+            "min_entries": MIN_STEPS,
+            "luckiest_of_n": {
+                "agents": self.agents,
+                "entries": self.steps,
+                "simulations": SIMULATIONS,
+                "expected_best_return": None if line is None else str(line),
+            },
+        }
+
+
+def benchmark_symbol(symbols: Sequence[str]) -> str | None:
+    """Return the benchmark: ``SPY`` when present, else the first symbol, else ``None``."""
+    if "SPY" in symbols:
+        return "SPY"
+    return symbols[0] if symbols else None
+
+
+def agent_step_returns(start_cash: int, values: Sequence[int]) -> list[float]:
+    """Return the step returns of entry values (micro-dollars) from ``start_cash``.
+
+    A step from a value of zero or less returns ``-1`` if it fell further, else ``0``.
+    """
+    out: list[float] = []
+    before = start_cash
+    for value in values:
+        out.append(value / before - 1.0 if before > 0 else (-1.0 if value < before else 0.0))
+        before = value
+    return out
+
+
+def benchmark_step_returns(prices: Sequence[int | None]) -> list[float]:
+    """Return buy-and-hold's step returns at the given prices: 0 first, then each move.
+
+    A missing price (``None``) keeps the last known one (a zero step).
+    """
+    out: list[float] = []
+    last: int | None = None
+    for price in prices:
+        if price is not None and price > 0:
+            out.append(0.0 if last is None else price / last - 1.0)
+            last = price
+        else:
+            out.append(0.0)
+    return out
+
+
+def _verdict(
+    agent: Sequence[float], baseline: Sequence[float], rng: np.random.Generator
+) -> BaselineVerdict:
+    steps = len(agent)
+    if steps < MIN_STEPS:
+        return BaselineVerdict(verdict=Verdict.TOO_FEW, steps=steps)
+    result = paired_bootstrap(agent, baseline, rng=rng, resamples=RESAMPLES, confidence=CONFIDENCE)
+    if result is None:  # pragma: no cover - MIN_STEPS is above the bootstrap's own minimum
+        return BaselineVerdict(verdict=Verdict.TOO_FEW, steps=steps)
+    return BaselineVerdict(
+        verdict=Verdict.DISTINGUISHABLE if result.distinguishable else Verdict.NOT_DISTINGUISHABLE,
+        steps=steps,
+        p_value=result.p_value,
+        mean_difference=result.mean_difference,
+    )
+
+
+def agent_luck(
+    record: AgentRecord,
+    *,
+    start_cash: int,
+    benchmark_prices: Mapping[datetime, int],
+    rng_for: RngFor,
+) -> AgentLuck:
+    """Return one record's verdicts against cash and buy-and-hold (see ``table_luck``)."""
+    agent = agent_step_returns(start_cash, [e.value for e in record.entries])
+    held = benchmark_step_returns([benchmark_prices.get(e.round) for e in record.entries])
+    return AgentLuck(
+        agent=record.agent,
+        vs_cash=_verdict(agent, [0.0] * len(agent), rng_for(f"vs_cash/{record.agent}")),
+        vs_buy_and_hold=_verdict(agent, held, rng_for(f"vs_buy_and_hold/{record.agent}")),
+    )
+
+
+def table_luck(
+    records: Sequence[AgentRecord],
+    *,
+    start_cash: int,
+    benchmark: str | None,
+    benchmark_prices: Mapping[datetime, int],
+    rng_for: RngFor,
+) -> TableLuck:
+    """Return the ST-2 verdicts of every record and the table's luckiest-of-N line.
+
+    Parameters
+    ----------
+    records
+        The table's agents (all of them: N counts ranked and unranked alike).
+    start_cash
+        Every agent's starting value, micro-dollars.
+    benchmark
+        The buy-and-hold symbol (``benchmark_symbol``).
+    benchmark_prices
+        The benchmark's reference price at each round hour, micro-dollars.
+    rng_for
+        A seeded generator per label (see the module notes).
+    """
+    rows = {
+        r.agent: agent_luck(
+            r, start_cash=start_cash, benchmark_prices=benchmark_prices, rng_for=rng_for
+        )
+        for r in records
+    }
+    longest: list[float] = []
+    for record in records:
+        if len(record.entries) > len(longest):
+            prices = [benchmark_prices.get(e.round) for e in record.entries]
+            longest = benchmark_step_returns(prices)
+    steps = len(longest)
+    line: float | None = None
+    if steps >= 2 and records:
+        line = luckiest_of_n(
+            longest[1:],
+            agents=len(records),
+            steps=steps,
+            rng=rng_for("luckiest"),
+            simulations=SIMULATIONS,
+        ).expected_best
+    return TableLuck(
+        benchmark=benchmark, agents=len(records), steps=steps, luckiest=line, rows=rows
+    )
