@@ -155,3 +155,47 @@ def test_a_malformed_row_is_reported_not_raised(sqlite_url: str, garbage: str) -
         _tamper_event(store, 1, garbage)
         report = verify(store)
     assert ("malformed", 1) in {(m.check, m.seq) for m in report.mismatches}
+
+
+def _cut_tail(store: Store, keep: int) -> None:
+    """Delete events after ``keep`` and rewrite the head row: invisible to the chain alone."""
+    with store.engine.begin() as conn:
+        if store.backend == "postgresql":
+            conn.execute(sa.text("ALTER TABLE events DISABLE TRIGGER USER"))
+            conn.execute(sa.text("DELETE FROM events WHERE seq > :k"), {"k": keep})
+            conn.execute(sa.text("ALTER TABLE events ENABLE TRIGGER USER"))
+        else:
+            ddl = conn.execute(
+                sa.text("SELECT sql FROM sqlite_master WHERE name = 'events_no_delete'")
+            ).scalar_one()
+            conn.execute(sa.text("DROP TRIGGER events_no_delete"))
+            conn.execute(sa.text("DELETE FROM events WHERE seq > :k"), {"k": keep})
+            conn.execute(sa.text(ddl))
+        head = conn.execute(sa.text("SELECT hash FROM events WHERE seq = :k"), {"k": keep})
+        conn.execute(
+            sa.text("UPDATE chain_head SET seq = :k, hash = :h WHERE id = 1"),
+            {"k": keep, "h": head.scalar_one()},
+        )
+        conn.execute(sa.text("DELETE FROM projections"))
+        conn.execute(sa.text("DELETE FROM projection_cursors"))
+
+
+def test_a_published_checkpoint_catches_a_cut_tail(db_url: str) -> None:
+    """C-4: events cut from the end with the head rewritten pass the chain, not the checkpoint."""
+    with open_store(db_url) as store:
+        _season(store)
+        published = (store.head().seq, store.head().hash)
+        assert verify(store, checkpoint=published).ok
+        _cut_tail(store, keep=1)
+        store.refresh_projections()
+        assert verify(store).ok  # the chain alone cannot tell
+        report = verify(store, checkpoint=published)
+    assert not report.ok
+    assert [m.check for m in report.mismatches] == ["checkpoint"]
+    cli = CliRunner().invoke(
+        app, ["verify", "--db", db_url, "--checkpoint", f"{published[0]}:{published[1]}"]
+    )
+    assert cli.exit_code == 1
+    assert "checkpoint" in cli.output
+    bad = CliRunner().invoke(app, ["verify", "--db", db_url, "--checkpoint", "3:xyz"])
+    assert bad.exit_code != 0

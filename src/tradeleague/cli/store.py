@@ -15,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from tradeleague.errors import ConfigError
+
 if TYPE_CHECKING:
     from tradeleague.store import DbInfo, VerifyReport
 
@@ -75,12 +77,32 @@ def _verify_tables(report: VerifyReport, console: Console) -> None:
         )
 
 
-def verify_command(db: DbOption = None, as_json: JsonOption = False) -> None:
+def _checkpoint(text: str | None) -> tuple[int, str] | None:
+    if text is None:
+        return None
+    seq, sep, digest = text.partition(":")
+    if not sep or not seq.isdigit() or len(digest) != 64:
+        raise ConfigError(f"--checkpoint {text!r} is not SEQ:HASH (a 64-hex-digit hash)")
+    return int(seq), digest.lower()
+
+
+def verify_command(
+    db: DbOption = None,
+    as_json: JsonOption = False,
+    checkpoint: Annotated[
+        str | None,
+        typer.Option(
+            help="SEQ:HASH of the chain head published earlier (see `db info`): proves "
+            "no event up to it was cut or rewritten, even with the head row rewritten too."
+        ),
+    ] = None,
+) -> None:
     """Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch."""
     from tradeleague.store import open_store, verify
 
+    expected = _checkpoint(checkpoint)
     with open_store(db, upgrade=False) as store:
-        report = verify(store)
+        report = verify(store, checkpoint=expected)
     if as_json:
         _print_json(report.to_dict())
     else:

@@ -22,7 +22,7 @@ from tradeleague.store.chain import GENESIS_HASH, chain_hash
 from tradeleague.store.event_store import Store
 from tradeleague.store.projection import Projector, registered_projectors
 from tradeleague.store.rows import iter_rows, row_to_stored
-from tradeleague.store.schema import chain_head, projection_cursors, projections
+from tradeleague.store.schema import chain_head, events, projection_cursors, projections
 
 __all__ = ["Mismatch", "ProjectionCheck", "VerifyReport", "verify"]
 
@@ -37,7 +37,7 @@ class Mismatch:
     ----------
     check
         What failed: ``sequence``, ``link``, ``hash``, ``malformed``,
-        ``chain_head``, ``projection_error``, ``projection_state``,
+        ``chain_head``, ``checkpoint``, ``projection_error``, ``projection_state``,
         ``projection_missing``, ``projection_extra``, ``projection_seq`` or
         ``projection_cursor``.
     detail
@@ -224,11 +224,21 @@ def _compare(
     return ProjectionCheck(name, len(keys), rebuild.cursor, max(head_seq - rebuild.cursor, 0))
 
 
-def verify(store: Store) -> VerifyReport:
+def verify(store: Store, *, checkpoint: tuple[int, str] | None = None) -> VerifyReport:
     """Walk the whole chain and rebuild every registered projection; report what differs.
 
     The read is one transaction (``REPEATABLE READ`` on PostgreSQL), so
     appends running meanwhile cannot make a consistent log look broken.
+
+    Parameters
+    ----------
+    store
+        The store to check.
+    checkpoint
+        A ``(seq, hash)`` published earlier, outside this database (``db info``
+        prints the head). The chain alone cannot reveal events cut from its end
+        together with a rewritten head row; a checkpoint can: the log must still
+        hold event ``seq`` with exactly that hash.
 
     Raises
     ------
@@ -255,6 +265,8 @@ def verify(store: Store) -> VerifyReport:
                     int(head.seq),
                 )
             )
+        if checkpoint is not None:
+            _check_checkpoint(connection, checkpoint, out)
         checks = tuple(_compare(connection, r, last_seq, out) for r in rebuilds)
         stored_names = connection.execute(sa.select(projections.c.name).distinct()).scalars()
         unchecked = tuple(sorted(set(map(str, stored_names)) - set(registry)))
@@ -268,3 +280,16 @@ def verify(store: Store) -> VerifyReport:
         unchecked_projections=unchecked,
         mismatches=tuple(out),
     )
+
+
+def _check_checkpoint(
+    connection: sa.Connection, checkpoint: tuple[int, str], out: list[Mismatch]
+) -> None:
+    seq, expected = checkpoint
+    found = connection.execute(sa.select(events.c.hash).where(events.c.seq == seq)).scalar()
+    if found is None:
+        detail = f"the published checkpoint names seq {seq}, which the log no longer holds"
+        out.append(Mismatch("checkpoint", detail, seq))
+    elif str(found) != expected:
+        detail = f"event {seq} has hash {found}, the published checkpoint says {expected}"
+        out.append(Mismatch("checkpoint", detail, seq))
