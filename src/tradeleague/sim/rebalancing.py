@@ -45,7 +45,6 @@ __all__ = [
 WEIGHT_BPS: Final = 10_000
 """Basis points in a weight of 100%."""
 
-_MAX_SHAVES: Final = 64
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -203,13 +202,15 @@ def rebalance(
             + params.slippage.slippage(symbol, Side.BUY, Usd(amount))
             for symbol, amount in buys
         )
+        # Rounding costs up can overshoot the cash by a few micro-dollars: shave the
+        # budget by the overshoot and scale again. The budget falls strictly each
+        # pass and a budget of zero buys nothing, so the loop always ends, and it
+        # never drops the buys wholesale.
         budget: int = cash
-        for _ in range(_MAX_SHAVES):
+        while True:
             shrunk = [(s, (a * budget) // wanted) for s, a in buys]
             buy_fills, cost = _buy_fills(shrunk, prices, params)
             if cost <= cash:
                 break
             budget -= cost - cash
-        else:
-            buy_fills = []
     return RebalanceResult(after.apply_all(buy_fills), (*sells, *buy_fills), value, scaled)
