@@ -30,7 +30,7 @@ from tradeleague.agents.spec import (
 )
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
-from tradeleague.formats.direction.baselines import direction_baseline
+from tradeleague.formats.direction.baselines import BASELINE_NAMES, direction_baseline
 from tradeleague.formats.direction.board import Board, ModelRow
 from tradeleague.formats.direction.candle import MINUTE
 from tradeleague.formats.direction.ledger import Entrant
@@ -113,6 +113,43 @@ def _moment(text: str | None, what: str) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+_WEIGHTS_BASELINES = "cash, buy_and_hold, equal_weight, momentum, coin_flip"
+_AGENT_HELP = AGENT_OPTION_HELP.replace(_WEIGHTS_BASELINES, ", ".join(BASELINE_NAMES)) + (
+    " Example: --agent up=baseline:up --agent "
+    "mini=openai:openai/gpt-4o-mini@openrouter,provider=openai,tier=ECO."
+)
+_MARKET_HELP = (
+    "Folder of one-minute candle files (<SYMBOL>.csv or .csv.gz) holding BTCUSDT, "
+    "or one such file; e.g. ../shared/data/crypto_1m."
+)
+_START_HELP = (
+    "First round's open, ISO 8601, UTC when no offset is given (e.g. 2025-09-01T06:00Z); "
+    "rounded up to the five-minute grid. Default: 180 minutes after the first candle, "
+    "so the first round shows its full 180 candles."
+)
+_END_HELP = (
+    "End of the replay, ISO 8601 (e.g. 2025-09-02T06:00Z): rounds open before it "
+    "(288 rounds a day). Default: the last candle."
+)
+_PAYOUT_HELP = (
+    "What the paper broker pays on a win, percent of the 10.00 stake (80: a win "
+    "+8.00, a loss -10.00, a draw 0); 0 to 1000."
+)
+_DB_HELP = (
+    "Event store URL the rounds are recorded to, e.g. sqlite:///direction.db or "
+    "postgresql+psycopg://user@host/db. Default: $TRADELEAGUE_DB, else "
+    "sqlite:///./tradeleague.db."
+)
+_OUT_HELP = (
+    "Write the board as JSON to this file (e.g. REPORT.json): per model name, "
+    "provider, tier, balance, roi, hit_rate, answer_rate, settled, wins, losses, "
+    "draws, skips, streak, rank, ci_low, ci_high; and the provider and tier rows."
+)
+_STREAM_HELP = (
+    "Event stream the arena records to in --db; use another name to keep several "
+    "replays in one database."
+)
+
 _REPLAY_ANSWERS_HELP = (
     REPLAY_ANSWERS_HELP
     + " The calls are read from the same --stream in FROM_DB (seasons S1, S2... in the "
@@ -126,14 +163,14 @@ def register_replay(replay_app: typer.Typer) -> None:
 
     @replay_app.command("direction")
     def replay_direction_command(
-        market: Annotated[Path, typer.Option("--market", help="Folder of 1m candles.")],
-        agent: Annotated[list[str], typer.Option("--agent", help=AGENT_OPTION_HELP)],
-        start: Annotated[str | None, typer.Option(help="First round (UTC, ISO 8601).")] = None,
-        end: Annotated[str | None, typer.Option(help="End of the replay (UTC, ISO 8601).")] = None,
-        payout: Annotated[int, typer.Option(help="Broker payout on a win, percent.")] = 80,
-        db: Annotated[str | None, typer.Option(help="Database URL.")] = None,
-        out: Annotated[Path | None, typer.Option(help="Write REPORT.json here.")] = None,
-        stream: Annotated[str, typer.Option(help="Event stream of this arena.")] = FORMAT,
+        market: Annotated[Path, typer.Option("--market", metavar="PATH", help=_MARKET_HELP)],
+        agent: Annotated[list[str], typer.Option("--agent", metavar="NAME=SPEC", help=_AGENT_HELP)],
+        start: Annotated[str | None, typer.Option(metavar="TIME", help=_START_HELP)] = None,
+        end: Annotated[str | None, typer.Option(metavar="TIME", help=_END_HELP)] = None,
+        payout: Annotated[int, typer.Option(metavar="PERCENT", help=_PAYOUT_HELP)] = 80,
+        db: Annotated[str | None, typer.Option(metavar="URL", help=_DB_HELP)] = None,
+        out: Annotated[Path | None, typer.Option(metavar="PATH", help=_OUT_HELP)] = None,
+        stream: Annotated[str, typer.Option(metavar="NAME", help=_STREAM_HELP)] = FORMAT,
         replay_answers: Annotated[
             str | None,
             typer.Option("--replay-answers", metavar="FROM_DB", help=_REPLAY_ANSWERS_HELP),

@@ -108,10 +108,15 @@ class CcxtCandles:
         return candles
 
     async def history(self, symbol: str, end: datetime, count: int) -> tuple[Candle, ...]:
-        """Return up to ``count`` closed candles ending at or before ``end``, oldest first."""
-        first = end - count * MINUTE
+        """Return up to ``count`` closed candles ending at or before ``end``, oldest first.
+
+        ``end`` need not be on the minute grid: the last candle is the one that
+        closed at the minute boundary at or before it.
+        """
+        last_close = datetime.fromtimestamp(int(end.timestamp()) // 60 * 60, UTC)
+        first = last_close - count * MINUTE
         got = await self._fetch(symbol, first, count)
-        return tuple(c for c in got if first <= c.open_time and c.close_time <= end)
+        return tuple(c for c in got if first <= c.open_time and c.close_time <= last_close)
 
     async def candle(self, symbol: str, open_time: datetime) -> Candle | None:
         """Return the candle opened at ``open_time`` once closed, else ``None``."""

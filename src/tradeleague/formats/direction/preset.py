@@ -40,7 +40,12 @@ class DirectionPreset:
     symbol
         The candle source's symbol for it (``BTCUSDT`` in the frozen data).
     round_length
-        Length of a round, open to expiry (D-RND-1: five minutes).
+        Length of a round, open to expiry (D-RND-1: five minutes): a whole
+        number of minutes, or, for drills and tests of the live path on the
+        wall clock, a whole number of seconds that divides a minute (every
+        minute boundary is then a round open). A sub-minute round drills the
+        live plumbing only: its entry price is the close of the last candle
+        closed by its open, and its prompt says a horizon of 0 minutes.
     window
         The response window from the ask, hard abort (D-RND-3: 45 s).
     late_cutoff
@@ -86,8 +91,16 @@ class DirectionPreset:
     scoring_version: str = SCORING_VERSION
 
     def __post_init__(self) -> None:
-        if self.round_length <= timedelta(0) or self.round_length % timedelta(minutes=1):
-            raise ValueError("a round is a positive whole number of minutes")
+        minute = timedelta(minutes=1)
+        length = self.round_length
+        whole_minutes = length >= minute and not length % minute
+        minute_divisor = timedelta(0) < length < minute and not (
+            length % timedelta(seconds=1) or minute % length
+        )
+        if not (whole_minutes or minute_divisor):
+            raise ValueError(
+                "a round is a whole number of minutes, or whole seconds dividing a minute"
+            )
         if not timedelta(0) < self.window < self.round_length:
             raise ValueError("the response window must be positive and shorter than a round")
         if self.late_cutoff < timedelta(0) or self.settle_grace < timedelta(0):
@@ -99,7 +112,7 @@ class DirectionPreset:
 
     @property
     def horizon_minutes(self) -> int:
-        """Return the round length in whole minutes (the prompt's horizon)."""
+        """Return the round length in whole minutes (the prompt's horizon; 0 for a drill round)."""
         return int(self.round_length / timedelta(minutes=1))
 
     def call_params(self) -> CallParams:

@@ -4,8 +4,9 @@ One round, in order (the same code live and in replay; ``pacing`` holds the
 only differences):
 
 1. At the open, read the last ``candles`` one-minute candles once; the entry
-   price is the close of the candle that ended at the open. Without it the
-   round is void (``no_market_data``). Record ``RoundStarted`` with the asset,
+   price is the close of the candle that ended at the open (for a sub-minute
+   drill round, of the last candle closed less than a minute before the
+   open). Without it the round is void (``no_market_data``). Record ``RoundStarted`` with the asset,
    the entry price, the candles and the exact expiry (D-RND-1).
 2. Ask every model the identical prompt with identical parameters through one
    code path (D-RND-2, D-ASK-1, D-ASK-2, C-2).
@@ -37,7 +38,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind, utc_iso
 from tradeleague.feeds.candles.base import CandleSource
 from tradeleague.formats.direction.answer import Answer, parse_answer
-from tradeleague.formats.direction.candle import Candle
+from tradeleague.formats.direction.candle import MINUTE, Candle
 from tradeleague.formats.direction.labels import market_label
 from tradeleague.formats.direction.ledger import (
     ROUND_VOIDED,
@@ -248,7 +249,7 @@ class DirectionArena:
         if self.season is None:
             await self.start_season()
         history = await self.candles.history(p.symbol, open_at, p.candles)
-        entry = history[-1].close if history and history[-1].close_time == open_at else None
+        entry = _price_at(history, open_at)
         await self.pacing.ask(open_at)
         ask_at = self.clock.now()
         names = [c.entrant.name for c in self.roster]
@@ -280,7 +281,8 @@ class DirectionArena:
             await self._ask_all(live, history)
             await self._place_visitors(live)
         finally:
-            self._open = None
+            if self._open is live:  # a late round may overlap the next one's open
+                self._open = None
         await self._settle(live)
         return times.round_id
 
@@ -436,6 +438,17 @@ class DirectionArena:
         started = self._season_started or times.open_at
         if season_end(self.preset, started, times.open_at, models) is SeasonEnd.FLOOR:
             await self.end_season(SeasonEnd.FLOOR)
+
+
+def _price_at(history: Sequence[Candle], moment: datetime) -> Usd | None:
+    """Return the close of the last candle closed less than a minute before ``moment``.
+
+    On the minute grid this is exactly the candle that ended at ``moment``; a
+    gap there means no price (``no_market_data``), never an older one.
+    """
+    if history and moment - history[-1].close_time < MINUTE:
+        return history[-1].close
+    return None
 
 
 def _placed_payload(rid: str, name: str, placed: Placed) -> dict[str, Any]:
