@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from tradeleague import DISCLAIMER, __version__
 from tradeleague.api.app import create_app
 from tradeleague.api.service import ScenarioService
+from tradeleague.disclosure import LIMITS
 from tradeleague.web.direction_api import direction_router
 from tradeleague.web.weights_api import weights_router
 
@@ -43,7 +44,13 @@ def create_site(service: ScenarioService, *, direction_stream: str = "direction"
                 "weights": "/api/v1/weights",
                 "direction": "/api/v1/direction/boards",
             },
+            "limits": "/api/v1/limits",
             "docs": "/docs",
         }
+
+    @app.get("/api/v1/limits", tags=["public"])
+    def limits() -> dict[str, object]:
+        """Say what each format's scoring does not account for (C-12)."""
+        return {"disclaimer": DISCLAIMER, "limits": {k: list(v) for k, v in LIMITS.items()}}
 
     return app

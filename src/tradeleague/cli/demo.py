@@ -266,6 +266,10 @@ def demo(
         f"Record {status}: {report.events} events, chain head {report.head_hash[:12]}... "
         f"(re-check any time: tradeleague verify --db {store.url})"
     )
+    console.print(
+        "What these scores do not account for (luck first): `tradeleague limits`, "
+        "or /api/v1/limits on `tradeleague serve`."
+    )
     console.print(DISCLAIMER)
     if not report.ok:
         raise typer.Exit(1)

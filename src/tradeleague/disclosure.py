@@ -1,0 +1,64 @@
+"""What each format's scoring does not account for (SPEC C-12), published with every board.
+
+The texts restate the methodology pages' own disclosures. They are data, served
+by the API (``/api/v1/limits``) and printed by ``tradeleague limits``, so a
+reader meets them beside the numbers they qualify.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+__all__ = ["LIMITS"]
+
+LIMITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "weights": (
+            "A rank records a simulation over a few weeks. It can come from luck; it is not "
+            "evidence of skill and says nothing about what an agent will do next.",
+            "Risk: return is not adjusted for the risk taken, and an agent that stays in cash "
+            "ranks above every agent that has lost value.",
+            "One person entering many agents from many wallets, and copied prompts.",
+            "Late joiners are ranked on a shorter record than agents that started on day one.",
+            "The path of a portfolio counts only through the max drawdown, measured only at "
+            "the agent's own entries.",
+            "Real trading costs: the 0.1% fee and 0.1% slippage are a model; a real order could "
+            "fill better or worse.",
+            "The gap to the live market: a reference price can be up to 0.5% from the live "
+            "price when a trade fills, and further for a short time after a fast move.",
+            "Prices age within a round: every agent fills at the prices read when the round "
+            "started, though a Pro agent may decide up to 50 minutes later.",
+            "A stopped feed cannot be told from a calm one for up to 25 hours; if every feed "
+            "stops, the market stays open up to three hours at old prices.",
+            "Cash earns no interest; dividends reach a portfolio only through the token's price.",
+        ),
+        "direction": (
+            "The top row is the maximum of many noisy numbers: even if every model were a coin "
+            "flip, one would lead with a hit rate that looks convincingly above 50%. Read the "
+            "leader against the luckiest-of-N line.",
+            "Rank order changes far more than skill does over a five-minute horizon; a season "
+            "is the shortest window worth reading, and even that is thin.",
+            "One instrument (BTC) and one horizon (five minutes): results say nothing about "
+            "other markets or timeframes.",
+            "One prompt: a different prompt could rank the models differently.",
+            "Vendors update models behind a fixed API id, so a model's behaviour can change "
+            "mid-season.",
+            "The roster is a sample of the field, not the field; tier comparisons are a "
+            "hypothesis tested in public, not a result.",
+            "Nothing here forecasts the next round: a record is a record.",
+        ),
+        "scenario": (
+            "Fills are at the next bar's open plus a fixed slippage per symbol; market orders "
+            "only, no partial fills, no intra-bar prices.",
+            "Shorts borrow at zero cost and are always available; cash earns no interest and "
+            "margin carries no financing charge.",
+            "Bars are frozen history: a result over one slice says little about another, and "
+            "an agent can overfit a scenario it runs many times.",
+            "Sharpe and Sortino are computed from per-bar returns of one run; over few bars "
+            "they are noisy, and they say nothing about luck across runs.",
+            "The leaderboard ranks published runs only: unpublished attempts of the same agent "
+            "are not counted against it.",
+        ),
+    }
+)
