@@ -221,8 +221,9 @@ def test_feed_schedule_heartbeat_and_weekends() -> None:
 
 
 def test_participants_are_settled_at_the_round_start(tmp_path: Path, sqlite_url: str) -> None:
-    """W-RND-3, W-SKP-3: an agent created after the read waits for the next round; one whose
-    prompt changed after the read is skipped for that round; the others play."""
+    """W-RND-3, W-SKP-3, C-7: an agent created after the read waits for the next round; one
+    whose prompt changed after the read is skipped for that round (a TurnSkipped entry with a
+    reason code, not a decision and not a "No decision"); the others play."""
     good = [{"targets": {"AAA": 10}, "reason": "Some AAA."}] * 5
     specs = {n: _script(tmp_path / f"{n}.jsonl", good) for n in ("early", "changed", "late")}
     hour = MONDAY + timedelta(hours=15)
