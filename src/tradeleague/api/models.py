@@ -35,7 +35,8 @@ IdempotencyKey = Annotated[
         min_length=1,
         max_length=255,
         pattern=r"^[\x21-\x7E]+$",
-        description="De-duplicates retries for 24 h (S-SVC-1): printable ASCII, no spaces.",
+        description="De-duplicates retries for the server's idempotency window (S-SVC-1; "
+        "24 h by default): printable ASCII, no spaces.",
     ),
 ]
 

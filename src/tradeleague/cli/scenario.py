@@ -9,24 +9,39 @@ REST API with uvicorn (OpenAPI at ``/docs``).
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 from rich.console import Console
 
 from tradeleague.errors import ConfigError
+from tradeleague.formats.scenario import (
+    DEFAULT_CASH,
+    LEVERAGE_CAPS,
+    MIN_IDLE_LIMIT,
+    ServicePreset,
+    SlippageTiers,
+)
+from tradeleague.money import MICRO
 
 if TYPE_CHECKING:
     from tradeleague.api import ScenarioService
 
-__all__ = ["register"]
+__all__ = ["register", "serve_preset"]
+
+_SEED: Final = ServicePreset()
+"""The seed's numbers: every option below defaults to them (SPEC S-*)."""
+
+_DAY: Final = timedelta(days=1)
+_HOUR: Final = timedelta(hours=1)
 
 DbOption = Annotated[
     str | None,
     typer.Option(
         "--db",
-        help="Database URL (default: $TRADELEAGUE_DB, else sqlite:///./tradeleague.db).",
+        help="Database URL, e.g. sqlite:///./league.db or postgresql+psycopg://host/db "
+        "(default: $TRADELEAGUE_DB, else sqlite:///./tradeleague.db).",
         show_default=False,
     ),
 ]
@@ -40,35 +55,135 @@ def _date(text: str, what: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _service(db: str | None) -> ScenarioService:
+def _service(db: str | None, preset: ServicePreset = _SEED) -> ScenarioService:
     from tradeleague.api import ScenarioService
     from tradeleague.clock import WallClock
     from tradeleague.store import open_store
 
-    return ScenarioService(open_store(db), WallClock())
+    return ScenarioService(open_store(db), WallClock(), preset=preset)
 
 
 def _create(
-    name: Annotated[str, typer.Argument(help="Scenario name (a-z, 0-9, '.', '_', '-').")],
-    market: Annotated[str, typer.Option("--market", help="Folder of <SYMBOL>.csv bars.")],
-    symbols: Annotated[str, typer.Option("--symbols", help="Comma-separated universe.")],
-    start: Annotated[str, typer.Option("--start", help="First bar date (UTC), inclusive.")],
-    end: Annotated[str, typer.Option("--end", help="End date (UTC), exclusive.")],
-    leverage: Annotated[int, typer.Option("--leverage", help="Leverage cap: 1, 2, 4 or 10.")] = 1,
-    shorting: Annotated[bool, typer.Option("--shorting", help="Allow short/cover.")] = False,
-    cash: Annotated[str, typer.Option("--cash", help="Starting cash in USD.")] = "100000",
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="Scenario name: lower-case a-z, 0-9, '.', '_', '-' (e.g. mega-caps-june). "
+            "Re-using a name adds a new version; old versions never change."
+        ),
+    ],
+    market: Annotated[
+        str,
+        typer.Option(
+            "--market",
+            help="Folder of hourly bars, one <SYMBOL>.csv per symbol with columns "
+            "timestamp,open,high,low,close,volume (e.g. ../shared/data/us_equities_1h).",
+        ),
+    ],
+    symbols: Annotated[
+        str,
+        typer.Option(
+            "--symbols", help="Comma-separated universe, case-insensitive (e.g. SPY,AAPL,TSLA)."
+        ),
+    ],
+    start: Annotated[
+        str,
+        typer.Option(
+            "--start",
+            help="Start of the slice, inclusive: an ISO date or time, UTC unless it "
+            "carries an offset (e.g. 2025-06-02 or 2025-06-02T13:30).",
+        ),
+    ],
+    end: Annotated[
+        str,
+        typer.Option("--end", help="End of the slice, exclusive, same format (e.g. 2025-07-01)."),
+    ],
+    leverage: Annotated[
+        int,
+        typer.Option(
+            "--leverage",
+            help="Leverage cap, one of "
+            + ", ".join(str(c) for c in LEVERAGE_CAPS)
+            + ": notional exposure may not exceed equity x cap (S-FIL-5).",
+        ),
+    ] = 1,
+    shorting: Annotated[
+        bool,
+        typer.Option(
+            "--shorting", help="Allow short and cover orders, zero borrow cost (S-FIL-4)."
+        ),
+    ] = False,
+    cash: Annotated[
+        str,
+        typer.Option("--cash", help="Starting cash in US dollars (e.g. 100000 or 2500.50)."),
+    ] = str(DEFAULT_CASH // MICRO),
     slippage: Annotated[
         list[str] | None,
-        typer.Option("--slippage", help="Override slippage: SYM=BPS (repeatable)."),
+        typer.Option(
+            "--slippage",
+            help="Slippage of one symbol in basis points (1 bp = 0.01% of the price), "
+            "overriding the tiers: SYM=BPS, repeatable (e.g. --slippage TSLA=25).",
+            show_default=False,
+        ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    index_bps: Annotated[
+        int,
+        typer.Option(
+            "--index-bps",
+            help="Default slippage of SPY, QQQ, IWM and DIA in bps (S-FIL-2; seed: "
+            f"{_SEED.slippage.index_bps}).",
+        ),
+    ] = _SEED.slippage.index_bps,
+    volatile_bps: Annotated[
+        int,
+        typer.Option(
+            "--volatile-bps",
+            help="Default slippage of the high-variance names in bps (S-FIL-2; seed: "
+            f"{_SEED.slippage.high_variance_bps}).",
+        ),
+    ] = _SEED.slippage.high_variance_bps,
+    default_bps: Annotated[
+        int,
+        typer.Option(
+            "--default-bps",
+            help="Default slippage of every other symbol in bps (S-FIL-2; seed: "
+            f"{_SEED.slippage.default_bps}).",
+        ),
+    ] = _SEED.slippage.default_bps,
+    volatile: Annotated[
+        str,
+        typer.Option(
+            "--volatile",
+            help="Comma-separated high-variance names that get --volatile-bps.",
+        ),
+    ] = ",".join(sorted(_SEED.slippage.high_variance)),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the version as JSON instead of one line.")
+    ] = False,
     db: DbOption = None,
 ) -> None:
-    """Provision an immutable scenario version from a folder of bars (S-SCN-1, S-SCN-2)."""
+    """Provision an immutable scenario version from a folder of bars (S-SCN-1, S-SCN-2).
+
+    The bars of the slice are copied into the database with a content hash;
+    runs stay pinned to the version they started on. Prints the version's id,
+    which agents pass to POST /api/v1/runs.
+
+    Example: tradeleague scenario create mega-caps --market ../shared/data/us_equities_1h
+    --symbols SPY,AAPL,TSLA --start 2025-06-02 --end 2025-07-01 --leverage 2 --shorting
+    """
     from tradeleague.api.service import provision_from_market
     from tradeleague.formats.scenario import parse_slippage_overrides
     from tradeleague.money import usd
 
+    try:
+        tiers = SlippageTiers(
+            index_bps=index_bps,
+            high_variance_bps=volatile_bps,
+            default_bps=default_bps,
+            high_variance=frozenset(s.strip().upper() for s in volatile.split(",") if s.strip()),
+        )
+        overrides = parse_slippage_overrides(slippage or [])
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     service = _service(db)
     try:
         scenario = provision_from_market(
@@ -81,7 +196,8 @@ def _create(
             leverage_cap=leverage,
             allow_short=shorting,
             cash=usd(cash),
-            slippage=parse_slippage_overrides(slippage or []),
+            slippage=overrides,
+            tiers=tiers,
         )
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
@@ -102,11 +218,32 @@ def _create(
 
 
 def _keys_create(
-    account: Annotated[str, typer.Option("--account", help="Account name.")],
-    tier: Annotated[str, typer.Option("--tier", help="free or pro.")] = "free",
+    account: Annotated[
+        str,
+        typer.Option(
+            "--account",
+            help="Account name, 1-100 printable characters (e.g. ada). An existing "
+            "account gets one more key; its other keys keep working.",
+        ),
+    ],
+    tier: Annotated[
+        str,
+        typer.Option(
+            "--tier",
+            help=f"Plan: free ({_SEED.free_quota} runs per UTC month, then 402) or pro "
+            f"({_SEED.pro_quota}, then 429) at the seed's quotas (S-SVC-5); serve "
+            "--free-quota/--pro-quota change them. Re-tiers an existing account.",
+        ),
+    ] = "free",
     db: DbOption = None,
 ) -> None:
-    """Create an API key for an account and print it once (only its hash is kept)."""
+    """Create an API key for an account and print it once (only its hash is kept, S-SVC-4).
+
+    The key goes to stdout alone, so it can be captured; agents send it as the
+    X-API-Key header.
+
+    Example: tradeleague keys create --account ada --tier pro > ada.key
+    """
     from tradeleague.api.service import Tier
 
     try:
@@ -124,23 +261,116 @@ def _keys_create(
     )
 
 
+def serve_preset(
+    *,
+    free_quota: int = _SEED.free_quota,
+    pro_quota: int = _SEED.pro_quota,
+    idle_days: float = _SEED.idle_limit / _DAY,
+    idempotency_hours: float = _SEED.idempotency_ttl / _HOUR,
+    checkout_url: str = _SEED.checkout_url,
+    max_queued: int = _SEED.max_queued,
+) -> ServicePreset:
+    """Return the service preset that ``tradeleague serve``'s options describe.
+
+    Raises
+    ------
+    ConfigError
+        If a number is out of range (e.g. an idle limit under one hour).
+    """
+    try:
+        return ServicePreset(
+            free_quota=free_quota,
+            pro_quota=pro_quota,
+            idle_limit=idle_days * _DAY,
+            idempotency_ttl=idempotency_hours * _HOUR,
+            checkout_url=checkout_url,
+            max_queued=max_queued,
+            slippage=_SEED.slippage,
+        )
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def _serve(
     db: DbOption = None,
-    host: Annotated[str, typer.Option("--host", help="Interface to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Interface to bind: 127.0.0.1 for this machine only, 0.0.0.0 for every one.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port to listen on.")] = 8000,
+    free_quota: Annotated[
+        int,
+        typer.Option(
+            "--free-quota",
+            help="Runs a free account may start per UTC month; the next is refused with "
+            f"402 and --checkout-url (S-SVC-5; seed: {_SEED.free_quota}).",
+        ),
+    ] = _SEED.free_quota,
+    pro_quota: Annotated[
+        int,
+        typer.Option(
+            "--pro-quota",
+            help="Runs a pro account may start per UTC month; the next is refused with "
+            f"429 and resets_at (S-SVC-5; seed: {_SEED.pro_quota}).",
+        ),
+    ] = _SEED.pro_quota,
+    idle_days: Annotated[
+        float,
+        typer.Option(
+            "--idle-days",
+            help="Days without activity after which a run is abandoned, fractions "
+            f"allowed, at least {MIN_IDLE_LIMIT / _HOUR:g} hour (S-SVC-3; seed: "
+            f"{_SEED.idle_limit / _DAY:g}).",
+        ),
+    ] = _SEED.idle_limit / _DAY,
+    idempotency_hours: Annotated[
+        float,
+        typer.Option(
+            "--idempotency-hours",
+            help="Hours an idempotency_key replays its first response (S-SVC-1; seed: "
+            f"{_SEED.idempotency_ttl / _HOUR:g}).",
+        ),
+    ] = _SEED.idempotency_ttl / _HOUR,
+    checkout_url: Annotated[
+        str,
+        typer.Option(
+            "--checkout-url",
+            help="Upgrade page sent with a free account's 402 (S-SVC-5).",
+        ),
+    ] = _SEED.checkout_url,
+    max_queued: Annotated[
+        int,
+        typer.Option(
+            "--max-queued", help="Most orders that may wait for one step of a run (S-API-2)."
+        ),
+    ] = _SEED.max_queued,
 ) -> None:
     """Serve the REST API: the scenario benchmark, the weights and direction boards (docs at /docs).
 
     The scenario agent loop and leaderboard live under /api/v1/runs and
     /api/v1/leaderboard, the weights league's tables under /api/v1/weights, the
     direction arena's rounds, logs and boards under /api/v1/direction; /api/v1
-    lists them.
+    lists them. Every number defaults to the seed's; change one to run the
+    same benchmark under another operator's rules.
+
+    Example: tradeleague serve --db sqlite:///./league.db --port 8080 --free-quota 10
     """
     import uvicorn
 
     from tradeleague.api.site import create_site
 
-    service = _service(db)
+    preset = serve_preset(
+        free_quota=free_quota,
+        pro_quota=pro_quota,
+        idle_days=idle_days,
+        idempotency_hours=idempotency_hours,
+        checkout_url=checkout_url,
+        max_queued=max_queued,
+    )
+    service = _service(db, preset)
     try:
         uvicorn.run(create_site(service), host=host, port=port, log_level="warning")
     finally:

@@ -2,7 +2,7 @@
 
 A client sends ``idempotency_key`` in the JSON body of ``trades`` or ``step``.
 The first request with a key is *claimed* (recorded as in flight, committed),
-carried out, and its response recorded. Then, for 24 hours:
+carried out, and its response recorded. Then, for 24 hours (by default):
 
 - the same key with the same parameters replays the first response, byte for byte;
 - the same key with different parameters is 422 ``idempotency_key_reused``;
@@ -11,14 +11,14 @@ carried out, and its response recorded. Then, for 24 hours:
 
 Client errors (4xx) are recorded and replayed like successes; a server error
 releases the key, so a retry runs again. Keys are scoped to the account and
-expire 24 hours after their first use (measured on the injected clock).
+expire ``idempotency_ttl`` after their first use (the service's
+`ServicePreset`; the seed's 24 hours), measured on the injected clock.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from datetime import timedelta
 from typing import Final
 
 import sqlalchemy as sa
@@ -30,12 +30,10 @@ from tradeleague.api.service.tables import idempotency_keys
 from tradeleague.errors import StoreError
 from tradeleague.events import canonical_json
 
-__all__ = ["KEY_TTL", "MAX_KEY_LENGTH", "fingerprint", "idempotent"]
-
-KEY_TTL: Final = timedelta(hours=24)
-"""How long a key is remembered (S-SVC-1)."""
+__all__ = ["MAX_KEY_LENGTH", "fingerprint", "idempotent"]
 
 MAX_KEY_LENGTH: Final = 255
+"""The longest ``idempotency_key`` accepted, in characters."""
 
 
 def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
@@ -54,7 +52,7 @@ def _claim(
         row = conn.execute(
             sa.select(idempotency_keys).where(*where).with_for_update()
         ).one_or_none()
-        if row is not None and now - row.created_at >= KEY_TTL:
+        if row is not None and now - row.created_at >= service.preset.idempotency_ttl:
             conn.execute(sa.delete(idempotency_keys).where(*where))
             row = None
         if row is None:

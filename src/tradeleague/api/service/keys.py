@@ -19,15 +19,14 @@ KEY_PREFIX: Final = "tl_"
 
 
 class Tier(enum.StrEnum):
-    """An account's plan, which sets its monthly run quota (S-SVC-5)."""
+    """An account's plan, which sets its monthly run quota (S-SVC-5).
+
+    The quotas themselves are the service preset's
+    (`ServicePreset.monthly_runs`: free 25, pro 200 by default).
+    """
 
     FREE = "free"
     PRO = "pro"
-
-    @property
-    def monthly_runs(self) -> int:
-        """Return the runs this tier may create per UTC month."""
-        return 25 if self is Tier.FREE else 200
 
 
 @dataclass(frozen=True, slots=True)

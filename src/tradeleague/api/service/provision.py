@@ -9,9 +9,9 @@ from tradeleague.api.service.core import ScenarioService
 from tradeleague.api.service.scenarios import Scenario
 from tradeleague.formats.scenario import (
     DEFAULT_CASH,
-    HIGH_VARIANCE,
     ScenarioBars,
     ScenarioConfig,
+    SlippageTiers,
     default_slippage,
     periods_per_year,
 )
@@ -33,7 +33,7 @@ def provision_from_market(
     allow_short: bool = False,
     cash: Usd = DEFAULT_CASH,
     slippage: Mapping[str, int] | None = None,
-    high_variance: Sequence[str] = tuple(HIGH_VARIANCE),
+    tiers: SlippageTiers | None = None,
 ) -> Scenario:
     """Copy the bars of ``symbols`` in ``[start, end)`` into a new scenario version.
 
@@ -43,6 +43,9 @@ def provision_from_market(
         A data folder (``../shared/data/us_equities_1h``) or a loaded dataset.
     slippage
         Per-symbol basis points that override the S-FIL-2 defaults.
+    tiers
+        The default slippage tiers; the service preset's (``service.preset.slippage``)
+        unless given.
 
     Raises
     ------
@@ -65,7 +68,7 @@ def provision_from_market(
         leverage_cap=leverage_cap,
         allow_short=allow_short,
         cash=cash,
-        slippage_bps=default_slippage(names, slippage, high_variance),
+        slippage_bps=default_slippage(names, slippage, tiers or service.preset.slippage),
         market=dataset.label,
         synthetic=dataset.synthetic,
         periods_per_year=periods_per_year(dataset.bar_size, dataset.calendar.continuous),

@@ -8,7 +8,7 @@ expression nor recomputes its cache key; SQLAlchemy reuses the compiled form.
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -32,6 +32,7 @@ __all__ = [
     "not_found",
     "require_active",
     "results_of",
+    "span",
 ]
 
 RUN: Final = sa.select(scenario_runs).where(scenario_runs.c.id == sa.bindparam("p_run"))
@@ -102,17 +103,28 @@ def not_found(run_id: str) -> ServiceError:
     return ServiceError(404, "run_not_found", f"There is no run {run_id!r} for this API key.")
 
 
-def abandoned(run_id: str) -> ServiceError:
-    """Return the 409 of an abandoned run (S-SVC-3)."""
+def span(length: timedelta) -> str:
+    """Return ``length`` in words: ``5 days``, ``1 day``, ``12 hours`` or ``90 minutes``."""
+    for unit, name in ((timedelta(days=1), "day"), (timedelta(hours=1), "hour")):
+        if length >= unit and not length % unit:
+            count = length // unit
+            return f"{count} {name}{'' if count == 1 else 's'}"
+    return f"{length / timedelta(minutes=1):g} minutes"
+
+
+def abandoned(run_id: str, idle_limit: timedelta) -> ServiceError:
+    """Return the 409 of a run abandoned after ``idle_limit`` without activity (S-SVC-3)."""
     return ServiceError(
-        409, "run_abandoned", f"Run {run_id} had no activity for 5 days and was abandoned."
+        409,
+        "run_abandoned",
+        f"Run {run_id} had no activity for {span(idle_limit)} and was abandoned.",
     )
 
 
-def require_active(row: sa.Row[tuple[object, ...]]) -> None:
+def require_active(row: sa.Row[tuple[object, ...]], idle_limit: timedelta) -> None:
     """Raise unless the run can still trade and step."""
     if row.status == RunStatus.ABANDONED.value:
-        raise abandoned(str(row.id))
+        raise abandoned(str(row.id), idle_limit)
     if row.status == RunStatus.COMPLETE.value:
         raise ServiceError(409, "run_complete", "The run is over; fetch its results.")
 

@@ -3,7 +3,8 @@
 Pure pieces only, read top to bottom like the methodology page: a scenario's
 rules (`config`, S-SCN-1, S-FIL-2), its frozen bars (`bars`, S-SCN-2), the run
 state machine on the shared engine (`run`, S-API-2/3, S-FIL-*, S-LIQ-1), the
-score (`metrics`, S-SCO-1) and the leaderboard order (`leaderboard`, S-SCO-2).
+score (`metrics`, S-SCO-1), the leaderboard order (`leaderboard`, S-SCO-2) and
+the preset holding every number of the seed (`preset`, S-SVC-1/3/5, S-FIL-2).
 The service that stores runs and serves them over HTTP and MCP lives in
 `tradeleague.api`.
 """
@@ -12,7 +13,6 @@ from tradeleague.formats.scenario.bars import OHLCV, ScenarioBars, periods_per_y
 from tradeleague.formats.scenario.config import (
     DEFAULT_CASH,
     DEFAULT_HISTORY,
-    HIGH_VARIANCE,
     LEVERAGE_CAPS,
     ScenarioConfig,
     default_slippage,
@@ -25,9 +25,14 @@ from tradeleague.formats.scenario.metrics import (
     compute_results,
     higher_is_better,
 )
+from tradeleague.formats.scenario.preset import (
+    HIGH_VARIANCE,
+    MIN_IDLE_LIMIT,
+    ServicePreset,
+    SlippageTiers,
+)
 from tradeleague.formats.scenario.run import (
     LIQUIDATED_REASON,
-    MAX_QUEUED,
     TRANSITIONS,
     RunState,
     RunStatus,
@@ -45,8 +50,8 @@ __all__ = [
     "HIGH_VARIANCE",
     "LEVERAGE_CAPS",
     "LIQUIDATED_REASON",
-    "MAX_QUEUED",
     "METRICS",
+    "MIN_IDLE_LIMIT",
     "OHLCV",
     "TRANSITIONS",
     "Entry",
@@ -56,6 +61,8 @@ __all__ = [
     "ScenarioBars",
     "ScenarioConfig",
     "ScenarioResults",
+    "ServicePreset",
+    "SlippageTiers",
     "StepRejection",
     "StepReport",
     "can_transition",

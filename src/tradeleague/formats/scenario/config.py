@@ -18,13 +18,13 @@ from typing import Final
 
 from tradeleague.clock import ensure_utc
 from tradeleague.events import canonical_json, utc_iso
+from tradeleague.formats.scenario.preset import SlippageTiers
 from tradeleague.money import Usd, usd
-from tradeleague.sim import BpsPriceSlippage, OrderRules, scenario_price_slippage
+from tradeleague.sim import BpsPriceSlippage, OrderRules
 
 __all__ = [
     "DEFAULT_CASH",
     "DEFAULT_HISTORY",
-    "HIGH_VARIANCE",
     "LEVERAGE_CAPS",
     "NAME_RE",
     "ScenarioConfig",
@@ -34,15 +34,6 @@ __all__ = [
 
 LEVERAGE_CAPS: Final = (1, 2, 4, 10)
 """The leverage caps a scenario may have (S-SCN-1)."""
-
-HIGH_VARIANCE: Final = frozenset(
-    {"AMD", "COIN", "CRCL", "HOOD", "MSTR", "NVDA", "PLTR", "SMCI", "TSLA"}
-)
-"""The catalogue's high-variance names, slipped 20 bps by default (S-FIL-2).
-
-The seed does not list them; these are the catalogue's names whose hourly
-returns are the most volatile. A scenario can override any symbol.
-"""
 
 DEFAULT_CASH: Final = usd(100_000)
 """Starting cash unless a scenario says otherwise (100,000 USD)."""
@@ -59,24 +50,20 @@ _SYMBOL_RE: Final = re.compile(r"[A-Z][A-Z0-9.\-]{0,19}")
 def default_slippage(
     symbols: Iterable[str],
     overrides: Mapping[str, int] | None = None,
-    high_variance: Iterable[str] = HIGH_VARIANCE,
+    tiers: SlippageTiers | None = None,
 ) -> dict[str, int]:
     """Return basis points of slippage for every symbol (S-FIL-2).
 
-    3 bps for SPY/QQQ/IWM/DIA, 20 bps for ``high_variance`` names, 8 bps
-    otherwise; ``overrides`` win.
+    ``tiers`` defaults to the seed's (`SlippageTiers`): 3 bps for
+    SPY/QQQ/IWM/DIA, 20 bps for `HIGH_VARIANCE` names, 8 bps otherwise;
+    ``overrides`` win.
 
     Raises
     ------
     ValueError
         If an override names a symbol outside ``symbols``.
     """
-    names = tuple(symbols)
-    extra = set(overrides or {}) - set(names)
-    if extra:
-        raise ValueError(f"slippage given for symbols outside the universe: {sorted(extra)}")
-    preset = scenario_price_slippage(high_variance, overrides=overrides)
-    return {s: preset.bps_for(s) for s in sorted(names)}
+    return (tiers or SlippageTiers()).table(symbols, overrides)
 
 
 def parse_slippage_overrides(items: Iterable[str]) -> dict[str, int]:

@@ -40,7 +40,6 @@ from tradeleague.sim import (
 
 __all__ = [
     "LIQUIDATED_REASON",
-    "MAX_QUEUED",
     "TRANSITIONS",
     "RunState",
     "RunStatus",
@@ -51,9 +50,6 @@ __all__ = [
     "start_run",
     "step",
 ]
-
-MAX_QUEUED: Final = 200
-"""The most orders that may wait for one step."""
 
 LIQUIDATED_REASON: Final = "liquidated"
 """The rejection code of orders that a forced liquidation pre-empted (S-LIQ-1)."""
@@ -182,14 +178,19 @@ def start_run(config: ScenarioConfig) -> RunState:
     return RunState(0, Portfolio.open(config.cash), (), (config.cash,))
 
 
-def queue_orders(state: RunState, orders: Iterable[Order], config: ScenarioConfig) -> RunState:
+def queue_orders(
+    state: RunState, orders: Iterable[Order], config: ScenarioConfig, *, max_queued: int
+) -> RunState:
     """Return the state with ``orders`` appended to the queue (S-API-2).
+
+    ``max_queued`` is the preset's bound on the orders waiting for one step
+    (`ServicePreset.max_queued`).
 
     Raises
     ------
     ValueError
         If the run is over, an order names a symbol outside the universe or a
-        non-positive quantity, or the queue would exceed `MAX_QUEUED`.
+        non-positive quantity, or the queue would exceed ``max_queued``.
     """
     if state.done:
         raise ValueError("the run is over; no more orders")
@@ -202,8 +203,8 @@ def queue_orders(state: RunState, orders: Iterable[Order], config: ScenarioConfi
             )
         if order.qty <= 0:
             raise ValueError(f"{order.symbol}: quantity must be positive")
-    if len(state.queued) + len(new) > MAX_QUEUED:
-        raise ValueError(f"at most {MAX_QUEUED} orders may wait for one step")
+    if len(state.queued) + len(new) > max_queued:
+        raise ValueError(f"at most {max_queued} orders may wait for one step")
     return RunState(
         state.index,
         state.portfolio,

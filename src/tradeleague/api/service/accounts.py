@@ -1,0 +1,86 @@
+"""API keys and accounts of the scenario service (S-SVC-4).
+
+A key is shown once and stored as its SHA-256 (`tradeleague.api.service.keys`);
+a process trusts a key it has checked for `KEY_CACHE_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final
+
+import sqlalchemy as sa
+
+from tradeleague.api.service.base import CACHE_LIMIT, ServiceBase
+from tradeleague.api.service.errors import ServiceError
+from tradeleague.api.service.keys import Account, Tier, hash_key, new_key
+from tradeleague.api.service.rows import KEY_ACCOUNT
+from tradeleague.api.service.tables import api_accounts, api_keys
+
+__all__ = ["KEY_CACHE_SECONDS", "ServiceAccounts"]
+
+KEY_CACHE_SECONDS: Final = 30.0
+"""How long a process trusts a key it has checked (S-SVC-4).
+
+The check is one indexed read, but on every request; a valid key's account is
+cached for this many seconds, so revoking a key or changing its tier in
+another process takes effect within this time. Unknown keys are never cached.
+"""
+
+
+class ServiceAccounts(ServiceBase):
+    """Create API keys and authenticate requests (S-SVC-4)."""
+
+    def create_key(self, account: str, tier: Tier) -> str:
+        """Create (or re-tier) ``account`` and return a new API key for it, once."""
+        name = account.strip()
+        if not name or len(name) > 100 or not name.isprintable():
+            raise ServiceError(422, "invalid_account", "An account name is 1-100 printable chars.")
+        key = new_key()
+        now = self.clock.now()
+        with self.write("create an API key in") as conn:
+            found = conn.execute(
+                sa.select(api_accounts.c.tier).where(api_accounts.c.name == name)
+            ).one_or_none()
+            if found is None:
+                conn.execute(
+                    sa.insert(api_accounts).values(name=name, tier=tier.value, created_at=now)
+                )
+            elif found.tier != tier.value:
+                conn.execute(
+                    sa.update(api_accounts)
+                    .where(api_accounts.c.name == name)
+                    .values(tier=tier.value)
+                )
+            conn.execute(
+                sa.insert(api_keys).values(
+                    key_hash=hash_key(key), prefix=key[:10], account=name, created_at=now
+                )
+            )
+        self._keys = {h: hit for h, hit in self._keys.items() if hit[0].name != name}
+        return key
+
+    def authenticate(self, key: str | None) -> Account:
+        """Return the account ``key`` authorises (S-SVC-4).
+
+        Raises
+        ------
+        ServiceError
+            401 ``missing_api_key`` or ``invalid_api_key``.
+        """
+        if not key:
+            raise ServiceError(401, "missing_api_key", "This endpoint needs an X-API-Key header.")
+        digest = hash_key(key)
+        moment = time.monotonic()
+        hit = self._keys.get(digest)
+        if hit is not None and moment < hit[1]:
+            return hit[0]
+        with self.read("check an API key in") as conn:
+            row = conn.execute(KEY_ACCOUNT, {"p_hash": digest}).one_or_none()
+        if row is None:
+            raise ServiceError(401, "invalid_api_key", "The X-API-Key is not a valid key.")
+        account = Account(str(row.name), Tier(row.tier))
+        if len(self._keys) >= CACHE_LIMIT:
+            self._keys.clear()
+        self._keys[digest] = (account, moment + KEY_CACHE_SECONDS)
+        return account

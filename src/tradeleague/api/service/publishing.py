@@ -1,0 +1,82 @@
+"""Publishing and the public reads of the scenario service (S-API-5, S-SCO-2, S-SVC-4).
+
+A run is private to its key until its owner publishes it; then its results
+are readable without a key and it joins its scenario's leaderboard.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from tradeleague.api.service.base import ServiceBase, run_stream
+from tradeleague.api.service.errors import ServiceError
+from tradeleague.api.service.keys import Account
+from tradeleague.api.service.rows import iso, loads, results_of
+from tradeleague.api.service.tables import scenario_runs
+from tradeleague.events import Event
+from tradeleague.formats.scenario import RunStatus, ScenarioResults
+
+__all__ = ["ServicePublishing"]
+
+
+class ServicePublishing(ServiceBase):
+    """Publish completed runs and serve the public reads (S-API-5, S-SCO-2)."""
+
+    def publish(self, account: Account, run_id: str) -> dict[str, object]:
+        """Opt a completed run into the public leaderboard (S-API-5, S-SCO-2)."""
+        now = self.clock.now()
+        with self.write("publish a run in") as conn:
+            row = self._row(conn, account, run_id, lock=True)
+            if row.status != RunStatus.COMPLETE.value:
+                raise ServiceError(
+                    409, "run_not_complete", "Only a completed run can be published."
+                )
+            published = row.published_at or now
+            if row.published_at is None:
+                conn.execute(
+                    sa.update(scenario_runs)
+                    .where(scenario_runs.c.id == run_id)
+                    .values(published_at=now, active_at=now)
+                )
+                self.store.append_in(
+                    conn, [Event(run_stream(run_id), "ScenarioRunPublished", {"run": run_id}, now)]
+                )
+        return {"run_id": run_id, "published": True, "published_at": iso(published)}
+
+    def public_run(self, run_id: str) -> dict[str, object]:
+        """Return a published run's results, without a key (S-SVC-4); 404 otherwise."""
+        with self.read("read a run from") as conn:
+            row = conn.execute(
+                sa.select(scenario_runs).where(scenario_runs.c.id == run_id)
+            ).one_or_none()
+        if row is None or row.published_at is None:
+            raise ServiceError(404, "run_not_found", f"There is no published run {run_id!r}.")
+        return results_of(
+            row, run_id, {"account": row.account, "published_at": iso(row.published_at)}
+        )
+
+    def published(self, scenario_id: str) -> list[tuple[str, str, ScenarioResults]]:
+        """Return ``(run id, account, results)`` of the published runs, oldest first."""
+        with self.read("read the leaderboard from") as conn:
+            rows = conn.execute(
+                sa.select(scenario_runs.c.id, scenario_runs.c.account, scenario_runs.c.results)
+                .where(
+                    scenario_runs.c.scenario_id == scenario_id,
+                    scenario_runs.c.published_at.is_not(None),
+                )
+                .order_by(scenario_runs.c.published_at, scenario_runs.c.id)
+            ).all()
+        return [
+            (str(r.id), str(r.account), ScenarioResults.from_payload(loads(str(r.results))))
+            for r in rows
+        ]
+
+    def published_counts(self) -> dict[str, int]:
+        """Return how many published runs each scenario version has."""
+        with self.read("read the leaderboard from") as conn:
+            rows = conn.execute(
+                sa.select(scenario_runs.c.scenario_id, sa.func.count())
+                .where(scenario_runs.c.published_at.is_not(None))
+                .group_by(scenario_runs.c.scenario_id)
+            ).all()
+        return {str(r[0]): int(r[1]) for r in rows}

@@ -1,0 +1,291 @@
+"""Runs of the scenario service: create, read, trade, step, results, abandon.
+
+A step writes the new run state and appends its fills (and, at the end, the
+results) to the hash-chained event log in the same transaction, so ``verify``
+covers them. Quotas (S-SVC-5) and the idle limit (S-SVC-3) come from the
+service's `ServicePreset`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from typing import Final
+
+import sqlalchemy as sa
+
+from tradeleague.api.service.base import AGENT_ACCOUNT, ServiceBase, month_bounds, run_stream
+from tradeleague.api.service.errors import ServiceError
+from tradeleague.api.service.keys import Account, Tier
+from tradeleague.api.service.rows import (
+    SAVE_STATE,
+    TOUCH,
+    abandoned,
+    iso,
+    require_active,
+    results_of,
+)
+from tradeleague.api.service.tables import api_accounts, scenario_runs
+from tradeleague.api.service.views import market_view, order_view, step_view
+from tradeleague.events import Event, canonical_json, utc_iso
+from tradeleague.formats.scenario import (
+    RunStatus,
+    compute_results,
+    queue_orders,
+    start_run,
+    step,
+)
+from tradeleague.ids import new_id
+from tradeleague.sim import Order
+from tradeleague.store import account_opened, order_filled
+
+__all__ = ["TOUCH_EVERY", "ServiceRuns"]
+
+TOUCH_EVERY: Final = timedelta(minutes=1)
+"""A market read records activity only if the last was this long ago.
+
+Reads stay reads almost always (one write a minute per run at most); the
+abandonment clock is then at most this much early relative to the last read
+(with the seed's limit: 4 days 23 h 59 min instead of 5 days), never late.
+"""
+
+
+class ServiceRuns(ServiceBase):
+    """The agent loop on stored runs (S-API-1..5, S-SVC-2, S-SVC-3, S-SVC-5)."""
+
+    def create_run(self, account: Account, scenario_id: str) -> dict[str, object]:
+        """Start a run of ``scenario_id`` pinned to that version (S-API-5, S-SVC-5).
+
+        Raises
+        ------
+        ServiceError
+            404 ``scenario_not_found``; 402 ``payment_required`` (free, with
+            ``checkout_url``) or 429 ``quota_exceeded`` (pro, with ``resets_at``).
+        """
+        scenario = self.scenario(scenario_id)
+        now = self.clock.now()
+        start, reset = month_bounds(now)
+        limit = self.preset.monthly_runs(account.tier)
+        run_id = new_id()
+        state = start_run(scenario.config)
+        with self.write("create a run in") as conn:
+            conn.execute(
+                sa.select(api_accounts.c.name)
+                .where(api_accounts.c.name == account.name)
+                .with_for_update()
+            ).one()
+            used = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(scenario_runs)
+                .where(
+                    scenario_runs.c.account == account.name,
+                    scenario_runs.c.created_at >= start,
+                    scenario_runs.c.created_at < reset,
+                )
+            ).scalar_one()
+            if used >= limit:
+                if account.tier is Tier.FREE:
+                    raise ServiceError(
+                        402,
+                        "payment_required",
+                        f"Free accounts get {limit} runs per UTC month; upgrade to Pro for more.",
+                        {"checkout_url": self.preset.checkout_url},
+                    )
+                raise ServiceError(
+                    429,
+                    "quota_exceeded",
+                    f"Pro accounts get {limit} runs per UTC month; the quota resets at "
+                    f"{utc_iso(reset)}.",
+                    {"resets_at": iso(reset)},
+                )
+            conn.execute(
+                sa.insert(scenario_runs).values(
+                    id=run_id,
+                    scenario_id=scenario.id,
+                    account=account.name,
+                    status=RunStatus.ACTIVE.value,
+                    state=state.to_json(),
+                    created_at=now,
+                    active_at=now,
+                )
+            )
+            stream = run_stream(run_id)
+            self.store.append_in(
+                conn,
+                [
+                    Event(
+                        stream,
+                        "ScenarioRunStarted",
+                        {
+                            "run": run_id,
+                            "scenario": scenario.id,
+                            "content_hash": scenario.content_hash,
+                            "owner": account.name,
+                        },
+                        now,
+                    ),
+                    account_opened(stream, AGENT_ACCOUNT, scenario.config.cash, now),
+                ],
+            )
+        return {
+            "id": run_id,
+            "scenario_id": scenario.id,
+            "status": RunStatus.ACTIVE.value,
+            "index": 0,
+            "last_index": scenario.bars.last,
+            "created_at": iso(now),
+            "quota": {"used": int(used) + 1, "limit": limit, "resets_at": iso(reset)},
+        }
+
+    def _idle(self, row: sa.Row[tuple[object, ...]], now: datetime) -> bool:
+        """Return whether an active run has had no activity for ``idle_limit`` (S-SVC-3).
+
+        Activity is any call on the run by its owner: ``trades``, ``step``,
+        ``publish``, and also reading ``market``. An agent that reads the
+        market while deciding is working on the run.
+        """
+        active_at: datetime = row.active_at
+        return row.status == RunStatus.ACTIVE.value and now - active_at >= self.preset.idle_limit
+
+    def _abandon(self, conn: sa.Connection, run_id: str, now: datetime) -> None:
+        conn.execute(
+            sa.update(scenario_runs)
+            .where(scenario_runs.c.id == run_id)
+            .values(status=RunStatus.ABANDONED.value)
+        )
+        self._states.pop(run_id, None)
+        self.store.append_in(
+            conn, [Event(run_stream(run_id), "ScenarioRunAbandoned", {"run": run_id}, now)]
+        )
+
+    @contextmanager
+    def _mutate(
+        self, account: Account, run_id: str, doing: str
+    ) -> Iterator[tuple[sa.Connection, sa.Row[tuple[object, ...]], datetime]]:
+        """Lock the run and yield it if active; an idle run is marked abandoned instead."""
+        now = self.clock.now()
+        with self.write(doing) as conn:
+            row = self._row(conn, account, run_id, lock=True)
+            if not self._idle(row, now):
+                require_active(row, self.preset.idle_limit)
+                yield conn, row, now
+                return
+            self._abandon(conn, run_id, now)
+        raise abandoned(run_id, self.preset.idle_limit)
+
+    def market(self, account: Account, run_id: str) -> dict[str, object]:
+        """Return the run's current bar, recent history and portfolio (S-API-1).
+
+        A read counts as activity on an active run (S-SVC-3, `TOUCH_EVERY`).
+        """
+        now = self.clock.now()
+        with self.read("read a run from") as conn:
+            row = self._row(conn, account, run_id, lock=False)
+        if not self._idle(row, now) and row.status == RunStatus.ACTIVE.value:
+            active_at: datetime = row.active_at
+            if now - active_at >= TOUCH_EVERY:
+                with self.write("record activity in") as conn:
+                    conn.execute(TOUCH, {"p_run": run_id, "p_now": now})
+        if self._idle(row, now):
+            with self.write("abandon a run in") as conn:
+                row = self._row(conn, account, run_id, lock=True)
+                if self._idle(row, now):
+                    self._abandon(conn, run_id, now)
+            raise abandoned(run_id, self.preset.idle_limit)
+        if row.status == RunStatus.ABANDONED.value:
+            raise abandoned(run_id, self.preset.idle_limit)
+        scenario = self.scenario(str(row.scenario_id))
+        state = self._state(run_id, str(row.state))
+        return market_view(run_id, str(row.status), state, scenario.bars, scenario.config)
+
+    def trade(self, account: Account, run_id: str, orders: Sequence[Order]) -> dict[str, object]:
+        """Queue market orders for the next step (S-API-2)."""
+        with self._mutate(account, run_id, "queue orders in") as (conn, row, now):
+            scenario = self.scenario(str(row.scenario_id))
+            state = self._state(run_id, str(row.state))
+            try:
+                state = queue_orders(
+                    state, orders, scenario.config, max_queued=self.preset.max_queued
+                )
+            except ValueError as exc:
+                raise ServiceError(422, "invalid_order", str(exc)) from None
+            text = state.to_json()
+            conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
+        self._remember(run_id, text, state)
+        return {
+            "run_id": run_id,
+            "index": state.index,
+            "accepted": len(orders),
+            "queued": [order_view(o) for o in state.queued],
+        }
+
+    def step(self, account: Account, run_id: str) -> dict[str, object]:
+        """Advance the run one bar, filling queued orders at the next open (S-API-3, S-SVC-2)."""
+        with self._mutate(account, run_id, "step a run in") as (conn, row, now):
+            scenario = self.scenario(str(row.scenario_id))
+            before = self._state(run_id, str(row.state))
+            after, report = step(before, scenario.bars, scenario.config)
+            text = after.to_json()
+            stream = run_stream(run_id)
+            bar_time = utc_iso(scenario.bars.timestamp(report.index))
+            extra = {"run": run_id, "index": report.index, "bar_time": bar_time}
+            batch = [
+                order_filled(stream, AGENT_ACCOUNT, f, now, {**extra, "forced": report.liquidated})
+                for f in report.fills
+            ]
+            if report.liquidated:
+                batch.append(
+                    Event(
+                        stream, "PositionLiquidated", {**extra, "equity": str(report.equity)}, now
+                    )
+                )
+            if after.done:
+                results = compute_results(
+                    after.equity,
+                    periods_per_year=scenario.config.periods_per_year,
+                    liquidated=after.liquidated,
+                )
+                payload = results.to_payload()
+                batch.append(Event(stream, "ScenarioRunCompleted", {"run": run_id, **payload}, now))
+                conn.execute(
+                    sa.update(scenario_runs)
+                    .where(scenario_runs.c.id == run_id)
+                    .values(
+                        state=text,
+                        active_at=now,
+                        status=RunStatus.COMPLETE.value,
+                        results=canonical_json(payload),
+                    )
+                )
+            else:
+                conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
+            self.store.append_in(conn, batch)
+        self._remember(run_id, text, after)
+        return step_view(run_id, report, after, scenario.bars)
+
+    def results(self, account: Account, run_id: str) -> dict[str, object]:
+        """Return a completed run's metrics (S-API-4); 409 ``run_not_complete`` before."""
+        with self.read("read a run from") as conn:
+            row = self._row(conn, account, run_id, lock=False)
+        return results_of(row, run_id)
+
+    def sweep_abandoned(self) -> int:
+        """Mark every active run idle for the preset's ``idle_limit``; return how many (S-SVC-3)."""
+        now = self.clock.now()
+        with self.write("sweep idle runs in") as conn:
+            ids = (
+                conn.execute(
+                    sa.select(scenario_runs.c.id)
+                    .where(
+                        scenario_runs.c.status == RunStatus.ACTIVE.value,
+                        scenario_runs.c.active_at <= now - self.preset.idle_limit,
+                    )
+                    .with_for_update()
+                )
+                .scalars()
+                .all()
+            )
+            for run_id in ids:
+                self._abandon(conn, str(run_id), now)
+        return len(ids)
