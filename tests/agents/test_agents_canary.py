@@ -1,10 +1,13 @@
 """A canary owner's key is used for the call and recorded nowhere in plain text (C-9, W-VAL-8).
 
 The key is sealed with the vault, opened only at call time by LLM agents that
-call the fake provider over real HTTP (answers and faults), and every record is
-written as a ``ModelCalled`` event into a real store. Then the logs (DEBUG, all
-loggers), every call record and agent reply, every response body the server
-sent and every column of every table are searched for the key.
+call the fake provider over real HTTP (answers and faults, two of them 401s
+that quote the key back: whole, and as OpenAI does, prefix and last 4), and
+every record is written as a ``ModelCalled`` event into a real store. Then the
+logs (DEBUG, all loggers), every call record and agent reply, every response
+body the server sent (but the one that quotes the key whole) and every column
+of every table are searched for the key; every call record and ``ModelCalled``
+payload, and every reply, for any run of 6 or more of its characters.
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ async def test_agents_canary_key_is_used_but_never_recorded(
 ) -> None:
     """C-9, W-VAL-8: the canary authenticates the call and appears only as ciphertext."""
     caplog.set_level(logging.DEBUG)
-    canary = f"sk-canary-{secrets.token_hex(16)}"
+    canary = f"sk-{secrets.token_hex(20)}"
     hidden = canary[:-4]
     vault = KeyVault([MasterKey.from_text(generate_master_key())])
     sealed = vault.seal(OWNER, canary)
@@ -95,6 +98,8 @@ async def test_agents_canary_key_is_used_but_never_recorded(
             fake.script_model("hangs", Behaviour(fault=Fault.HANG))
             fake.script_model("broken", Behaviour(fault=Fault.SERVER_ERROR))
             fake.script_model("limited", Behaviour(fault=Fault.RATE_LIMITED))
+            fake.script_model("echoed", Behaviour(fault=Fault.KEY_ECHOED))
+            fake.script_model("masked", Behaviour(fault=Fault.KEY_MASKED))
             provider = OpenAICompatProvider(
                 preset("openrouter").with_base_url(fake.url), environ={}
             )
@@ -107,6 +112,8 @@ async def test_agents_canary_key_is_used_but_never_recorded(
                     ("broken", good, Outcome.PROVIDER_ERROR),
                     ("limited", good, Outcome.RATE_LIMITED),
                     ("missing", good, Outcome.MODEL_NOT_FOUND),
+                    ("echoed", good, Outcome.KEY_REJECTED),
+                    ("masked", good, Outcome.KEY_REJECTED),
                     ("good", SealedKeyReader(vault, "0xthief", sealed), Outcome.KEY_UNREADABLE),
                     ("good", vault.seal(OWNER, "sk-wrong-key-000000"), Outcome.KEY_REJECTED),
                 ]
@@ -132,7 +139,7 @@ async def test_agents_canary_key_is_used_but_never_recorded(
         # the key was really used: the provider received it as the bearer
         sent = [r.authorization for r in fake.requests]
         assert f"Bearer {canary}" in sent
-        assert len(sent) == 6  # every case but the unreadable key reached the server
+        assert len(sent) == 8  # every case but the unreadable key reached the server
         records = recorded_calls(store, SEASON)
     assert len(records) == len(cases)
 
@@ -142,12 +149,22 @@ async def test_agents_canary_key_is_used_but_never_recorded(
     # the HTTP client's own DEBUG logs (request options, headers) were searched too
     assert {"openai._base_client", "tradeleague.keys.vault"} <= loggers
     seen: list[str] = [caplog.text, *(r.getMessage() for r in caplog.records)]
-    seen += [b.decode("utf-8", "replace") for b in capture.bodies]
-    seen += [canonical_json(r.to_payload()) for r in records]
-    seen += [repr(r) for r in replies]
+    bodies = [b.decode("utf-8", "replace") for b in capture.bodies]
+    # the server really quoted the key: whole once, and OpenAI's way (prefix and last 4)
+    (echo,) = [b for b in bodies if canary in b]
+    assert "Incorrect API key provided" in echo
+    assert any(f"{canary[:8]}*" in b and f"*{canary[-4:]}" in b for b in bodies)
+    seen += [b for b in bodies if b != echo]
+    recorded = [canonical_json(r.to_payload()) for r in records]
+    recorded += [repr(r) for r in replies]
+    assert sum("HTTP 401: Incorrect API key provided: [redacted]" in t for t in recorded) >= 2
+    seen += recorded
     columns = _all_columns_as_text(db_url)
     seen += columns
     assert any(sealed.ciphertext in text for text in columns)  # stored, but sealed
     for text in seen:
         assert canary not in text
         assert hidden not in text
+    pieces = {canary[i : i + 6] for i in range(len(canary) - 5)}
+    for text in recorded:  # every record, ModelCalled payload and reply
+        assert not [p for p in pieces if p in text], text

@@ -11,7 +11,7 @@ from tradeleague.agents.spec import EnvKey, KeyNotSet
 from tradeleague.errors import ConfigError
 from tradeleague.keys import KeyUnreadable, KeyVault, MasterKey, generate_master_key
 from tradeleague.llm.gateway import Call, Gateway, key_error_text
-from tradeleague.llm.openai_compat import OpenAICompatProvider
+from tradeleague.llm.openai_compat import CLIENT_TIMEOUT_SLACK_S, OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.types import Outcome
@@ -111,7 +111,9 @@ async def test_hang_is_timeout_at_the_deadline(
     fake.script_model("m", Behaviour(fault=Fault.HANG))
     record = await gw.call(ask("m"))
     assert record.outcome is Outcome.TIMEOUT
-    assert 600 <= record.elapsed_ms < 900
+    # the gateway's deadline ended it, not the client's own timeout (1 s later)
+    assert record.error == f"no reply within {record.params.timeout_s} s of the ask"
+    assert 600 <= record.elapsed_ms < 600 + CLIENT_TIMEOUT_SLACK_S * 1000
     assert record.latency_ms + record.queued_ms + 1 >= 600
     assert record.text is None
     assert len(fake.requests) == 1

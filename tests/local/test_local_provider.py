@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -151,21 +152,23 @@ async def test_local_calls_are_reproducible_serialised_and_off_the_loop(
     other = _request("Is the market calm? Answer in JSON.", direction_answer_schema(), 48)
     assert request_seed(first) == request_seed(first)
     assert request_seed(first) != request_seed(other)
-    ticks = 0
+    loop = asyncio.get_running_loop()
+    ticks: list[float] = []
     stop = asyncio.Event()
 
     async def ticker() -> None:
-        nonlocal ticks
         while not stop.is_set():
-            ticks += 1
-            await asyncio.sleep(0.01)
+            ticks.append(loop.time())
+            await asyncio.sleep(0.005)
 
     tick_task = asyncio.create_task(ticker())
+    started = loop.time()
     replies = await asyncio.gather(
         provider.complete(first, None),
         provider.complete(other, None),
         provider.complete(first, None),
     )
+    ended = loop.time()
     stop.set()
     await tick_task
     assert all(r.outcome is Outcome.ANSWERED for r in replies), [r.error for r in replies]
@@ -173,9 +176,16 @@ async def test_local_calls_are_reproducible_serialised_and_off_the_loop(
     for reply in replies:
         answer = json.loads(reply.text or "")
         assert answer["direction"] in ("up", "down")
-    # A blocked loop would tick about once per call; three serialised generations
-    # take seconds, so a free loop ticks far more than twenty times.
-    assert ticks >= 20, "the event loop was blocked during generation"
+    # A generation run on the loop would stall it for a whole generation: some gap
+    # between ticks (or between the ask and the first tick, the last tick and the
+    # end) would be at least as long as the fastest call. Compared with that call,
+    # not with a fixed number of ticks, so a slow or loaded machine does not fail it.
+    moments = [started, *(t for t in ticks if started <= t <= ended), ended]
+    longest_gap = max(b - a for a, b in itertools.pairwise(moments))
+    fastest = min(r.latency_s for r in replies)
+    assert longest_gap < fastest / 2, (
+        f"the event loop was blocked for {longest_gap:.3f} s of a {fastest:.3f} s generation"
+    )
 
 
 def test_local_extra_buffer_types_are_off_only_while_loading() -> None:

@@ -5,6 +5,7 @@
 - ``openai_compat``: the provider for any OpenAI-compatible endpoint.
 - ``gateway``: deadlines, concurrency limits, retries and records of every call.
 - ``records``: ``CallRecord`` and its JSON-safe payload for the event store.
+- ``redact``: scrubbing the key sent and other secrets out of error texts (C-9).
 - ``prices``: the price table and the exact cost of a call.
 - ``replay``: answering a re-run season from its recorded calls.
 """

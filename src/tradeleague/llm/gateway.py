@@ -24,6 +24,16 @@ Retries
     no retry, never a shorter wait. Each attempt is recorded; the caller gets
     the last.
 
+Faults
+    A provider must turn every fault into an ``Outcome``; if one raises
+    anyway (a bug, an exception its client library did not map), that call
+    ends ``provider_error``, its record naming the exception's type (its message
+    only for the types in ``SAFE_PROVIDER_ERRORS``), and the other calls of the
+    batch go on and are recorded as usual (C-5). A ``TimeoutError`` it raises
+    before the deadline is ``timeout``, recorded as the provider's, not the
+    deadline's. Every error text is recorded
+    with the key sent and anything else that looks like a secret redacted (C-9).
+
 Timings are whole milliseconds, rounded up, so a reply's latency in replay is
 exactly the latency recorded live.
 """
@@ -34,7 +44,7 @@ import asyncio
 import inspect
 import math
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -42,11 +52,13 @@ from tradeleague.clock import Clock, WallClock
 from tradeleague.errors import ConfigError
 from tradeleague.llm.prices import PriceTable, call_cost
 from tradeleague.llm.records import CallKey, CallRecord, ReplayMiss
+from tradeleague.llm.redact import redact_secrets
 from tradeleague.llm.types import ChatRequest, ModelReply, Outcome, Provider
 
 __all__ = [
     "RETRYABLE",
     "SAFE_KEY_ERRORS",
+    "SAFE_PROVIDER_ERRORS",
     "ApiKey",
     "Call",
     "Gateway",
@@ -54,6 +66,7 @@ __all__ = [
     "Recorder",
     "ceil_ms",
     "key_error_text",
+    "provider_error_text",
 ]
 
 ApiKey = str | Callable[[], str] | None
@@ -178,6 +191,8 @@ class Gateway:
                 reply, queued, latency = key, 0, 0
             else:
                 reply, queued, latency = await self._attempt(call, key, deadline)
+                if reply.error is not None:  # a provider's error text may quote the key (C-9)
+                    reply = replace(reply, error=redact_secrets(reply.error, key))
             attempts.append((reply, queued, latency, ceil_ms(loop.time() - asked)))
             wait = reply.retry_after_s
             if wait is None:
@@ -204,21 +219,29 @@ class Gateway:
         provider = self._providers[call.provider]
         queued_from = loop.time()
         sent: float | None = None
+        scope = asyncio.timeout_at(deadline)
         try:
-            async with asyncio.timeout_at(deadline), self._limits[call.provider]:
+            async with scope, self._limits[call.provider]:
                 sent = loop.time()
                 reply = await provider.complete(call.request, api_key)
-        except TimeoutError:
+        except TimeoutError as exc:
             ended = loop.time()
-            if sent is None:
+            if not scope.expired():  # the provider's own timeout, before the deadline
+                reply = ModelReply(outcome=Outcome.TIMEOUT, error=provider_error_text(exc))
+            elif sent is None:
                 error = "still queued for a concurrency slot at the deadline: never sent"
                 return (
                     ModelReply(outcome=Outcome.TIMEOUT, error=error),
                     ceil_ms(ended - queued_from),
                     0,
                 )
-            error = f"no reply within {call.request.params.timeout_s} s of the ask"
-            reply = ModelReply(outcome=Outcome.TIMEOUT, error=error)
+            else:
+                error = f"no reply within {call.request.params.timeout_s} s of the ask"
+                reply = ModelReply(outcome=Outcome.TIMEOUT, error=error)
+        except Exception as exc:  # a provider that broke its contract (C-5)
+            reply = ModelReply(outcome=Outcome.PROVIDER_ERROR, error=provider_error_text(exc))
+        if sent is None:  # unreachable: only the deadline ends a call still queued
+            sent = queued_from
         ended = loop.time()
         return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
 
@@ -309,6 +332,24 @@ def key_error_text(exc: BaseException) -> str:
     if f"{kind.__module__}.{kind.__qualname__}" in SAFE_KEY_ERRORS:
         return f"the key could not be read ({kind.__name__}: {exc})"
     return f"the key could not be read ({kind.__name__})"
+
+
+SAFE_PROVIDER_ERRORS = frozenset({"openai.APIResponseValidationError"})
+"""Exceptions (``module.QualName``, exact type) a provider may raise whose message holds no secret.
+
+Any other exception out of ``Provider.complete`` is recorded by its type name
+only: its message may quote the request, the key or a server's reply (C-9)."""
+
+
+def provider_error_text(exc: BaseException) -> str:
+    """Return what a record may say about an exception a provider raised (C-5, C-9).
+
+    The type name always; the message (redacted) too for ``SAFE_PROVIDER_ERRORS``.
+    """
+    kind = type(exc)
+    if f"{kind.__module__}.{kind.__qualname__}" in SAFE_PROVIDER_ERRORS:
+        return f"the provider raised {kind.__name__}: {redact_secrets(str(exc))}"
+    return f"the provider raised {kind.__name__}"
 
 
 def _read_key(api_key: ApiKey) -> str | ModelReply | None:

@@ -28,6 +28,11 @@ a body that is not JSON, no choices
 no key in the preset's variable           ``key_unreadable``
 ========================================  ===================
 
+Error texts and snippets of unreadable bodies are recorded with the key that
+was sent, and anything else that looks like a secret, replaced by
+``[redacted]`` (``redact.redact_secrets``, C-9): providers quote the key they
+were sent.
+
 An error response's ``Retry-After`` (``retry_after``) goes into the reply's
 ``retry_after_s`` and its error text; the gateway waits that long before a
 retry, and retries only if the wait ends inside the deadline.
@@ -53,9 +58,11 @@ from openai import AsyncOpenAI
 
 from tradeleague.errors import ConfigError
 from tradeleague.llm.presets import ProviderPreset
+from tradeleague.llm.redact import redact_secrets
 from tradeleague.llm.types import ChatRequest, ModelReply, Outcome
 
 __all__ = [
+    "CLIENT_TIMEOUT_SLACK_S",
     "ERROR_TEXT_LIMIT",
     "OpenAICompatProvider",
     "Transport",
@@ -65,6 +72,9 @@ __all__ = [
 
 ERROR_TEXT_LIMIT = 2000
 """Error bodies are kept up to this many characters (model text is never cut)."""
+
+_SCAN_LIMIT = 4 * ERROR_TEXT_LIMIT
+"""How much of an error body is read before redaction, so no cut splits a secret."""
 
 NO_KEY = "no-key"
 """The bearer sent to keyless servers (never fall back to ``OPENAI_API_KEY``)."""
@@ -215,10 +225,12 @@ class OpenAICompatProvider:
             )
         except openai.APITimeoutError as exc:
             if _connection_failed(exc):
-                return _fault(Outcome.PROVIDER_ERROR, None, f"connection failed: {exc}", started)
-            return _fault(Outcome.TIMEOUT, None, "the client timed out", started)
+                error = f"connection failed: {exc}"
+                return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
+            return _fault(Outcome.TIMEOUT, None, "the client timed out", started, key)
         except openai.APIConnectionError as exc:
-            return _fault(Outcome.PROVIDER_ERROR, None, f"connection failed: {exc}", started)
+            error = f"connection failed: {exc}"
+            return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
         except openai.APIStatusError as exc:
             message = _error_message(exc)
             outcome = outcome_for_status(exc.status_code, message)
@@ -226,9 +238,9 @@ class OpenAICompatProvider:
             error = f"HTTP {exc.status_code}: {message}"
             if wait is not None:
                 error = f"{error} (retry after {wait:g} s)"
-            reply = _fault(outcome, exc.status_code, error, started)
+            reply = _fault(outcome, exc.status_code, error, started, key)
             return replace(reply, retry_after_s=wait)
-        return _parse_completion(response.content, response.status_code, loop.time() - started)
+        return _parse_completion(response.content, response.status_code, loop.time() - started, key)
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""
@@ -316,11 +328,15 @@ def _error_message(exc: openai.APIStatusError) -> str:
         text = exc.response.text
     except (httpx2.ResponseNotRead, UnicodeDecodeError):
         text = str(exc)
-    return text[:ERROR_TEXT_LIMIT]
+    return text[:_SCAN_LIMIT]
 
 
-def _parse_completion(content: bytes, status: int, latency: float) -> ModelReply:
-    """Read a chat-completions body; the text is kept exactly as received (C-4)."""
+def _parse_completion(content: bytes, status: int, latency: float, key: str) -> ModelReply:
+    """Read a chat-completions body; the text is kept exactly as received (C-4).
+
+    A body that cannot be read is a ``provider_error`` whose error text quotes
+    the start of the body, with the key sent and other secrets redacted (C-9).
+    """
     try:
         body = json.loads(content)
         choice = body["choices"][0]
@@ -332,12 +348,13 @@ def _parse_completion(content: bytes, status: int, latency: float) -> ModelReply
         tool_calls = tuple(dict(tc) for tc in message.get("tool_calls") or ())
         finish_reason = choice.get("finish_reason")
     except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
-        snippet = content[:ERROR_TEXT_LIMIT].decode("utf-8", "replace")
+        snippet = content[:_SCAN_LIMIT].decode("utf-8", "replace")
+        error = f"malformed response body ({type(exc).__name__}: {exc}): {snippet}"
         return ModelReply(
             outcome=Outcome.PROVIDER_ERROR,
             latency_s=latency,
             http_status=status,
-            error=f"malformed response body ({type(exc).__name__}: {exc}): {snippet}",
+            error=redact_secrets(error, key)[:ERROR_TEXT_LIMIT],
         )
     return ModelReply(
         outcome=Outcome.ANSWERED,
@@ -355,8 +372,10 @@ def _count(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _fault(outcome: Outcome, status: int | None, error: str, started: float) -> ModelReply:
+def _fault(
+    outcome: Outcome, status: int | None, error: str, started: float, key: str
+) -> ModelReply:
+    """Return a fault's reply; its error text is redacted (C-9), then cut to the limit."""
     latency = asyncio.get_running_loop().time() - started
-    return ModelReply(
-        outcome=outcome, latency_s=latency, http_status=status, error=error[:ERROR_TEXT_LIMIT]
-    )
+    error = redact_secrets(error, key)[:ERROR_TEXT_LIMIT]
+    return ModelReply(outcome=outcome, latency_s=latency, http_status=status, error=error)

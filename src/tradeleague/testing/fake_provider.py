@@ -53,9 +53,11 @@ from starlette.routing import Route
 from tradeleague.llm.types import Message
 from tradeleague.testing.fake_script import (
     HTTP_FAULTS,
+    KEY_ECHO_FAULTS,
     Behaviour,
     Fault,
     Script,
+    echo_key_message,
     estimate_tokens,
     render_text,
 )
@@ -315,6 +317,9 @@ class FakeProvider:
         if behaviour.fault is not None and behaviour.fault in HTTP_FAULTS:
             status, code, message = HTTP_FAULTS[behaviour.fault]
             return _error(status, code, message, retry_after_s=behaviour.retry_after_s)
+        if behaviour.fault in KEY_ECHO_FAULTS:
+            bearer = (received.authorization or "").removeprefix("Bearer ")
+            return _error(401, "invalid_api_key", echo_key_message(behaviour.fault, bearer))
         if behaviour.fault is Fault.MALFORMED_JSON:
             return Response(
                 '{"id": "chatcmpl-broken", "choices": [{"message": {"content": "tru',

@@ -42,11 +42,13 @@ from tradeleague.errors import ConfigError
 
 __all__ = [
     "HTTP_FAULTS",
+    "KEY_ECHO_FAULTS",
     "REFUSAL_TEXT",
     "Behaviour",
     "Fault",
     "Script",
     "behaviour_from_mapping",
+    "echo_key_message",
     "estimate_tokens",
     "render_text",
 ]
@@ -82,6 +84,10 @@ class Fault(enum.StrEnum):
     """Answer with a refusal instead of the text."""
     OVERSIZED = "oversized"
     """Answer with the text repeated past ``oversize_chars``, ``finish_reason`` ``length``."""
+    KEY_ECHOED = "key_echoed"
+    """HTTP 401 whose message quotes the whole key sent, and its ``Authorization`` header."""
+    KEY_MASKED = "key_masked"
+    """HTTP 401 quoting the key as OpenAI does: its first 8 characters, stars, its last 4."""
 
 
 HTTP_FAULTS: Mapping[Fault, tuple[int, str, str]] = {
@@ -93,6 +99,31 @@ HTTP_FAULTS: Mapping[Fault, tuple[int, str, str]] = {
     Fault.UNAVAILABLE: (503, "service_unavailable", "The engine is currently overloaded."),
 }
 """Status code, OpenAI error code and message of each HTTP fault."""
+
+KEY_ECHO_FAULTS = frozenset({Fault.KEY_ECHOED, Fault.KEY_MASKED})
+"""HTTP 401 faults whose message quotes the key sent (see ``echo_key_message``)."""
+
+
+def echo_key_message(fault: Fault, key: str) -> str:
+    """Return the 401 message of a key-echo fault for the bearer ``key`` that was sent.
+
+    ``KEY_ECHOED`` quotes the key whole (as some OpenAI-compatible servers do);
+    ``KEY_MASKED`` as OpenAI does, e.g. ``sk-proj-****...abcd``.
+
+    Raises
+    ------
+    ValueError
+        If ``fault`` is not in ``KEY_ECHO_FAULTS``.
+    """
+    if fault is Fault.KEY_ECHOED:
+        return f"Incorrect API key provided: {key}. The header was 'Authorization: Bearer {key}'."
+    if fault is Fault.KEY_MASKED:
+        masked = f"{key[:8]}{'*' * max(0, len(key) - 12)}{key[-4:]}"
+        return (
+            f"Incorrect API key provided: {masked}. You can find your API key at "
+            "https://platform.openai.com/account/api-keys."
+        )
+    raise ValueError(f"{fault} does not echo the key")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
