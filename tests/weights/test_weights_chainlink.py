@@ -428,60 +428,77 @@ def test_registry_errors_name_the_field(data: dict[str, object], fragment: str) 
         parse_registry(data)
 
 
-def test_operator_cli_runs_a_live_round_on_the_peer(
-    peer: JsonRpcPeer, registry: FeedRegistry, tmp_path: Path, sqlite_url: str
-) -> None:
-    """W-RND-2, W-PX-2, W-SEA-1: an operator starts a season from a feed registry file and
-    runs a round now; the prices are read from the node, once, and recorded."""
+def _cli(args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """Run the CLI; return its exit code and its output, with a refusal's message."""
     from typer.testing import CliRunner
 
     from tradeleague.cli import app
-    from tradeleague.clock import WallClock
 
-    now = WallClock().now()
+    result = CliRunner().invoke(app, args, env=env)
+    error = (
+        ""
+        if result.exception is None
+        else f"\n{type(result.exception).__name__}: {result.exception}"
+    )
+    return result.exit_code, result.output + error
+
+
+def _cli_season(
+    peer: JsonRpcPeer, registry: FeedRegistry, tmp_path: Path, sqlite_url: str, now: datetime
+) -> dict[str, str]:
+    """Pin the CLI's clock at ``now``, make the peer fresh then, create season "cli" and a
+    Pro and an Open agent; return the environment the commands run in."""
     peer.block_time = int(now.timestamp())
     for s in SYMBOLS:
         agg(peer, registry, s).updated_at = int(now.timestamp()) - 60
     (tmp_path / "feeds.json").write_text(json.dumps(REGISTRY_DATA), encoding="utf-8")
+    env = {"TRADELEAGUE_RPC_URL": peer.url, "TRADELEAGUE_NOW": now.isoformat()}
     monday = (now - timedelta(days=now.weekday())).date().isoformat()
-    db = ["--db", sqlite_url]
-    runner = CliRunner()
-    made = runner.invoke(
-        app,
+    feeds = ["--feeds", str(tmp_path / "feeds.json")]
+    code, out = _cli(
         [
             "weights",
             "create-season",
             "--start",
             monday,
-            "--feeds",
-            str(tmp_path / "feeds.json"),
+            *feeds,
             "--season",
             "cli",
-            *db,
+            "--db",
+            sqlite_url,
         ],
+        env,
     )
-    assert made.exit_code == 0, made.output
-    added = runner.invoke(
-        app,
-        [
-            "weights",
-            "add-agent",
-            "--season",
-            "cli",
-            "--name",
-            "eq",
-            "--owner",
-            "w1",
-            "--spec",
-            "baseline:equal_weight",
-            "--division",
-            "pro",
-            *db,
-        ],
-    )
-    assert added.exit_code == 0, added.output
-    ran = runner.invoke(
-        app,
+    assert code == 0, out
+    assert "clock pinned to" in out
+    for name, division in (("eq", "pro"), ("house", "open")):
+        code, out = _cli(
+            [
+                "weights",
+                "add-agent",
+                "--season",
+                "cli",
+                "--name",
+                name,
+                "--owner",
+                f"w-{name}",
+                "--spec",
+                "baseline:equal_weight",
+                "--division",
+                division,
+                "--db",
+                sqlite_url,
+            ],
+            env,
+        )
+        assert code == 0, out
+    return env
+
+
+def _run_round(
+    tmp_path: Path, sqlite_url: str, env: dict[str, str], *extra: str
+) -> tuple[int, str]:
+    return _cli(
         [
             "weights",
             "run-round",
@@ -489,15 +506,78 @@ def test_operator_cli_runs_a_live_round_on_the_peer(
             "cli",
             "--feeds",
             str(tmp_path / "feeds.json"),
-            "--force",
-            *db,
+            "--db",
+            sqlite_url,
+            *extra,
         ],
-        env={"TRADELEAGUE_RPC_URL": peer.url},
+        env,
     )
-    assert ran.exit_code == 0, ran.output
+
+
+def test_operator_cli_runs_a_live_round_on_the_peer(
+    peer: JsonRpcPeer, registry: FeedRegistry, tmp_path: Path, sqlite_url: str
+) -> None:
+    """W-RND-1, W-RND-2, W-PX-2, W-SEA-1: an operator starts a season from a feed registry file
+    and runs a round; with the clock pinned at 15:03 UTC on a Monday ($TRADELEAGUE_NOW, for
+    tests and replays of an operator action) the round clock allows the 15:00 round without
+    --force, whatever the real time; the prices are read from the node, once, and recorded."""
+    env = _cli_season(peer, registry, tmp_path, sqlite_url, AT + timedelta(minutes=3))
+    code, out = _run_round(tmp_path, sqlite_url, env)
+    assert code == 0, out
+    assert "round 2026-10-05T15:00:00+00:00: " in out
+    assert "forced" not in out
     assert peer.calls["eth_call:latestRoundData"] == len(SYMBOLS)
     with open_store(sqlite_url) as store:
         state = ops.load_season(store, "cli")
+        started = [
+            s.event.payload
+            for s in store.events("weights/cli")
+            if s.event.kind == EventKind.ROUND_STARTED
+        ]
     assert state.source == "chainlink:feeds"
+    assert [(r.hour, r.forced) for r in state.rounds] == [(AT, False)]
+    assert started[0]["forced"] is False
     assert state.rounds[0].prices["SPY"] == 682_629_629
-    assert state.agents[next(iter(state.agents))].trades == len(SYMBOLS)
+    assert all(a.trades == len(SYMBOLS) for a in state.agents.values())  # Pro and Open played
+
+
+def test_forced_round_stays_on_the_hour_and_is_marked(
+    peer: JsonRpcPeer, registry: FeedRegistry, tmp_path: Path, sqlite_url: str
+) -> None:
+    """W-RND-1, W-SKP-2, W-DIV-1: --force runs a round outside the round clock, but it still
+    belongs to its hour (at most one an hour) and is recorded as forced (RoundStarted, the
+    report). Forced at 12:55, its Pro agent is 55 minutes into the hour and is skipped by the
+    50-minute cut-off; the Open agent takes its turn, the day's first played round."""
+    from tradeleague.league.weights_report import build_report
+
+    env = _cli_season(peer, registry, tmp_path, sqlite_url, AT.replace(hour=12, minute=55))
+    code, out = _run_round(tmp_path, sqlite_url, env)
+    assert code != 0
+    assert "no round starts now" in out
+    code, out = _run_round(tmp_path, sqlite_url, env, "--force")
+    assert code == 0, out
+    assert "round 2026-10-05T12:00:00+00:00 (forced, outside the round clock)" in out
+    code, out = _run_round(tmp_path, sqlite_url, env, "--force")
+    assert code != 0
+    assert "already recorded" in out
+    with open_store(sqlite_url) as store:
+        state = ops.load_season(store, "cli")
+    assert [(r.hour, r.forced) for r in state.rounds] == [(AT.replace(hour=12), True)]
+    by_name = {a.name: a for a in state.agents.values()}
+    pro, house = by_name["eq"], by_name["house"]
+    assert [(e.kind.value, e.reason_code) for e in pro.entries] == [
+        ("skipped", "not_asked_in_time")
+    ]
+    assert [e.kind.value for e in house.entries] == ["decision"]
+    assert build_report(state)["rounds"][0]["forced"] is True
+
+
+@pytest.mark.parametrize("bad", ["2026-10-05T15:03:00", "tomorrow"])
+def test_pinned_clock_must_be_a_utc_time(bad: str, sqlite_url: str) -> None:
+    """C-11: a pinned operator clock is an ISO 8601 time with an offset, never guessed."""
+    code, out = _cli(
+        ["weights", "pause", "--season", "cli", "--agent", "x", "--db", sqlite_url, "--now", bad],
+        {},
+    )
+    assert code != 0
+    assert "--now/$TRADELEAGUE_NOW" in out

@@ -60,6 +60,48 @@ def test_every_invalid_case(reading: FeedReading, reason: PriceInvalid) -> None:
     assert check.price is None
 
 
+@pytest.mark.parametrize(
+    ("reading", "reason"),
+    [
+        # below a cent AND each later check: "below 0.01 USD" is the third check
+        (read(answer=999_999, updated_at=None), PriceInvalid.BELOW_MINIMUM),
+        (
+            read(answer=999_999, updated_at=NOW + timedelta(minutes=6)),
+            PriceInvalid.BELOW_MINIMUM,
+        ),
+        (read(answer=999_999, decimals=18), PriceInvalid.BELOW_MINIMUM),
+        # zero AND below a cent: zero or negative comes first
+        (read(answer=0, updated_at=None), PriceInvalid.NOT_POSITIVE),
+        # no update time AND in the future cannot both hold; no time AND other decimals
+        (read(updated_at=None, decimals=18), PriceInvalid.NO_UPDATE_TIME),
+        (
+            read(updated_at=NOW + timedelta(minutes=6), answer=2**53),
+            PriceInvalid.FUTURE_UPDATE_TIME,
+        ),
+        (read(decimals=9, answer=2**53), PriceInvalid.DECIMALS_CHANGED),
+    ],
+)
+def test_first_failing_check_in_spec_order(reading: FeedReading, reason: PriceInvalid) -> None:
+    """W-PX-4: a read failing two checks gets the reason of the first in the SPEC's order:
+    could not be read; zero or negative; below 0.01 USD; no update time; more than 5 minutes
+    in the future; other decimals than on record; too large to compute exactly."""
+    check = check_price(reading, 8, NOW, P)
+    assert (check.price, check.invalid) == (None, reason)
+
+
+def test_reason_codes_are_listed_in_spec_order() -> None:
+    """W-PX-4: ``PriceInvalid`` lists the reasons in the order they are checked."""
+    assert [r.value for r in PriceInvalid] == [
+        "unreadable",
+        "not_positive",
+        "below_minimum",
+        "no_update_time",
+        "future_update_time",
+        "decimals_changed",
+        "too_large",
+    ]
+
+
 def test_valid_boundaries() -> None:
     """W-PX-4: exactly 0.01 USD and exactly five minutes ahead are still valid."""
     assert check_price(read(answer=1_000_000), 8, NOW, P).price == usd("0.01")

@@ -22,6 +22,7 @@ from tradeleague.formats.weights import (
     build_universe,
     division_cap,
     is_due,
+    is_open_round,
     join_refusal,
     plain_text,
     prompt_change_refusal,
@@ -53,12 +54,18 @@ def test_round_clock(moment: datetime, slot: datetime | None) -> None:
 
 
 def test_divisions_caps_and_turns() -> None:
-    """W-DIV-1: Open once per trading day, cap 200; W-DIV-2: Pro every round, cap 50."""
+    """W-DIV-1: Open once per trading day (the day's first played round), cap 200;
+    W-DIV-2: Pro every round, cap 50."""
     assert division_cap(Division.OPEN, P) == 200
     assert division_cap(Division.PRO, P) == 50
-    assert is_due(Division.OPEN, had_turn_today=False)
-    assert not is_due(Division.OPEN, had_turn_today=True)
-    assert is_due(Division.PRO, had_turn_today=True)
+    assert is_due(Division.OPEN, open_round=True)
+    assert not is_due(Division.OPEN, open_round=False)
+    assert is_due(Division.PRO, open_round=False)
+    h15, h16 = H.replace(hour=15), H
+    assert is_open_round(h15, [])
+    assert is_open_round(h16, [])  # 15:00 was closed: 16:00 is the day's first played round
+    assert not is_open_round(h16, [h15])
+    assert is_open_round(h15 + timedelta(days=1), [h15, h16])  # a new day
 
 
 def cand(

@@ -1,5 +1,5 @@
 """Rules of the weights league checked through the live round code: W-PX-1, W-PX-3, W-RND-3,
-W-EXE-3, W-RNK-4."""
+W-EXE-3, W-RNK-4, W-DIV-1 (the Open round), W-VAL-8 (hangs), W-SKP-3 (league faults)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
+from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.llm import ReplayMissed
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import FrozenBarsSource, SourceReading
@@ -19,13 +23,16 @@ from tradeleague.formats.weights import (
     Division,
     FeedReading,
     HaltReason,
+    UnrankedReason,
     WeightsPreset,
     assess_market,
 )
 from tradeleague.league import weights_ops as ops
-from tradeleague.league.weights import play_round
+from tradeleague.league.weights import RoundConfig, play_round
 from tradeleague.league.weights_agents import build_agents
 from tradeleague.league.weights_replay import RosterEntry, run_season
+from tradeleague.llm.records import CallKey, MissReason, ReplayMiss
+from tradeleague.llm.types import CallParams
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import Usd
 from tradeleague.sim import Fill, Side
@@ -290,3 +297,142 @@ def test_ranks_published_per_division(sqlite_url: str) -> None:
         assert all(ranked == ["pro"] for _, ranked in rounds[1:])  # later rounds: Pro only
     assert state.ranked_rounds[Division.PRO].hour == 19
     assert state.ranked_rounds[Division.OPEN].hour == 15
+
+
+def _open(store: Store, clock: ReplayClock, season: str, name: str, spec: str) -> str:
+    return ops.add_agent(
+        store,
+        clock,
+        ops.load_season(store, season),
+        name=name,
+        owner=name,
+        division=Division.OPEN,
+        spec=spec,
+        prompt="p",
+    )
+
+
+def test_open_round_is_the_days_first_played_round(tmp_path: Path, sqlite_url: str) -> None:
+    """W-DIV-1, W-RNK-1, W-RNK-4, W-SKP-1, W-RND-3: the Open turn is the day's first played
+    round and Open is ranked once a day on it. An Open agent created at 15:30, or one whose
+    prompt changed after the 15:00 read, is not asked at 16:00, and nobody who played at 15:00
+    becomes unranked ("not in the latest ranked round") because of a later round."""
+    eq = "baseline:equal_weight"
+    specs = {"a": eq, "b": eq, "late": eq, "pro": eq}
+    clock = ReplayClock(MONDAY)
+    with open_store(sqlite_url) as store:
+        season = _season(store, clock)
+        ids = {n: _open(store, clock, season, n, eq) for n in ("a", "b")}
+        ids["pro"] = _agent(store, clock, season, "pro", eq)
+        runtime = _runtime(ids, specs)
+        for day in range(4):  # Monday..Thursday: 15:00 and 16:00
+            for h in (15, 16):
+                _play(store, season, runtime, MONDAY + timedelta(days=day, hours=h))
+        friday = MONDAY + timedelta(days=4)
+        clock.set(friday + timedelta(hours=15, seconds=1))  # after the 15:00 read
+        ops.change_prompt(store, clock, ops.load_season(store, season), ids["b"], "new")
+        at15 = _play(store, season, runtime, friday + timedelta(hours=15))
+        clock.set(friday + timedelta(hours=15, minutes=30))
+        ids["late"] = _open(store, clock, season, "late", eq)
+        runtime = _runtime(ids, specs)
+        at16 = _play(store, season, runtime, friday + timedelta(hours=16))
+        state = ops.load_season(store, season)
+
+    def started(events: Sequence[Event]) -> Mapping[str, object]:
+        return next(e.payload for e in events if e.kind == EventKind.ROUND_STARTED)
+
+    def finished(events: Sequence[Event]) -> object:
+        return next(e.payload["ranked"] for e in events if e.kind == EventKind.ROUND_FINISHED)
+
+    assert started(at15)["open_round"] is True
+    assert started(at15)["due"] == sorted([ids["a"], ids["b"], ids["pro"]])
+    assert finished(at15) == ["open", "pro"]
+    skipped = {str(e.payload["agent"]) for e in at15 if e.kind == EventKind.TURN_SKIPPED}
+    assert skipped == {ids["b"]}  # changed after the read: skipped, its turn of the day
+    assert started(at16)["open_round"] is False
+    assert started(at16)["due"] == [ids["pro"]]  # neither "late" nor the re-due "b"
+    assert finished(at16) == ["pro"]
+    entries16 = {str(e.payload["agent"]) for e in at16 if "agent" in e.payload}
+    assert entries16 == {ids["pro"]}
+    assert state.ranked_rounds[Division.OPEN] == friday + timedelta(hours=15)
+    assert state.ranked_rounds[Division.PRO] == friday + timedelta(hours=16)
+    table = {row.agent: row for row in state.table(Division.OPEN)}
+    assert {table[ids["a"]].rank, table[ids["b"]].rank} == {1, 2}
+    assert table[ids["late"]].rank is None
+    assert table[ids["late"]].unranked_reason is UnrankedReason.FEW_TRADING_DAYS
+    assert state.agents[ids["late"]].entries == []  # waits for Monday's Open round
+    assert [r.open_round for r in state.rounds] == [True, False] * 5
+
+
+class _Hangs:
+    """An agent that never answers."""
+
+    name = "hangs"
+    kind = "test"
+
+    async def answer(self, turn: Turn) -> AgentReply:
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
+
+
+class _Raises:
+    """An agent whose turn raises ``error``."""
+
+    name = "raises"
+    kind = "test"
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def answer(self, turn: Turn) -> AgentReply:
+        raise self.error
+
+
+def _one_round(sqlite_url: str, agent: Agent, config: RoundConfig) -> list[Event]:
+    clock = ReplayClock(MONDAY)
+    hour = MONDAY + timedelta(hours=15)
+    with open_store(sqlite_url) as store:
+        season = _season(store, clock)
+        agent_id = _agent(store, clock, season, "x", "baseline:cash")
+        state = ops.load_season(store, season)
+        return asyncio.run(
+            play_round(
+                state, FixedSource(PRICES), {agent_id: agent}, hour, ReplayClock(hour), config
+            )
+        )
+
+
+def test_a_hang_is_no_decision_timeout(sqlite_url: str) -> None:
+    """W-VAL-8: an agent that does not answer in time (the league stops waiting at the
+    call's timeout plus its grace) gets "No decision" with reason ``timeout``, not a
+    league-fault skip (W-SKP-3)."""
+    config = RoundConfig(params=CallParams(max_tokens=50, timeout_s=0.05), grace_s=0.05)
+    events = _one_round(sqlite_url, _Hangs(), config)
+    kinds = [e.kind for e in events]
+    assert EventKind.TURN_SKIPPED not in kinds
+    made = next(e for e in events if e.kind == EventKind.NO_DECISION_MADE)
+    assert made.payload["reason_code"] == "timeout"
+    assert made.payload["outcome"] == "timeout"
+    assert made.payload["latency_ms"] == 100
+
+
+def tmp_path_url(url: str) -> str:
+    return url.replace(".db", "-2.db")
+
+
+def test_only_the_replay_miss_class_stops_a_round(sqlite_url: str) -> None:
+    """W-SKP-3, C-5: a replay that cannot answer (``ReplayMissed`` or a subclass) stops the
+    round; any other exception, even one with the same class name, is a league fault: the
+    turn is skipped and logged."""
+
+    class StrictMiss(ReplayMissed):
+        pass
+
+    miss = ReplayMiss(key=CallKey("x", "r", "a", 0), reason=MissReason.NOT_RECORDED, detail="test")
+    with pytest.raises(StrictMiss):
+        _one_round(sqlite_url, _Raises(StrictMiss(miss)), RoundConfig())
+    impostor = type("ReplayMissed", (RuntimeError,), {})
+    events = _one_round(tmp_path_url(sqlite_url), _Raises(impostor()), RoundConfig())
+    skipped = next(e for e in events if e.kind == EventKind.TURN_SKIPPED)
+    assert skipped.payload["reason_code"] == "league_fault"
+    assert skipped.payload["fault"] == "ReplayMissed"

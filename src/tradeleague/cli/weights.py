@@ -6,6 +6,12 @@ The replay subcommand runs a season over frozen bars with the live round code;
 interrupted, it keeps whole rounds, and the same command resumes it. With
 ``--replay-answers FROM_DB`` its model agents answer from the calls recorded in
 FROM_DB for the same season id (C-5), and no model is called.
+
+Every operator command reads the wall clock, unless ``--now ISO`` (hidden) or
+``$TRADELEAGUE_NOW`` pins it: that is for tests and for replaying an operator
+action at the time it was taken, never for running a live league. A pinned
+clock stands still (apart from a round's simulated model latency), and the
+command says on stderr that it is pinned.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from rich.table import Table
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP
 from tradeleague.cli.store import DbOption
-from tradeleague.clock import WallClock
+from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.feeds import FrozenBarsSource, PriceSource
@@ -50,7 +56,7 @@ from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
 from tradeleague.store import Store, open_store, verify
 
-__all__ = ["register", "register_replay", "render_table", "run_weights_demo"]
+__all__ = ["operator_clock", "register", "register_replay", "render_table", "run_weights_demo"]
 
 weights_projection.register()
 
@@ -61,6 +67,44 @@ weights_app = typer.Typer(
 )
 
 SeasonOpt = Annotated[str, typer.Option("--season", help="The season id.")]
+NowOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--now",
+        envvar="TRADELEAGUE_NOW",
+        hidden=True,
+        help="Testing/replaying an operator action only: act as if it were this UTC time "
+        "(ISO 8601 with an offset, e.g. 2026-10-05T15:03:00Z; default $TRADELEAGUE_NOW).",
+        show_default=False,
+    ),
+]
+
+
+def operator_clock(now: str | None) -> Clock:
+    """Return the wall clock, or a clock pinned at ``now`` (testing and replay only).
+
+    Parameters
+    ----------
+    now
+        ``None`` for the wall clock; otherwise an ISO 8601 time with an offset
+        (``Z`` allowed), from ``--now`` or ``$TRADELEAGUE_NOW``.
+
+    Raises
+    ------
+    ConfigError
+        If ``now`` is not such a time.
+    """
+    if now is None or not now.strip():
+        return WallClock()
+    try:
+        moment = datetime.fromisoformat(now.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ConfigError(f"--now/$TRADELEAGUE_NOW {now!r} is not an ISO 8601 time") from None
+    if moment.tzinfo is None:
+        raise ConfigError(f"--now/$TRADELEAGUE_NOW {now!r} needs an offset, e.g. Z for UTC")
+    clock = ReplayClock(moment)
+    typer.echo(f"clock pinned to {clock.now().isoformat()} (--now/$TRADELEAGUE_NOW)", err=True)
+    return clock
 
 
 def _day(text: str | None, what: str) -> date | None:
@@ -341,6 +385,7 @@ def create_season_cmd(
     symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
     season: Annotated[str | None, typer.Option(help="Season id.")] = None,
     db: DbOption = None,
+    now: NowOpt = None,
 ) -> None:
     """Start a 28-day season (W-SEA-1) over the symbols of --feeds or --market."""
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
@@ -360,10 +405,11 @@ def create_season_cmd(
     else:
         raise ConfigError("give --feeds (live Chainlink prices) or --market (frozen bars)")
     day = _day(start, "--start") or date.min
+    clock = operator_clock(now)
     with open_store(db) as store:
         season_id = ops.create_season(
             store,
-            WallClock(),
+            clock,
             start=datetime.combine(day, datetime.min.time(), tzinfo=UTC),
             symbols=chosen,
             decimals=decimals,
@@ -384,13 +430,15 @@ def add_agent_cmd(
     ] = Division.OPEN,
     prompt: Annotated[str, typer.Option(help="The owner's prompt.")] = "",
     db: DbOption = None,
+    now: NowOpt = None,
 ) -> None:
     """Create an agent with 10,000 virtual USD (W-PF-1, W-REC-1, W-DIV-3)."""
+    clock = operator_clock(now)
     with open_store(db) as store:
         state = ops.load_season(store, season)
         agent = ops.add_agent(
             store,
-            WallClock(),
+            clock,
             state,
             name=name,
             owner=owner,
@@ -430,27 +478,36 @@ def run_round_cmd(
     db: DbOption = None,
     force: Annotated[
         bool,
-        typer.Option(help="Run outside the round clock (testing): the round starts this minute."),
+        typer.Option(
+            help="Run outside the round clock (testing): the round is this hour's, recorded "
+            "as forced; at most one round an hour still holds."
+        ),
     ] = False,
+    now: NowOpt = None,
 ) -> None:
     """Run a round now, if the round clock allows (W-RND-1).
 
     Prices come from Chainlink (--feeds and --rpc-url) or from frozen bars (--market).
+    A ``--force``d round still belongs to the hour it runs in, one round an hour,
+    and its ``RoundStarted`` says ``forced``; its 50-minute cut-off (W-SKP-2) counts
+    from the hour, so Pro agents of a round forced 50 minutes or more into its hour
+    are skipped. A forced round is a played round: the day's first is its Open round
+    (W-DIV-1), so a later regular round that day does not ask the Open division.
     """
-    clock = WallClock()
+    clock = operator_clock(now)
     with open_store(db) as store:
         state = ops.load_season(store, season)
-        hour = round_slot(clock.now(), state.preset)
-        if hour is None and not force:
+        moment = clock.now()
+        slot = round_slot(moment, state.preset)
+        if slot is None and not force:
             raise ConfigError(
                 "no round starts now: rounds start 15:00-19:00 UTC, first ten minutes"
             )
-        # A forced round (testing, outside W-RND-1) starts at the current minute, so
-        # its 50-minute asking cut-off (W-SKP-2) lies ahead of it whatever the time.
-        hour = hour or clock.now().replace(second=0, microsecond=0)
+        forced = slot is None
+        hour = slot or moment.replace(minute=0, second=0, microsecond=0)
         if state.recorded(hour):
             raise ConfigError(f"the round of {hour.isoformat()} is already recorded")
-        if state.window is None or not state.window.running(clock.now()):
+        if state.window is None or not state.window.running(moment):
             raise ConfigError("the season is not running (W-SEA-2)")
         source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
@@ -458,14 +515,15 @@ def run_round_cmd(
 
         async def go() -> list[object]:
             try:
-                return list(await play_round(state, source, agents, hour, clock))
+                return list(await play_round(state, source, agents, hour, clock, forced=forced))
             finally:
                 if gateway is not None:
                     await gateway.aclose()
 
         events = asyncio.run(go())
         store.append(events)  # type: ignore[arg-type]
-    typer.echo(f"round {hour.isoformat()}: {len(events)} events recorded")
+    note = " (forced, outside the round clock)" if forced else ""
+    typer.echo(f"round {hour.isoformat()}{note}: {len(events)} events recorded")
 
 
 @weights_app.command("release-hold")
@@ -474,10 +532,11 @@ def release_hold_cmd(
     symbol: Annotated[str, typer.Option(help="The held symbol.")],
     by: Annotated[str, typer.Option(help="Who releases it.")],
     db: DbOption = None,
+    now: NowOpt = None,
 ) -> None:
     """Release a price hold from the next round (W-HOLD-2); the release is recorded."""
     with open_store(db) as store:
-        ops.release_hold(store, WallClock(), ops.load_season(store, season), symbol, by)
+        ops.release_hold(store, operator_clock(now), ops.load_season(store, season), symbol, by)
     typer.echo(f"released {symbol}")
 
 
@@ -486,10 +545,13 @@ def pause_cmd(
     season: SeasonOpt,
     agent: Annotated[str, typer.Option(help="The agent id.")],
     db: DbOption = None,
+    now: NowOpt = None,
 ) -> None:
     """Pause an agent."""
     with open_store(db) as store:
-        ops.pause_agent(store, WallClock(), ops.load_season(store, season), agent, "operator")
+        ops.pause_agent(
+            store, operator_clock(now), ops.load_season(store, season), agent, "operator"
+        )
     typer.echo(f"paused {agent}")
 
 
@@ -498,10 +560,11 @@ def resume_cmd(
     season: SeasonOpt,
     agent: Annotated[str, typer.Option(help="The agent id.")],
     db: DbOption = None,
+    now: NowOpt = None,
 ) -> None:
     """Resume a paused agent (W-VAL-9)."""
     with open_store(db) as store:
-        ops.resume_agent(store, WallClock(), ops.load_season(store, season), agent)
+        ops.resume_agent(store, operator_clock(now), ops.load_season(store, season), agent)
     typer.echo(f"resumed {agent}")
 
 

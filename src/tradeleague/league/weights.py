@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.baselines import WeightsView
+from tradeleague.agents.llm import ReplayMissed
 from tradeleague.clock import Clock, ReplayClock
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import PriceSource, SourceReading
@@ -42,6 +43,7 @@ from tradeleague.formats.weights import (
     build_messages,
     counts_toward_pause,
     is_due,
+    is_open_round,
     no_decision_for,
     prompt_in_force,
     skip_before_asking,
@@ -74,12 +76,17 @@ class RoundConfig:
         Closes per symbol shown to rule-based agents.
     benchmark
         The symbol buy-and-hold baselines hold.
+    grace_s
+        Seconds the league waits past ``params.timeout_s`` before it stops
+        waiting for an agent; one that has not answered by then gets "No
+        decision" with reason ``timeout`` (W-VAL-8).
     """
 
     params: CallParams = field(default_factory=lambda: CallParams(max_tokens=400, timeout_s=60))
     batch_size: int = 64
     history: int = 21
     benchmark: str = "SPY"
+    grace_s: float = 5.0
 
 
 def _reading_payload(hour: str, reading: SourceReading, assessed: MarketAssessment) -> list[dict]:  # type: ignore[type-arg]
@@ -118,13 +125,31 @@ def _participants(state: SeasonState, agents: Mapping[str, Agent], read_at: date
     )
 
 
-async def _ask(agent: Agent, turn: Turn, params: CallParams) -> AgentReply | Exception:
+async def _ask(
+    agent: Agent, turn: Turn, params: CallParams, grace_s: float
+) -> AgentReply | Exception:
+    """Return the agent's reply; an agent that hangs gets ``timeout`` (W-VAL-8).
+
+    No answer within the call's timeout plus ``grace_s`` is the agent not
+    answering in time: "No decision" with reason ``timeout``, not a league
+    fault. Any other exception is a fault on the league's side, skipped and
+    logged (W-SKP-3); a replay that cannot answer from the record stops the
+    replay (C-5).
+    """
+    limit = params.timeout_s + grace_s
     try:
-        async with asyncio.timeout(params.timeout_s + 5):
+        async with asyncio.timeout(limit):
             return await agent.answer(turn)
+    except ReplayMissed:
+        raise
+    except TimeoutError:
+        _log.warning("turn %s: no answer within %g s; recorded as a timeout", turn.key.text, limit)
+        return AgentReply(
+            outcome=Outcome.TIMEOUT,
+            latency_ms=round(limit * 1000),
+            error=f"no answer within {limit:g} s (the league stopped waiting)",
+        )
     except Exception as exc:  # a fault on the league's side: skip and log (W-SKP-3)
-        if type(exc).__name__ == "ReplayMissed":
-            raise
         return exc
 
 
@@ -215,6 +240,8 @@ async def play_round(
     hour: datetime,
     clock: Clock,
     config: RoundConfig | None = None,
+    *,
+    forced: bool = False,
 ) -> list[Event]:
     """Play the round of ``hour`` and return its events, in order (see the module docstring).
 
@@ -232,6 +259,9 @@ async def play_round(
         The league's clock; a ``ReplayClock`` is advanced by each batch's latency.
     config
         Call parameters and batch size.
+    forced
+        Whether an operator ran it outside the round clock (testing); recorded
+        in its ``RoundStarted`` so the record says so (W-RND-1).
     """
     config = config or RoundConfig()
     r = _Round(state, source, agents, hour, clock, config)
@@ -265,7 +295,8 @@ async def play_round(
     halted = assessed.halted_symbols
     day = hour.date()
     members = _participants(state, agents, read_at)
-    due = [a for a in (state.agents[m] for m in members) if is_due(a.division, a.had_turn_on(day))]
+    open_round = is_open_round(hour, (x.hour for x in state.rounds))
+    due = [a for a in (state.agents[m] for m in members) if is_due(a.division, open_round)]
     r.add(
         EventKind.ROUND_STARTED,
         {
@@ -275,6 +306,8 @@ async def play_round(
             "halted": {s: [x.value for x in v] for s, v in sorted(assessed.halted.items())},
             "participants": members,
             "due": [a.agent for a in due],
+            "open_round": open_round,
+            "forced": forced,
             "source": source.name,
             "synthetic": source.synthetic,
             "prompt_version": state.preset.prompt_version,
@@ -293,7 +326,8 @@ async def play_round(
     ]
     order = asking_order(candidates)
     open_used = state.open_turns_on(day)
-    ranked: set[Division] = set()
+    # W-RNK-4: Pro is ranked after every round, Open after its daily round only.
+    ranked = {Division.PRO} | ({Division.OPEN} if open_round else set())
     for start in range(0, len(order), config.batch_size):
         batch = order[start : start + config.batch_size]
         asked_at = clock.now()
@@ -303,7 +337,6 @@ async def play_round(
             skip = skip_before_asking(
                 cand, a.division, read_at, asked_at, hour, open_used, state.preset
             )
-            ranked.add(a.division)
             if skip is not None:
                 r.entry(EventKind.TURN_SKIPPED, a, a.portfolio, prices, {"reason_code": skip.value})
                 continue
@@ -330,7 +363,7 @@ async def play_round(
             )
             asking.append((a, turn))
         replies = await asyncio.gather(
-            *(_ask(agents[a.agent], t, config.params) for a, t in asking)
+            *(_ask(agents[a.agent], t, config.params, config.grace_s) for a, t in asking)
         )
         slowest = 0
         for (a, _turn), reply in zip(asking, replies, strict=True):
@@ -350,7 +383,7 @@ async def play_round(
             clock.advance(timedelta(milliseconds=slowest))
     r.add(
         EventKind.ROUND_FINISHED,
-        {"round": r.round_text, "ranked": sorted(d.value for d in ranked | {Division.PRO})},
+        {"round": r.round_text, "ranked": sorted(d.value for d in ranked)},
     )
     return r.events
 

@@ -1,9 +1,10 @@
 """``REPORT.json`` of a weights season: every entry, every round's prices, the tables.
 
 Anyone can recompute every entry from the report and the recorded answers
-alone: each round lists its prices and halted symbols, each entry its value,
-cash and holdings. Amounts are exact decimal strings (micro-dollar, micro-token
-precision); percentages are rounded as W-SCO-2.
+alone: each round lists its prices and halted symbols (and whether an operator
+forced it outside the round clock, and whether it was the day's Open round),
+each entry its value, cash and holdings. Amounts are exact decimal strings
+(micro-dollar, micro-token precision); percentages are rounded as W-SCO-2.
 
 Each agent also carries ``vs_cash`` and ``vs_buy_and_hold`` (ST-2: whether its
 result is told apart from each baseline, by the test stated in ``significance``),
@@ -134,6 +135,8 @@ def build_report(
                 "time": ev.iso(r.hour),
                 "prices": {s: micros_to_str(p) for s, p in sorted(r.prices.items())},
                 "halted": sorted(r.halted),
+                "forced": r.forced,
+                "open_round": r.open_round,
             }
             for r in state.rounds
         ],

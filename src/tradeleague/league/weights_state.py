@@ -61,10 +61,6 @@ class AgentState:
     key_last4: str | None = None
     reasons: list[tuple[datetime, str]] = field(default_factory=list)
 
-    def had_turn_on(self, day: date) -> bool:
-        """Return whether the agent has an entry on ``day`` other than a changed-after-read skip."""
-        return any(e.day == day and e.reason_code != "changed_after_read" for e in self.entries)
-
     def record(self) -> AgentRecord:
         """Return what the table needs."""
         return AgentRecord(
@@ -78,12 +74,16 @@ class AgentState:
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
-    """A round as recorded: its hour, its prices and its halted symbols."""
+    """A round as recorded: its hour, its prices, its halted symbols and how it ran."""
 
     hour: datetime
     read_at: datetime
     prices: dict[str, Usd]
     halted: dict[str, list[str]]
+    forced: bool = False
+    """An operator ran it outside the round clock (testing, W-RND-1)."""
+    open_round: bool = False
+    """It was its day's Open round (W-DIV-1)."""
 
 
 @dataclass(slots=True)
@@ -169,7 +169,16 @@ class SeasonState:
         elif kind == EventKind.ROUND_STARTED:
             prices = {str(s): Usd(int(str(v))) for s, v in p["prices"].items()}  # type: ignore[attr-defined]
             halted = {str(s): list(v) for s, v in p["halted"].items()}  # type: ignore[attr-defined]
-            self.rounds.append(RoundRecord(_time(p["round"]), _time(p["read_at"]), prices, halted))
+            self.rounds.append(
+                RoundRecord(
+                    _time(p["round"]),
+                    _time(p["read_at"]),
+                    prices,
+                    halted,
+                    forced=bool(p.get("forced", False)),
+                    open_round=bool(p.get("open_round", False)),
+                )
+            )
             for s, price in prices.items():
                 if s not in halted:
                     self.accepted[s] = price

@@ -52,6 +52,7 @@ from tradeleague.formats.weights.rounds import (
     asking_order,
     division_cap,
     is_due,
+    is_open_round,
     round_hours_on,
     round_slot,
     skip_before_asking,
@@ -75,7 +76,7 @@ from tradeleague.formats.weights.season import (
     prompt_in_force,
     season_window,
 )
-from tradeleague.formats.weights.text import plain_text, summary_shown
+from tradeleague.formats.weights.text import holds_address, plain_text, summary_shown
 from tradeleague.formats.weights.universe import Listing, build_universe
 
 __all__ = [
@@ -117,7 +118,9 @@ __all__ = [
     "check_price",
     "counts_toward_pause",
     "division_cap",
+    "holds_address",
     "is_due",
+    "is_open_round",
     "join_refusal",
     "max_drawdown_pct",
     "moved_too_far",

@@ -3,9 +3,14 @@
 A price source (Chainlink over JSON-RPC live, frozen bars in replay) hands the
 format one ``FeedReading`` per symbol: the feed's raw answer and decimals, its
 update time, the token's paused flag and multiplier, each possibly unreadable
-(``None``). ``check_price`` applies W-PX-4 in a fixed order and returns either
-the reference price of one token in micro-dollars (W-PX-2: share price x the
-token's multiplier, rounded down, ours) or the first reason it is not valid.
+(``None``). ``check_price`` applies W-PX-4 in the SPEC's order (could not be
+read; zero or negative; below 0.01 USD; no update time; more than 5 minutes in
+the future; decimals other than on record; too large to compute exactly) and
+returns either the reference price of one token in micro-dollars (W-PX-2:
+share price x the token's multiplier, rounded down, ours) or the first reason
+it is not valid. The 0.01 USD check comes before the decimals are compared, so
+it values the answer exactly at the decimals *on record* (the league's reading
+of the feed); a feed that changes its decimals is then reported as such.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 
 from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.money import MICRO, Usd
@@ -27,6 +33,8 @@ class PriceInvalid(enum.StrEnum):
     """The feed could not be read."""
     NOT_POSITIVE = "not_positive"
     """The answer is zero or negative."""
+    BELOW_MINIMUM = "below_minimum"
+    """The price of one token is below 0.01 USD (at the decimals on record)."""
     NO_UPDATE_TIME = "no_update_time"
     """The feed gives no update time."""
     FUTURE_UPDATE_TIME = "future_update_time"
@@ -35,8 +43,6 @@ class PriceInvalid(enum.StrEnum):
     """The feed reports other decimals than the ones on record."""
     TOO_LARGE = "too_large"
     """The answer is too large to compute with exactly."""
-    BELOW_MINIMUM = "below_minimum"
-    """The price of one token is below 0.01 USD."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -125,6 +131,10 @@ def check_price(
         return bad(PriceInvalid.UNREADABLE)
     if reading.answer <= 0:
         return bad(PriceInvalid.NOT_POSITIVE)
+    num, den = reading.multiplier
+    one_token = Fraction(reading.answer * num * MICRO, den) / Fraction(10) ** decimals_on_record
+    if one_token < preset.min_price_micros:
+        return bad(PriceInvalid.BELOW_MINIMUM)
     if reading.updated_at is None:
         return bad(PriceInvalid.NO_UPDATE_TIME)
     if reading.updated_at - read_at > preset.future_tolerance:
@@ -133,7 +143,4 @@ def check_price(
         return bad(PriceInvalid.DECIMALS_CHANGED)
     if reading.answer > preset.max_exact_answer:
         return bad(PriceInvalid.TOO_LARGE)
-    price = reference_price(reading.answer, reading.decimals, reading.multiplier)
-    if price < preset.min_price_micros:
-        return bad(PriceInvalid.BELOW_MINIMUM)
-    return PriceCheck(price, None)
+    return PriceCheck(reference_price(reading.answer, reading.decimals, reading.multiplier), None)

@@ -13,12 +13,26 @@ from its ``Clock``.
   the round's prices were read is skipped for that round.
 - W-SKP-4: agents are asked in the order of who was asked longest ago (never
   asked first; ties by creation, then id); a skip does not count as asked.
+
+The Open round (W-DIV-1, W-SKP-1, W-RNK-4; ours, read from seed 000): the day's
+*first played round* is the Open round, the only one of the day in which Open
+agents take part and the only one after which the Open table is ranked. A
+closed hour (W-MKT-2) plays no round, so the turn moves to the first hour that
+does. An Open agent not asked in the Open round gets no other turn that day:
+one created after the round's start waits for the next trading day (W-RND-3);
+one changed after the read is skipped for that round (W-SKP-3), which is the
+day's turn; once the house model's allowance is spent, the rest are skipped
+for the day (``allowance_spent``); and one whose turn would come after the
+day ends is skipped (``day_ended``). The seed's "an Open agent not asked by the
+day's end is skipped" is read as these skips, each recorded in the Open round,
+not as a turn in a later round: a later round would rank Open again and
+unrank everyone who played in the first (W-RNK-1).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 
@@ -31,6 +45,7 @@ __all__ = [
     "asking_order",
     "division_cap",
     "is_due",
+    "is_open_round",
     "round_hours_on",
     "round_slot",
     "skip_before_asking",
@@ -86,14 +101,37 @@ def round_hours_on(day: date, preset: WeightsPreset) -> tuple[datetime, ...]:
     return tuple(datetime.combine(day, time(h), tzinfo=UTC) for h in preset.round_hours)
 
 
-def is_due(division: Division, had_turn_today: bool) -> bool:
+def is_open_round(hour: datetime, played: Iterable[datetime]) -> bool:
+    """Return whether the round of ``hour`` is its day's Open round (W-DIV-1, W-RNK-4).
+
+    It is when no other round has been played on the same UTC day: the day's
+    first played round is the Open round (see the module docstring).
+
+    Parameters
+    ----------
+    hour
+        The round's hour.
+    played
+        The hours of the rounds already played (market-closed hours excluded).
+
+    Examples
+    --------
+    >>> from datetime import UTC
+    >>> h15 = datetime(2026, 10, 5, 15, tzinfo=UTC)
+    >>> is_open_round(h15, []), is_open_round(h15.replace(hour=16), [h15])
+    (True, False)
+    """
+    return all(p.date() != hour.date() or p == hour for p in played)
+
+
+def is_due(division: Division, open_round: bool) -> bool:
     """Return whether an agent of ``division`` is due a turn in this round (W-DIV-1, W-DIV-2).
 
-    An Open agent is due once per trading day (the day's first round, and any
-    later round of a day in which it has had no entry yet, e.g. a later first
-    round); a Pro agent in every round.
+    A Pro agent is due in every round; an Open agent only in the day's Open
+    round (``open_round``, see ``is_open_round``), never in a later round of
+    the same day.
     """
-    return division is Division.PRO or not had_turn_today
+    return division is Division.PRO or open_round
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
