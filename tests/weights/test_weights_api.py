@@ -157,6 +157,8 @@ def test_market_status(replayed: Replayed) -> None:
     market = get(replayed, "/seasons/s1/market")
     assert market["status"] == "open"
     assert market["text"] == "Market open"
+    assert market["forced"] is False  # W-RND-1: a replayed round keeps the round clock
+    assert isinstance(market["open_round"], bool)
     assert set(market["prices"]) == set(replayed.state.symbols)
     hour = replayed.state.rounds[-1].hour + timedelta(hours=1)
     closed = Event(

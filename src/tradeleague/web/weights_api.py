@@ -292,6 +292,8 @@ def _market_payload(s: _Season) -> dict[str, Any]:
         "status": "open",
         "text": "Market open",
         "round": round_text,
+        "forced": bool(p.get("forced", False)),
+        "open_round": bool(p.get("open_round", False)),
         "read_at": str(p["read_at"]),
         "reasons": [],
         "invalid": invalid,
