@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-import uvicorn
 from direction_helpers import START  # type: ignore[import-not-found]
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -23,6 +19,7 @@ from tradeleague.feeds.candles.live import CcxtCandles
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.sim import Direction
+from tradeleague.testing.server import serve_asgi
 
 EXCHANGE_INFO = {
     "timezone": "UTC",
@@ -70,19 +67,8 @@ def _binance_app(dataset: Dataset, requests: list[str]) -> Starlette:
 @pytest.fixture
 def binance(btc: Dataset) -> Iterator[tuple[str, list[str]]]:
     requests: list[str] = []
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(_binance_app(btc, requests), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}", requests
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_asgi(_binance_app(btc, requests)) as url:  # start deadline + liveness check
+        yield url, requests
 
 
 async def test_direction_ccxt_candles_match_the_frozen_ones(

@@ -17,8 +17,6 @@ five-minute rounds. Timing margins are generous: the fast models answer in
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import datetime, timedelta
@@ -26,7 +24,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -50,6 +47,7 @@ from tradeleague.llm.presets import preset as provider_preset
 from tradeleague.store import Store
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour
+from tradeleague.testing.server import serve_asgi
 from tradeleague.web.direction_api import direction_router
 
 DRILL = DirectionPreset(
@@ -107,20 +105,8 @@ def _klines_app() -> Starlette:
 
 @pytest.fixture
 def exchange() -> Iterator[str]:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(_klines_app(), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+    with serve_asgi(_klines_app()) as url:
+        yield url
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ __all__ = [
     "BaselineFactory",
     "EnvKey",
     "KeyNotSet",
+    "agent_option_help",
     "build_agent",
     "endpoint_for",
     "parse_agent_spec",
@@ -78,17 +79,30 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 LOCAL_PROVIDER = "local"
 """The gateway provider name of the house model (``tradeleague.llm.local.LocalProvider``)."""
 
-AGENT_OPTION_HELP = (
-    "An agent, as NAME=SPEC (repeat the option for each agent). SPEC is one of: "
-    "baseline:NAME (a rule-based baseline: cash, buy_and_hold, equal_weight, momentum, "
-    'coin_flip), scripted:PATH (answers from a JSONL file, one {"text": ...} per turn), '
-    "openai:MODEL@BASE_URL (any OpenAI-compatible endpoint; BASE_URL may be a preset: "
-    "openrouter, openai, ollama, vllm, llamacpp; the key comes from the preset's variable, "
-    "OPENAI_API_KEY for other URLs, or the variable named by ,key_env=NAME), "
-    "local:NAME (the offline house model). Add ,provider=P,tier=T to label the agent "
-    "for group boards. NAME= may be left out: the agent is then named after its target."
-)
-"""The help text of ``--agent NAME=SPEC``, the same in every format's commands."""
+_WEIGHTS_BASELINES = ("cash", "buy_and_hold", "equal_weight", "momentum", "coin_flip")
+"""The weights league's baselines, as ``AGENT_OPTION_HELP`` lists them."""
+
+
+def agent_option_help(baselines: Sequence[str]) -> str:
+    """Return the help text of ``--agent NAME=SPEC`` for a format with these baselines.
+
+    Every format's commands share the text; only the list of ``baseline:NAME``
+    names differs.
+    """
+    return (
+        "An agent, as NAME=SPEC (repeat the option for each agent). SPEC is one of: "
+        f"baseline:NAME (a rule-based baseline: {', '.join(baselines)}), "
+        'scripted:PATH (answers from a JSONL file, one {"text": ...} per turn), '
+        "openai:MODEL@BASE_URL (any OpenAI-compatible endpoint; BASE_URL may be a preset: "
+        "openrouter, openai, ollama, vllm, llamacpp; the key comes from the preset's variable, "
+        "OPENAI_API_KEY for other URLs, or the variable named by ,key_env=NAME), "
+        "local:NAME (the offline house model). Add ,provider=P,tier=T to label the agent "
+        "for group boards. NAME= may be left out: the agent is then named after its target."
+    )
+
+
+AGENT_OPTION_HELP = agent_option_help(_WEIGHTS_BASELINES)
+"""The help text of ``--agent NAME=SPEC`` in the weights league's commands."""
 
 REPLAY_ANSWERS_HELP = (
     "Re-run the season with the model answers recorded in this database (a URL such as "

@@ -6,7 +6,9 @@ the payout actually applied) and reads every account's balance back from the
 broker after each round (D-TRD-3). A broker is an adapter; the built-in one is
 ``PaperBroker``. Faults are values: a refused order is a ``Rejected`` with the
 broker's error code (the ``trade_rejected`` skip), and a close that never comes
-is simply absent (the ``unsettled`` skip).
+is simply absent (the ``unsettled`` skip). A trade with no close event by the
+grace after expiry is then voided with the broker (``void``): its stake comes
+back and it never settles later (D-SKP-1: "voided, not guessed").
 """
 
 from __future__ import annotations
@@ -133,4 +135,12 @@ class Broker(Protocol):
 
     async def balance(self, account: str) -> Usd:
         """Return ``account``'s balance as the broker holds it."""
+        ...
+
+    async def void(self, trade_ids: Sequence[str]) -> None:
+        """Void ``trade_ids``: return each stake, never settle or report them afterwards.
+
+        Called for trades with no close event by the grace (``unsettled``) and
+        for the trades of a round voided by a league fault.
+        """
         ...

@@ -1,33 +1,56 @@
 """The built-in paper broker: binary options settled against a candle source (SPEC D-TRD-3).
 
 It keeps every account's balance itself (the arena only reads it back), takes
-the stake when a trade is placed (``tradeleague.sim.place``) and, once the
-candle ending at the trade's expiry has closed, settles it with
+the stake when a trade is placed (``tradeleague.sim.place``) and, once the exit
+candle has closed, settles it with
 ``tradeleague.sim.BinaryOption`` at the payout that applied when the trade was
 placed: a win credits stake + stake x payout, a draw the stake, a loss nothing.
-The close event is stamped ``expiry + settle_delay``.
+The close event is stamped ``expiry + settle_delay``. The exit candle is the
+one-minute candle that covers the expiry instant, ``(open, close]``: on the
+minute grid the candle that ends at the expiry (the seed's five-minute rounds),
+off it (drill rounds) the candle running at the expiry, floored to its minute.
 
 For tests and drills it can misbehave on purpose, deterministically:
 ``reject`` refuses chosen orders with an error code (``trade_rejected``);
-``lose_close`` makes chosen trades never report a close and never settle, the
-stake staying held (``unsettled``); ``payout_for`` applies a payout other than
-the configured one (the arena must follow the broker, D-TRD-3). A trade whose
-exit candle is missing from the source never settles either.
+``lose_close`` makes chosen trades never report a close (``unsettled``);
+``payout_for`` applies a payout other than the configured one (the arena must
+follow the broker, D-TRD-3). A trade whose exit candle is missing from the
+source reports no close either. Either way the arena voids the trade after the
+grace (``void``) and its stake is returned; a voided trade never settles later.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from tradeleague.broker.base import BinaryOrder, CloseEvent, Placed, Rejected
 from tradeleague.feeds.candles.base import CandleSource
-from tradeleague.formats.direction.candle import MINUTE
 from tradeleague.money import Usd
 from tradeleague.sim import DEFAULT_PAYOUT_PPM, BinaryOption, SimError, place
 
-__all__ = ["PaperBroker"]
+__all__ = ["PaperBroker", "exit_candle_open"]
+
+
+def exit_candle_open(expiry: datetime) -> datetime:
+    """Return the open of the one-minute candle covering ``expiry``, ``(open, open + 1 min]``.
+
+    On the minute grid that is the candle ending at the expiry; off it, the
+    candle running at the expiry (its minute floored).
+
+    Examples
+    --------
+    >>> exit_candle_open(datetime(2025, 9, 1, 6, 5, tzinfo=UTC)).strftime("%H:%M:%S")
+    '06:04:00'
+    >>> exit_candle_open(datetime(2025, 9, 1, 6, 5, 5, tzinfo=UTC)).strftime("%H:%M:%S")
+    '06:05:00'
+    """
+    stamp = expiry.timestamp()
+    minute = int(stamp // 60) * 60
+    if minute == stamp:
+        minute -= 60
+    return datetime.fromtimestamp(minute, UTC)
 
 
 @dataclass(slots=True)
@@ -35,6 +58,7 @@ class _Trade:
     placed: Placed
     lost: bool
     close: CloseEvent | None = None
+    voided: bool = False
 
 
 class PaperBroker:
@@ -44,7 +68,7 @@ class PaperBroker:
     ----------
     candles
         Where exit prices come from: the close of the one-minute candle that
-        ends at the expiry.
+        covers the expiry (see the module notes).
     payout_ppm
         The payout on a win, parts per million of the stake (80% = 800,000).
     payout_for
@@ -130,7 +154,7 @@ class PaperBroker:
         events: list[CloseEvent] = []
         for trade_id in trade_ids:
             trade = self._trades.get(trade_id)
-            if trade is None or trade.lost:
+            if trade is None or trade.lost or trade.voided:
                 continue
             if trade.close is None:
                 trade.close = await self._settle(trade.placed)
@@ -138,9 +162,25 @@ class PaperBroker:
                 events.append(trade.close)
         return events
 
+    async def void(self, trade_ids: Sequence[str]) -> None:
+        """Void ``trade_ids``: return each stake and never report them again (D-SKP-1).
+
+        A trade already settled here has its settlement reversed, so the
+        balance is as if it had never been placed; unknown ids are ignored.
+        """
+        for trade_id in trade_ids:
+            trade = self._trades.get(trade_id)
+            if trade is None or trade.voided:
+                continue
+            order = trade.placed.order
+            credit = 0 if trade.close is None else int(order.stake) + int(trade.close.pnl)
+            balance = self._balances[order.account] - credit + order.stake
+            self._balances[order.account] = Usd(balance)
+            trade.voided = True
+
     async def _settle(self, placed: Placed) -> CloseEvent | None:
         order = placed.order
-        exit_candle = await self._candles.candle(order.symbol, order.expiry - MINUTE)
+        exit_candle = await self._candles.candle(order.symbol, exit_candle_open(order.expiry))
         if exit_candle is None:
             return None
         option = BinaryOption(

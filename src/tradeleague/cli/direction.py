@@ -21,9 +21,9 @@ from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import (
-    AGENT_OPTION_HELP,
     REPLAY_ANSWERS_HELP,
     AgentSpec,
+    agent_option_help,
     build_agent,
     parse_agent_spec,
     providers_for,
@@ -113,11 +113,12 @@ def _moment(text: str | None, what: str) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-_WEIGHTS_BASELINES = "cash, buy_and_hold, equal_weight, momentum, coin_flip"
-_AGENT_HELP = AGENT_OPTION_HELP.replace(_WEIGHTS_BASELINES, ", ".join(BASELINE_NAMES)) + (
+_AGENT_HELP = agent_option_help(BASELINE_NAMES) + (
     " Example: --agent up=baseline:up --agent "
     "mini=openai:openai/gpt-4o-mini@openrouter,provider=openai,tier=ECO."
 )
+_DEFAULT_PAYOUT_PERCENT = DirectionPreset().payout_ppm // 10_000
+"""The preset's payout as a whole percent (80), the default of ``--payout``."""
 _MARKET_HELP = (
     "Folder of one-minute candle files (<SYMBOL>.csv or .csv.gz) holding BTCUSDT, "
     "or one such file; e.g. ../shared/data/crypto_1m."
@@ -167,7 +168,9 @@ def register_replay(replay_app: typer.Typer) -> None:
         agent: Annotated[list[str], typer.Option("--agent", metavar="NAME=SPEC", help=_AGENT_HELP)],
         start: Annotated[str | None, typer.Option(metavar="TIME", help=_START_HELP)] = None,
         end: Annotated[str | None, typer.Option(metavar="TIME", help=_END_HELP)] = None,
-        payout: Annotated[int, typer.Option(metavar="PERCENT", help=_PAYOUT_HELP)] = 80,
+        payout: Annotated[
+            int, typer.Option(metavar="PERCENT", help=_PAYOUT_HELP)
+        ] = _DEFAULT_PAYOUT_PERCENT,
         db: Annotated[str | None, typer.Option(metavar="URL", help=_DB_HELP)] = None,
         out: Annotated[Path | None, typer.Option(metavar="PATH", help=_OUT_HELP)] = None,
         stream: Annotated[str, typer.Option(metavar="NAME", help=_STREAM_HELP)] = FORMAT,

@@ -58,13 +58,18 @@ class FrozenCandles:
             )
 
     async def history(self, symbol: str, end: datetime, count: int) -> tuple[Candle, ...]:
-        """Return up to ``count`` candles closing in ``(end - count min, end]``, oldest first."""
+        """Return up to ``count`` candles closing in ``(last - count min, last]``, oldest first.
+
+        ``last`` is ``end`` floored to the minute: off the minute grid (a drill
+        round's open) the last candle is the one closed at the minute boundary
+        before ``end``, and ``count`` candles still fit (as in ``CcxtCandles``).
+        """
         self._check(end)
         series = self._dataset[symbol]
-        last_open = int((end - MINUTE).timestamp())
-        first_open = last_open - (count - 1) * 60
+        last_close = int(end.timestamp()) // 60 * 60
+        first_open = last_close - count * 60
         lo = int(np.searchsorted(series.times, first_open, side="left"))
-        hi = int(np.searchsorted(series.times, last_open, side="right"))
+        hi = int(np.searchsorted(series.times, last_close - 60, side="right"))
         return tuple(_candle(series, i) for i in range(lo, hi))
 
     async def candle(self, symbol: str, open_time: datetime) -> Candle | None:

@@ -14,8 +14,9 @@ The checks, in this fixed order; the first that fails makes the answer
 
 The rationale does not decide validity (D-SKP-1 names only the three
 failures above). Ours: a missing or non-string rationale reads as empty;
-invisible characters are removed (C-10); one longer than 280 characters is
-shown cut at 280 and flagged ``rationale_truncated``. The raw answer text is
+invisible characters are removed (C-10); one longer than the preset's limit
+(``DirectionPreset.max_rationale``, 280 characters by default) is shown cut
+there and flagged ``rationale_truncated``. The raw answer text is
 kept whole in the call record either way (C-4). Extra keys are ignored.
 """
 
@@ -38,7 +39,8 @@ __all__ = [
 ]
 
 MAX_RATIONALE: Final = 280
-"""The rationale's length limit, in characters (D-ASK-3)."""
+"""The seed's rationale length limit, in characters (D-ASK-3): the default of
+``DirectionPreset.max_rationale`` and of ``parse_answer``'s ``max_rationale``."""
 
 _DECODER: Final = json.JSONDecoder()
 
@@ -94,8 +96,15 @@ def extract_objects(text: str) -> list[dict[str, Any]]:
     return found
 
 
-def parse_answer(text: str | None) -> Answer | Invalid:
+def parse_answer(text: str | None, *, max_rationale: int = MAX_RATIONALE) -> Answer | Invalid:
     """Read a model's raw answer by the checks of the module notes (D-ASK-3).
+
+    Parameters
+    ----------
+    text
+        The raw answer, exactly as the model wrote it.
+    max_rationale
+        The rationale's length limit in characters (the preset's).
 
     Examples
     --------
@@ -129,6 +138,6 @@ def parse_answer(text: str | None) -> Answer | Invalid:
     rationale = strip_invisible(raw) if isinstance(raw, str) else ""
     return Answer(
         direction=picked,
-        rationale=rationale[:MAX_RATIONALE],
-        rationale_truncated=len(rationale) > MAX_RATIONALE,
+        rationale=rationale[:max_rationale],
+        rationale_truncated=len(rationale) > max_rationale,
     )

@@ -209,8 +209,11 @@ def _groups(rows: Sequence[ModelRow], attribute: str) -> tuple[GroupRow, ...]:
     return tuple(sorted(groups, key=lambda g: (-g.roi, g.name)))
 
 
-def build_board(season: SeasonView, *, scoring_version: str, sparkline: int = 20) -> Board:
-    """Return ``season``'s board, computed from its public log rows only (D-PUB-4)."""
+def build_board(season: SeasonView, *, scoring_version: str, sparkline: int) -> Board:
+    """Return ``season``'s board, computed from its public log rows only (D-PUB-4).
+
+    ``sparkline`` is the preset's count of settled rounds the sparkline covers (D-SEA-1).
+    """
     baseline = season.start_balance
     models = rank_rows(model_row(e, season.log(e.name), baseline, sparkline) for e in season.roster)
     visitors = rank_rows(

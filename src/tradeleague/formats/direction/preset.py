@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Final
 
+from tradeleague.formats.direction.answer import MAX_RATIONALE
 from tradeleague.llm.types import CallParams
 from tradeleague.money import Usd, usd
 from tradeleague.sim import DEFAULT_PAYOUT_PPM
@@ -67,6 +68,8 @@ class DirectionPreset:
         A season ends early when any account falls below this (D-SEA-1: 200.00).
     sparkline
         Settled rounds the board's sparkline covers (D-SEA-1: 20).
+    max_rationale
+        A rationale longer than this many characters is shown cut there (D-ASK-3: 280).
     temperature, max_tokens, reasoning
         The call parameters, identical for every model (D-ASK-2).
     """
@@ -84,6 +87,7 @@ class DirectionPreset:
     season_length: timedelta = timedelta(days=30)
     season_floor: Usd = field(default_factory=lambda: usd(200))
     sparkline: int = 20
+    max_rationale: int = MAX_RATIONALE
     temperature: float = 0.3
     max_tokens: int = 320
     reasoning: bool = False
@@ -105,8 +109,8 @@ class DirectionPreset:
             raise ValueError("the response window must be positive and shorter than a round")
         if self.late_cutoff < timedelta(0) or self.settle_grace < timedelta(0):
             raise ValueError("the late cutoff and the settlement grace cannot be negative")
-        if self.candles < 1 or self.sparkline < 1:
-            raise ValueError("candles and sparkline must be 1 or more")
+        if self.candles < 1 or self.sparkline < 1 or self.max_rationale < 1:
+            raise ValueError("candles, sparkline and max_rationale must be 1 or more")
         if self.stake <= 0 or self.start_balance < self.stake or self.payout_ppm < 0:
             raise ValueError("need a positive stake, a balance covering it, a payout >= 0")
 

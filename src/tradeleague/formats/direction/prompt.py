@@ -35,10 +35,12 @@ from tradeleague.money import MICRO, Usd, micros_to_decimal
 __all__ = [
     "ANSWER_SCHEMA",
     "SYSTEM_PROMPT",
+    "answer_schema",
     "build_messages",
     "candle_line",
     "format_price",
     "render_user_message",
+    "system_prompt",
 ]
 
 SYSTEM_PROMPT: Final = (
@@ -68,7 +70,25 @@ ANSWER_SCHEMA: Final[dict[str, Any]] = {
     "required": ["direction", "rationale"],
     "additionalProperties": False,
 }
-"""The answer's JSON schema, for agents that can be constrained by one."""
+"""The answer's JSON schema at the seed's rationale limit, for agents constrained by one."""
+
+_LIMIT_TEXT: Final = "at most 280 characters"
+
+
+def system_prompt(preset: DirectionPreset) -> str:
+    """Return the system prompt with the preset's rationale limit (the seed's at the default).
+
+    Another limit is another prompt text: give such a preset its own
+    ``prompt_version`` (C-3).
+    """
+    return SYSTEM_PROMPT.replace(_LIMIT_TEXT, f"at most {preset.max_rationale} characters")
+
+
+def answer_schema(preset: DirectionPreset) -> dict[str, Any]:
+    """Return the answer's JSON schema with the preset's rationale limit."""
+    properties = dict(ANSWER_SCHEMA["properties"])
+    properties["rationale"] = {"type": "string", "maxLength": preset.max_rationale}
+    return {**ANSWER_SCHEMA, "properties": properties}
 
 
 def format_price(price: Usd, *, min_places: int) -> str:
@@ -120,6 +140,6 @@ def build_messages(
 ) -> tuple[Message, ...]:
     """Return the exact system and user messages the round sends to every model (D-ASK-1)."""
     return (
-        Message("system", SYSTEM_PROMPT),
+        Message("system", system_prompt(preset)),
         Message("user", render_user_message(preset, entry_price, candles)),
     )

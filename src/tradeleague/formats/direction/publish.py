@@ -6,6 +6,12 @@ Calls are hidden until the round has finished (after expiry) *in the data*
 tally field at all, only how many models have committed. Money is a decimal
 string of dollars; percentages are ST-3 rounded decimal strings of percent
 (``"-0.12"`` is -0.12%). Every payload carries the paper-trading line (C-1).
+
+Model text is data (C-10): every rationale, answer text and call-record text
+in a public payload is shown as plain text (invisible and bidi characters
+removed, then HTML-escaped), exactly as the weights league shows its reasons
+(``tradeleague.formats.weights.text.plain_text``). The record keeps the raw
+text as it came (C-4); only the payloads are cleaned.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from typing import Any
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.formats.direction.board import Board, GroupRow, ModelRow
 from tradeleague.formats.direction.ledger import Entrant, Ledger, LogRow, RoundView, SeasonView
+from tradeleague.formats.weights.text import plain_text
 from tradeleague.money import micros_to_str
 from tradeleague.stats import percent
 
@@ -28,6 +35,7 @@ __all__ = [
     "report_payload",
     "roster_payload",
     "round_payload",
+    "shown",
 ]
 
 
@@ -39,6 +47,15 @@ def money(micros: int | None) -> str | None:
 def pct(value: Fraction | float | None) -> str | None:
     """Return a fraction of one as an ST-3 percent string (``None`` stays ``None``)."""
     return None if value is None else str(percent(value))
+
+
+def shown(text: str | None) -> str | None:
+    """Return model text as a public payload shows it (C-10); ``None`` stays ``None``."""
+    return None if text is None else plain_text(text)
+
+
+def _record(record: dict[str, Any]) -> dict[str, Any]:
+    return {**record, **{k: shown(record.get(k)) for k in ("text", "error") if k in record}}
 
 
 def _stamp(body: dict[str, Any]) -> dict[str, Any]:
@@ -57,7 +74,7 @@ def _row(row: LogRow) -> dict[str, Any]:
         "pnl": money(row.pnl),
         "payout_ppm": row.payout_ppm,
         "balance_after": money(row.balance_after),
-        "rationale": row.rationale,
+        "rationale": shown(row.rationale),
     }
 
 
@@ -93,9 +110,9 @@ def round_payload(season: SeasonView, view: RoundView) -> dict[str, Any]:
         row |= {
             "model": agent,
             "latency_ms": decision.get("latency_ms", skip.get("latency_ms")),
-            "text": decision.get("text", skip.get("text")),
+            "text": shown(decision.get("text", skip.get("text"))),
             "model_id": records[-1]["model"] if records else None,
-            "calls": records,
+            "calls": [_record(r) for r in records],
         }
         calls.append(row)
     body["calls"] = calls

@@ -3,13 +3,23 @@
 A skip is not a loss and not a win: it is left out of the hit rate on both
 sides (D-SCO-2) and shows in the answer rate. A ``void`` round scores nobody:
 it is not counted as due for anyone (ours, see ``tradeleague.stats.arena``).
+
+Beside the six classes of the seed the arena has one code of its own,
+``LEAGUE_FAULT`` (ours, C-7): the league failed, not the model (an agent
+adapter raised an error instead of answering, say). It is logged as a skip
+with the error in its detail, says so in words, and counts like the other
+skips outside the model's control (``trade_rejected``, ``unsettled``).
 """
 
 from __future__ import annotations
 
 import enum
+from typing import Final
 
-__all__ = ["SkipReason"]
+__all__ = ["LEAGUE_FAULT", "SkipReason"]
+
+LEAGUE_FAULT: Final = "league_fault"
+"""The skip code of a turn lost to the league's own failure, not the model's (ours, C-7)."""
 
 
 class SkipReason(enum.StrEnum):

@@ -59,13 +59,23 @@ class RoundTimes:
 
     @property
     def round_id(self) -> str:
-        """Return the round's id, its open time: ``20250901T1205Z``."""
+        """Return the round's id, its open time: ``20250901T1205Z`` (see ``round_id``)."""
         return round_id(self.open_at)
 
 
 def round_id(open_at: datetime) -> str:
-    """Return a round's id from its open instant (sortable, UTC)."""
-    return f"{open_at.astimezone(UTC):%Y%m%dT%H%MZ}"
+    """Return a round's id from its open instant (UTC, one id per open).
+
+    On the minute grid (every round of the seed) the id is to the minute,
+    ``20250901T1205Z``; a drill round opening off the grid adds its seconds,
+    ``20250901T120505Z``, so two rounds in one minute never share an id.
+    Fractions of a second never occur: a round length is whole seconds. Ids
+    of one kind sort by time; a drill id does not sort against a grid id.
+    """
+    moment = open_at.astimezone(UTC)
+    if moment.second or moment.microsecond:
+        return f"{moment:%Y%m%dT%H%M%SZ}"
+    return f"{moment:%Y%m%dT%H%MZ}"
 
 
 def round_times(open_at: datetime, preset: DirectionPreset) -> RoundTimes:

@@ -1,6 +1,7 @@
 """The direction arena's rounds, live and replayed, every step recorded as events."""
 
 from tradeleague.league.direction.arena import Contestant, DirectionArena, DirectionView
+from tradeleague.league.direction.live import next_open, run_live
 from tradeleague.league.direction.pacing import LivePacing, Pacing, ReplayPacing
 from tradeleague.league.direction.replay import (
     SimulatedLatency,
@@ -21,7 +22,9 @@ __all__ = [
     "SimulatedLatency",
     "load_board",
     "load_ledger",
+    "next_open",
     "replay_direction",
     "run_direction_replay",
+    "run_live",
     "seeded_latency",
 ]

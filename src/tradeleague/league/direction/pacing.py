@@ -23,7 +23,7 @@ answers arise on a five-minute round with a 45 s window.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -47,7 +47,7 @@ class Pacing(Protocol):
 
     def replies(
         self, asks: Sequence[Awaitable[AgentReply]], window: timedelta
-    ) -> AsyncIterator[tuple[int, AgentReply]]:
+    ) -> AsyncGenerator[tuple[int, AgentReply], None]:
         """Yield ``(index, reply)`` in the order the answers arrive."""
         ...
 
@@ -56,6 +56,14 @@ class Pacing(Protocol):
     ) -> list[CloseEvent]:
         """Return the close events reported by ``deadline``."""
         ...
+
+
+async def _cancel(tasks: Sequence[asyncio.Future[object]] | Sequence[asyncio.Task[object]]) -> None:
+    """Cancel the tasks still running and wait until they have stopped."""
+    running = [t for t in tasks if not t.done()]
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
 
 
 def _timeout(window: timedelta) -> AgentReply:
@@ -88,9 +96,16 @@ class ReplayPacing:
 
     async def replies(
         self, asks: Sequence[Awaitable[AgentReply]], window: timedelta
-    ) -> AsyncIterator[tuple[int, AgentReply]]:
-        """Gather every answer, then yield them in ``(latency, index)`` order."""
-        got = await asyncio.gather(*asks)
+    ) -> AsyncGenerator[tuple[int, AgentReply], None]:
+        """Gather every answer, then yield them in ``(latency, index)`` order.
+
+        If one ask raises, the others are cancelled before the error propagates.
+        """
+        tasks = [asyncio.ensure_future(a) for a in asks]
+        try:
+            got = await asyncio.gather(*tasks)
+        finally:
+            await _cancel(tasks)
         for index in sorted(range(len(got)), key=lambda i: (got[i].latency_ms, i)):
             yield index, got[index]
 
@@ -125,8 +140,12 @@ class LivePacing:
 
     async def replies(
         self, asks: Sequence[Awaitable[AgentReply]], window: timedelta
-    ) -> AsyncIterator[tuple[int, AgentReply]]:
-        """Yield each answer as it arrives; one still missing at the window is a timeout."""
+    ) -> AsyncGenerator[tuple[int, AgentReply], None]:
+        """Yield each answer as it arrives; one still missing at the window is a timeout.
+
+        When the consumer stops early (an error in the round, the generator
+        closed), every ask still outstanding is cancelled.
+        """
 
         async def bounded(index: int, ask: Awaitable[AgentReply]) -> tuple[int, AgentReply]:
             try:
@@ -134,8 +153,12 @@ class LivePacing:
             except TimeoutError:
                 return index, _timeout(window)
 
-        for done in asyncio.as_completed([bounded(i, a) for i, a in enumerate(asks)]):
-            yield await done
+        tasks = [asyncio.ensure_future(bounded(i, a)) for i, a in enumerate(asks)]
+        try:
+            for done in asyncio.as_completed(tasks):
+                yield await done
+        finally:
+            await _cancel(tasks)
 
     async def closes(
         self, broker: Broker, trade_ids: Sequence[str], expiry: datetime, deadline: datetime
