@@ -46,7 +46,6 @@ WEIGHT_BPS: Final = 10_000
 """Basis points in a weight of 100%."""
 
 
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RebalanceParams:
     """The rebalance's parameters; the defaults are the seed's preset.
