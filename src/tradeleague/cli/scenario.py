@@ -371,6 +371,11 @@ def _serve(
         max_queued=max_queued,
     )
     service = _service(db, preset)
+    Console(stderr=True).print(
+        f"Serving {service.store.url} on http://{host}:{port}  (API index /api/v1, docs /docs). "
+        "Ctrl-C stops.",
+        highlight=False,
+    )
     try:
         uvicorn.run(create_site(service), host=host, port=port, log_level="warning")
     finally:
