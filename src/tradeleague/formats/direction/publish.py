@@ -7,11 +7,16 @@ tally field at all, only how many models have committed. Money is a decimal
 string of dollars; percentages are ST-3 rounded decimal strings of percent
 (``"-0.12"`` is -0.12%). Every payload carries the paper-trading line (C-1).
 
-Model text is data (C-10): every rationale, answer text and call-record text
-in a public payload is shown as plain text (invisible and bidi characters
-removed, then HTML-escaped), exactly as the weights league shows its reasons
-(``tradeleague.formats.weights.text.plain_text``). The record keeps the raw
-text as it came (C-4); only the payloads are cleaned.
+Model text is data (C-10), and so is user text: every string a model, a
+provider or a visitor wrote is shown as plain text in a public payload
+(invisible and bidi characters removed, then HTML-escaped), exactly as the
+weights league shows its reasons (``tradeleague.formats.weights.text.plain_text``).
+That is every rationale, answer text and skip detail; in call records the
+text, error, finish reason, returned model id, tool calls and the model's own
+turns; and every entrant's name, provider, tier and model id wherever it
+appears (a visitor's name is user text; the roster's are cleaned alike so a
+name reads the same in every payload). The record keeps the raw text as it
+came (C-4); only the payloads are cleaned.
 """
 
 from __future__ import annotations
@@ -54,8 +59,35 @@ def shown(text: str | None) -> str | None:
     return None if text is None else plain_text(text)
 
 
+def _deep(value: Any) -> Any:
+    """Return ``value`` with every string in it shown as plain text (C-10)."""
+    if isinstance(value, str):
+        return plain_text(value)
+    if isinstance(value, dict):
+        return {_deep(k): _deep(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep(v) for v in value]
+    return value
+
+
+_RECORD_TEXT = ("text", "error", "finish_reason", "model", "tool_calls")
+"""The call-record fields a model or its provider wrote (the rest is the league's)."""
+_LEAGUE_ROLES = frozenset({"system", "user"})
+
+
 def _record(record: dict[str, Any]) -> dict[str, Any]:
-    return {**record, **{k: shown(record.get(k)) for k in ("text", "error") if k in record}}
+    out = {**record, **{k: _deep(record[k]) for k in _RECORD_TEXT if k in record}}
+    if isinstance(record.get("messages"), list):
+        out["messages"] = [
+            m if isinstance(m, dict) and m.get("role") in _LEAGUE_ROLES else _deep(m)
+            for m in record["messages"]
+        ]
+    return out
+
+
+def _entrant(entrant: Entrant) -> dict[str, str]:
+    """Return an entrant as a payload shows it: every field plain text (C-10)."""
+    return {k: plain_text(v) for k, v in entrant.to_payload().items()}
 
 
 def _stamp(body: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +102,7 @@ def _row(row: LogRow) -> dict[str, Any]:
         "entry_price": money(row.entry_price),
         "exit_price": money(row.exit_price),
         "result": row.result,
-        "detail": row.detail,
+        "detail": shown(row.detail),
         "pnl": money(row.pnl),
         "payout_ppm": row.payout_ppm,
         "balance_after": money(row.balance_after),
@@ -108,10 +140,10 @@ def round_payload(season: SeasonView, view: RoundView) -> dict[str, Any]:
         skip = view.skips.get(agent) or {}
         records = view.calls.get(agent, [])
         row |= {
-            "model": agent,
+            "model": plain_text(agent),
             "latency_ms": decision.get("latency_ms", skip.get("latency_ms")),
             "text": shown(decision.get("text", skip.get("text"))),
-            "model_id": records[-1]["model"] if records else None,
+            "model_id": shown(records[-1]["model"]) if records else None,
             "calls": [_record(r) for r in records],
         }
         calls.append(row)
@@ -124,7 +156,7 @@ def model_log_payload(season: SeasonView, entrant: Entrant) -> dict[str, Any]:
     return _stamp(
         {
             "season": season.season,
-            "model": entrant.to_payload(),
+            "model": _entrant(entrant),
             "rows": [_row(r) for r in season.log(entrant.name)],
         }
     )
@@ -141,7 +173,7 @@ def roster_payload(season: SeasonView) -> dict[str, Any]:
             "stake": money(int(s["stake"])),
             "start_balance": money(int(s["start_balance"])),
             "payout_ppm": s["payout_ppm"],
-            "roster": [e.to_payload() for e in season.roster],
+            "roster": [_entrant(e) for e in season.roster],
         }
     )
 
@@ -150,7 +182,7 @@ def _model(board: Board, row: ModelRow) -> dict[str, Any]:
     ci = row.interval
     return {
         "rank": row.rank,
-        **row.entrant.to_payload(),
+        **_entrant(row.entrant),
         "balance": money(row.tally.balance),
         "roi": pct(row.roi),
         "hit_rate": pct(row.hit_rate),
@@ -172,8 +204,8 @@ def _model(board: Board, row: ModelRow) -> dict[str, Any]:
 
 def _group(board: Board, row: GroupRow) -> dict[str, Any]:
     return {
-        "name": row.name,
-        "members": list(row.members),
+        "name": plain_text(row.name),
+        "members": [plain_text(m) for m in row.members],
         "balance": money(row.tally.balance),
         "baseline": money(row.tally.baseline),
         "roi": pct(row.roi),
@@ -243,7 +275,7 @@ def changelog_payload(ledger: Ledger) -> dict[str, Any]:
             if previous is None or previous[key] != s[key]:
                 entries.append({"date": day, "change": f"{what} {s[key]}."})
         if previous is None or previous["roster"] != s["roster"]:
-            names = ", ".join(e["name"] for e in s["roster"])
+            names = ", ".join(plain_text(str(e["name"])) for e in s["roster"])
             entries.append({"date": day, "change": f"Roster: {len(s['roster'])} models ({names})."})
         previous = s
         if season.ended is not None:
