@@ -22,9 +22,8 @@ from tradeleague.agents import InverseAgent, SharedAgent, build_agent, invert_di
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.cli.direction import board_table, direction_baselines
 from tradeleague.cli.store import DbOption
-from tradeleague.cli.weights import render_table
+from tradeleague.cli.weights import render_table, replay_roster
 from tradeleague.errors import ConfigError
-from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.direction.board import Board
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT as DIRECTION
@@ -34,9 +33,7 @@ from tradeleague.ids import new_id
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
 from tradeleague.league.weights import RoundConfig
-from tradeleague.league.weights_agents import build_agents
-from tradeleague.league.weights_replay import RosterEntry, run_season
-from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights_replay import RosterEntry
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.local import bundled_model_path
 from tradeleague.llm.types import CallParams
@@ -93,42 +90,6 @@ def _market(path: Path | None, symbols: str | None) -> Dataset:
         return synthetic_dataset(8, 120, seed=7)
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
     return load_dataset(path, symbols=names)
-
-
-async def _weights(
-    store: Store,
-    dataset: Dataset,
-    roster: list[RosterEntry],
-    start: date,
-    end: date,
-    console: Console,
-) -> SeasonState:
-    from tradeleague.cli.weights import _progress
-
-    _specs, agents, gateway = build_agents([f"{e.name}={e.spec}" for e in roster], seed=7)
-    season = f"demo-weights-{start.isoformat()}-{dataset.label}".replace(" ", "_")
-    config = RoundConfig(params=CallParams(max_tokens=200, timeout_s=120.0))
-    try:
-        with _progress(console) as progress:
-            task = progress.add_task("weights league", total=None)
-
-            def tick(index: int, total: int, hour: datetime) -> None:
-                progress.update(task, completed=index + 1, total=total, description=str(hour))
-
-            return await run_season(
-                store,
-                FrozenBarsSource(dataset),
-                roster,
-                agents,
-                season_id=season,
-                start=start,
-                end=end,
-                config=config,
-                on_round=tick,
-            )
-    finally:
-        if gateway is not None:
-            await gateway.aclose()
 
 
 def direction_roster(gateway: Gateway) -> list[Contestant]:
@@ -246,8 +207,11 @@ def demo(
         console.print(f"Recording to {store.url}")
         if with_house:
             console.print("The house model answers on this CPU: a few seconds per Open turn.")
+        season = f"demo-weights-{start.isoformat()}-{dataset.label}".replace(" ", "_")
+        config = RoundConfig(params=CallParams(max_tokens=200, timeout_s=120.0))
+        roster = weights_roster(with_house)
         state = asyncio.run(
-            _weights(store, dataset, weights_roster(with_house), start, stop, console)
+            replay_roster(store, dataset, roster, season, start, stop, config, console, seed=7)
         )
         for division in Division:
             console.print(render_table(state, division))

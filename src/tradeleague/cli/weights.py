@@ -28,7 +28,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
-from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP
+from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -56,7 +56,7 @@ from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
 from tradeleague.store import Store, open_store, verify
 
-__all__ = ["operator_clock", "register", "register_replay", "render_table", "run_weights_demo"]
+__all__ = ["operator_clock", "register", "register_replay", "render_table", "replay_roster"]
 
 weights_projection.register()
 
@@ -179,12 +179,49 @@ def _progress(console: Console) -> Progress:
     )
 
 
-def _roster(
-    specs: list[str], division: Division, open_specs: list[str] | None = None
-) -> tuple[list[str], list[Division]]:
-    all_specs = list(specs) + list(open_specs or [])
-    divisions = [division] * len(specs) + [Division.OPEN] * len(open_specs or [])
-    return all_specs, divisions
+async def replay_roster(
+    store: Store,
+    dataset: Dataset,
+    roster: list[RosterEntry],
+    season: str,
+    start: date,
+    end: date,
+    config: RoundConfig,
+    console: Console,
+    *,
+    answers: RecordedAnswers | None = None,
+    seed: int = 0,
+) -> SeasonState:
+    """Replay (or resume) ``season`` for ``roster`` over ``dataset`` with a progress bar.
+
+    Model agents answer live, or from ``answers`` (recorded calls) when given.
+    """
+    replay = None if answers is None else ReplayGateway(answers)
+    specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
+    _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed)
+    try:
+        with _progress(console) as progress:
+            task = progress.add_task(f"weights season {season}", total=None)
+
+            def tick(index: int, total: int, hour: datetime) -> None:
+                progress.update(
+                    task, completed=index + 1, total=total, description=hour.isoformat()
+                )
+
+            return await run_season(
+                store,
+                FrozenBarsSource(dataset),
+                roster,
+                agents,
+                season_id=season,
+                start=start,
+                end=end,
+                config=config,
+                on_round=tick,
+            )
+    finally:
+        if gateway is not None:
+            await gateway.aclose()
 
 
 async def _replay(
@@ -199,81 +236,15 @@ async def _replay(
     console: Console,
     answers: RecordedAnswers | None = None,
 ) -> SeasonState:
-    source = FrozenBarsSource(dataset)
-    replay = None if answers is None else ReplayGateway(answers)
-    parsed, agents, gateway = build_agents(specs, gateway=replay)
+    parsed = [parse_agent_spec(s) for s in specs]
     roster = [
         RosterEntry(name=p.name, spec=s, division=d)
         for p, s, d in zip(parsed, specs, divisions, strict=True)
     ]
     config = RoundConfig(params=CallParams(max_tokens=400, timeout_s=timeout_s))
-    try:
-        with _progress(console) as progress:
-            task = progress.add_task(f"weights season {season}", total=None)
-
-            def tick(index: int, total: int, hour: datetime) -> None:
-                progress.update(
-                    task, completed=index + 1, total=total, description=hour.isoformat()
-                )
-
-            return await run_season(
-                store,
-                source,
-                roster,
-                agents,
-                season_id=season,
-                start=start,
-                end=end,
-                config=config,
-                on_round=tick,
-            )
-    finally:
-        if gateway is not None:
-            await gateway.aclose()
-
-
-def run_weights_demo(
-    store: Store,
-    dataset: Dataset,
-    console: Console,
-    *,
-    season: str | None = None,
-    days: int = 28,
-) -> SeasonState:
-    """Replay a weights season of baselines in both divisions and print both tables.
-
-    Parameters
-    ----------
-    store
-        Where the events go.
-    dataset
-        The bars (the last ``days`` calendar days are played).
-    console
-        Where the tables go.
-    season
-        The season id (default: ``demo-<last day>``); an existing one is resumed.
-    days
-        Calendar days to replay.
-    """
-    last = max(
-        datetime.fromtimestamp(int(dataset[s].times[-1]), UTC).date() for s in dataset.symbols
+    return await replay_roster(
+        store, dataset, roster, season, start, end, config, console, answers=answers
     )
-    end = last + timedelta(days=1)
-    start = end - timedelta(days=days)
-    pro = ["p_cash=baseline:cash", "p_equal=baseline:equal_weight", "p_momentum=baseline:momentum"]
-    opened = [
-        "o_hold=baseline:buy_and_hold",
-        "o_coin=baseline:coin_flip",
-        "o_equal=baseline:equal_weight",
-    ]
-    specs, divisions = _roster(pro, Division.PRO, opened)
-    season = season or f"demo-{last.isoformat()}"
-    state = asyncio.run(
-        _replay(store, dataset, specs, divisions, season, start, end, 60.0, console)
-    )
-    for division in Division:
-        console.print(render_table(state, division))
-    return state
 
 
 _REPLAY_ANSWERS_HELP = (
