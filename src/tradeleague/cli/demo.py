@@ -20,6 +20,7 @@ from rich.console import Console
 from tradeleague import DISCLAIMER
 from tradeleague.agents import InverseAgent, SharedAgent, build_agent, invert_direction_answer
 from tradeleague.agents.spec import parse_agent_spec
+from tradeleague.cli.console import board_console
 from tradeleague.cli.direction import board_table, direction_baselines
 from tradeleague.cli.store import DbOption
 from tradeleague.cli.weights import render_table, replay_roster
@@ -188,9 +189,7 @@ def demo(
     Every price read, model call, decision and fill is a hash-chained event, and
     the record is verified at the end. Running it again resumes the same season.
     """
-    console = Console()
-    if console.width < 150:
-        console = Console(width=150)
+    console = board_console()
     dataset = _market(market, symbols)
     last = max(
         datetime.fromtimestamp(int(dataset[s].times[-1]), UTC).date() for s in dataset.symbols

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
@@ -28,6 +27,7 @@ from tradeleague.agents.spec import (
     parse_agent_spec,
     providers_for,
 )
+from tradeleague.cli.console import board_console
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.baselines import BASELINE_NAMES, direction_baseline
@@ -199,7 +199,7 @@ def register_replay(replay_app: typer.Typer) -> None:
                 f"--replay-answers: {exc}; the answers' stream must hold this span recorded "
                 "with the same agents, --start, --end and --payout"
             ) from exc
-        console = Console()
+        console = board_console()
         console.print(board_table(board))
         if out is not None:
             out.write_text(json.dumps(report_payload(board), indent=2) + "\n", encoding="utf-8")

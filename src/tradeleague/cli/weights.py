@@ -29,6 +29,7 @@ from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
+from tradeleague.cli.console import board_console
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -279,7 +280,7 @@ def replay_weights(
     observable at its start. Ctrl-C keeps whole rounds; run the same command
     again to resume.
     """
-    console = Console()
+    console = board_console()
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
     dataset = load_dataset(market, symbols=names)
     first = min(
@@ -542,7 +543,7 @@ def resume_cmd(
 @weights_app.command("table")
 def table_cmd(season: SeasonOpt, db: DbOption = None) -> None:
     """Show both division tables (W-RNK-1..3, W-SEA-3)."""
-    console = Console()
+    console = board_console()
     with open_store(db) as store:
         state = ops.load_season(store, season)
     for division in Division:
