@@ -37,7 +37,8 @@ from typing import Any
 
 from tradeleague.llm.grammar import direction_answer_schema, weights_answer_schema
 from tradeleague.llm.local import LocalProvider, resolve_model_path
-from tradeleague.llm.types import CallParams, ChatRequest, Message, ModelReply, Outcome
+from tradeleague.llm.types import ChatRequest, ModelReply
+from tradeleague.calls import CallParams, Message, Outcome
 
 SYMBOLS = ("AAPL", "AMZN", "GLD", "JPM", "MSFT", "NVDA", "SPY", "TLT", "XLE", "XOM")
 OWNER_PROMPTS = (

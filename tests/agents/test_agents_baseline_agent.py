@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from tradeleague.agents import EqualWeight, WeightsView
 from tradeleague.agents.base import Agent, Turn
 from tradeleague.agents.baseline_agent import BaselineAgent
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.money import usd
 
 

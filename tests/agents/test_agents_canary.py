@@ -30,7 +30,7 @@ from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey
-from tradeleague.llm.types import CallParams, Message, Outcome
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault

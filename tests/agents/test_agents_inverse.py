@@ -17,7 +17,7 @@ from tradeleague.agents.inverse import (
     invert_json_field,
 )
 from tradeleague.agents.scripted import ScriptedAgent, ScriptLine
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from tradeleague.keys import KeyVault, MasterKey, generate_master_key
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.records import CallRecord, MissReason
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

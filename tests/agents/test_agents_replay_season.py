@@ -36,10 +36,10 @@ from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey
 from tradeleague.llm.replay import ReplayGateway
-from tradeleague.llm.types import CallParams, Message, Outcome
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.money import Usd, usd
 from tradeleague.sim.binary import BinaryOption, Direction, place
-from tradeleague.stats.arena import ArenaTally, hit_rate, roi
+from tradeleague.stats.binary_scores import ArenaTally, hit_rate, roi
 from tradeleague.store import Store, open_store
 from tradeleague.testing.fake_provider import FakeProvider, ReceivedRequest
 from tradeleague.testing.fake_script import Behaviour, Fault

@@ -16,7 +16,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.llm.types import Message, Outcome
+from tradeleague.calls import Message, Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

@@ -13,7 +13,7 @@ from tradeleague.formats.direction.ledger import Entrant, LogRow
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.season import SeasonEnd, season_end
 from tradeleague.money import Usd, usd
-from tradeleague.sim import Direction, Outcome
+from tradeleague.sim import Direction, OptionResult
 from tradeleague.stats import expected_top_hit_rate
 
 BASE = usd(50_000)
@@ -132,10 +132,10 @@ def test_direction_luckiest_line_matches_the_seed() -> None:
 
 def test_direction_market_label_from_verdicts() -> None:
     """D-TRD-5: the label comes from the broker's verdicts, conflicts reported."""
-    assert market_label([(Direction.CALL, Outcome.LOSS)]) is MarketLabel.DOWN
-    assert market_label([(Direction.PUT, Outcome.DRAW)]) is MarketLabel.FLAT
+    assert market_label([(Direction.CALL, OptionResult.LOSS)]) is MarketLabel.DOWN
+    assert market_label([(Direction.PUT, OptionResult.DRAW)]) is MarketLabel.FLAT
     assert market_label([]) is MarketLabel.NONE
-    both = [(Direction.CALL, Outcome.WIN), (Direction.PUT, Outcome.WIN)]
+    both = [(Direction.CALL, OptionResult.WIN), (Direction.PUT, OptionResult.WIN)]
     assert market_label(both) is MarketLabel.CONFLICT
 
 

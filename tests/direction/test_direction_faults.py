@@ -30,7 +30,7 @@ from tradeleague.league.direction import (
     replay_direction,
 )
 from tradeleague.llm.records import MissReason, ReplayMiss
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.sim import Direction

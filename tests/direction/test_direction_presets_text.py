@@ -16,7 +16,7 @@ from tradeleague.formats.direction.prompt import SYSTEM_PROMPT, answer_schema, b
 from tradeleague.formats.direction.publish import model_log_payload, round_payload
 from tradeleague.formats.direction.timing import round_id
 from tradeleague.league.direction import load_ledger, replay_direction
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.store import Store

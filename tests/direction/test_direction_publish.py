@@ -25,7 +25,7 @@ from tradeleague.league.direction import (
     load_ledger,
     replay_direction,
 )
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.store import Store, open_store

@@ -28,7 +28,7 @@ from tradeleague.formats.direction.publish import (
     round_payload,
 )
 from tradeleague.league.direction import DirectionArena, ReplayPacing, load_ledger
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.store import Store
 

@@ -23,7 +23,7 @@ from tradeleague.formats.direction.timing import (
     round_times,
 )
 from tradeleague.league.direction import load_ledger, replay_direction
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import Usd, usd
 from tradeleague.store import Store

@@ -24,7 +24,7 @@ from tradeleague.keys import (
     load_master_keys,
     masked,
 )
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 OWNER = "0xowner-a"
 OTHER = "0xowner-b"

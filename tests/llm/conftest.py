@@ -10,7 +10,8 @@ from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey, CallRecord
-from tradeleague.llm.types import CallParams, ChatRequest, Message
+from tradeleague.llm.types import ChatRequest
+from tradeleague.calls import CallParams, Message
 from tradeleague.testing.fake_provider import FakeProvider
 
 TEST_KEY = "sk-test-0000"

@@ -11,7 +11,8 @@ from typing import Any
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider, retry_after
 from tradeleague.llm.records import CallRecord
-from tradeleague.llm.types import ChatRequest, ModelReply, Outcome
+from tradeleague.llm.types import ChatRequest, ModelReply
+from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

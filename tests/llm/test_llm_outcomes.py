@@ -14,7 +14,7 @@ from tradeleague.llm.gateway import Call, Gateway, key_error_text
 from tradeleague.llm.openai_compat import CLIENT_TIMEOUT_SLACK_S, OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallRecord
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import REFUSAL_TEXT, Behaviour, Fault
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tradeleague.llm.records import CallKey, CallRecord, RecordFormatError
-from tradeleague.llm.types import CallParams, Message, Outcome
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.money import Usd
 
 texts = st.text(st.characters(blacklist_categories=["Cs"]), max_size=200)

@@ -24,7 +24,7 @@ from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.redact import KEY_CHARS_SHOWN, REDACTED, looks_like_secret, redact_secrets
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault, echo_key_message
 

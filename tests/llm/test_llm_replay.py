@@ -8,10 +8,10 @@ from dataclasses import replace
 
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
-from tradeleague.llm.prices import Price, PriceTable
+from tradeleague.llm.token_prices import Price, PriceTable
 from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.llm.types import Message, Outcome
+from tradeleague.calls import Message, Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

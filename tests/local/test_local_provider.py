@@ -26,7 +26,8 @@ from tradeleague.llm.local import (
     request_seed,
     resolve_model_path,
 )
-from tradeleague.llm.types import CallParams, ChatRequest, Message, Outcome, Provider
+from tradeleague.llm.types import ChatRequest, Provider
+from tradeleague.calls import CallParams, Message, Outcome
 
 UNIVERSE = ("AAPL", "GLD", "MSFT", "SPY", "TLT")
 PARAMS = CallParams(temperature=0.3, max_tokens=96)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tradeleague.money import usd
-from tradeleague.sim import BinaryOption, Direction, Outcome, SimError, break_even_hit_rate, place
+from tradeleague.sim import BinaryOption, Direction, OptionResult, SimError, break_even_hit_rate, place
 
 EXPIRY = datetime(2026, 7, 16, 12, 5, tzinfo=UTC)
 
@@ -33,15 +33,15 @@ def test_up_is_call_down_is_put() -> None:
 @pytest.mark.parametrize(
     ("answer", "exit_price", "outcome", "pnl", "credit"),
     [
-        ("up", "65000.51", Outcome.WIN, "8", "18"),
-        ("up", "65000.49", Outcome.LOSS, "-10", "0"),
-        ("down", "64000", Outcome.WIN, "8", "18"),
-        ("down", "66000", Outcome.LOSS, "-10", "0"),
-        ("up", "65000.50", Outcome.DRAW, "0", "10"),
-        ("down", "65000.50", Outcome.DRAW, "0", "10"),
+        ("up", "65000.51", OptionResult.WIN, "8", "18"),
+        ("up", "65000.49", OptionResult.LOSS, "-10", "0"),
+        ("down", "64000", OptionResult.WIN, "8", "18"),
+        ("down", "66000", OptionResult.LOSS, "-10", "0"),
+        ("up", "65000.50", OptionResult.DRAW, "0", "10"),
+        ("down", "65000.50", OptionResult.DRAW, "0", "10"),
     ],
 )
-def test_settlement(answer: str, exit_price: str, outcome: Outcome, pnl: str, credit: str) -> None:
+def test_settlement(answer: str, exit_price: str, outcome: OptionResult, pnl: str, credit: str) -> None:
     """D-TRD-4: a win pays stake x 80% (+8.00), a loss costs the stake, a draw returns it."""
     settled = _option(answer).settle(usd(exit_price))
     assert (settled.outcome, settled.pnl, settled.credit) == (outcome, usd(pnl), usd(credit))

@@ -18,7 +18,7 @@ from tradeleague.formats.weights import (
     render_answer,
     validate_answer,
 )
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 SYMBOLS = frozenset({"SPY", "QQQ", "SGOV", "USO", "AAPL"})
 P = WeightsPreset()

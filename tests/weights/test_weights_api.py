@@ -21,14 +21,15 @@ from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import SCORING_VERSION, Division, chart_points
-from tradeleague.league import weights_events as ev
-from tradeleague.league import weights_ops as ops
-from tradeleague.league.weights_agents import build_agents
-from tradeleague.league.weights_replay import RosterEntry, run_season
-from tradeleague.league.weights_state import SeasonState
-from tradeleague.league.weights_summary import STRATEGY_SUMMARIZED, summarize_strategy
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights import ops as ops
+from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.replay import RosterEntry, run_season
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.summary import STRATEGY_SUMMARIZED, summarize_strategy
 from tradeleague.llm.gateway import Gateway
-from tradeleague.llm.types import ChatRequest, ModelReply, Outcome
+from tradeleague.llm.types import ChatRequest, ModelReply
+from tradeleague.calls import Outcome
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import micros_to_str
 from tradeleague.store import Store, open_store

@@ -32,9 +32,9 @@ from tradeleague.formats.weights import (
     WeightsPreset,
     assess_market,
 )
-from tradeleague.league import weights_ops as ops
-from tradeleague.league.weights import play_round
-from tradeleague.league.weights_agents import build_agents
+from tradeleague.league.weights import ops
+from tradeleague.league.weights.round import play_round
+from tradeleague.league.weights.agents import build_agents
 from tradeleague.money import MICRO
 from tradeleague.store import open_store
 from tradeleague.testing.jsonrpc_peer import AggregatorState, JsonRpcPeer, PeerFault, TokenState
@@ -548,7 +548,7 @@ def test_forced_round_stays_on_the_hour_and_is_marked(
     belongs to its hour (at most one an hour) and is recorded as forced (RoundStarted, the
     report). Forced at 12:55, its Pro agent is 55 minutes into the hour and is skipped by the
     50-minute cut-off; the Open agent takes its turn, the day's first played round."""
-    from tradeleague.league.weights_report import build_report
+    from tradeleague.league.weights.report import build_report
 
     env = _cli_season(peer, registry, tmp_path, sqlite_url, AT.replace(hour=12, minute=55))
     code, out = _run_round(tmp_path, sqlite_url, env)

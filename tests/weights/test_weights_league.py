@@ -14,10 +14,10 @@ from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division
-from tradeleague.league import weights_ops as ops
-from tradeleague.league.weights_agents import build_agents
-from tradeleague.league.weights_replay import RosterEntry, run_season
-from tradeleague.league.weights_report import build_report
+from tradeleague.league.weights import ops as ops
+from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.replay import RosterEntry, run_season
+from tradeleague.league.weights.report import build_report
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
 

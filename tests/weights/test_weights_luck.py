@@ -36,10 +36,10 @@ from tradeleague.formats.weights.luck import (
     benchmark_symbol,
     table_luck,
 )
-from tradeleague.league.weights_agents import build_agents
-from tradeleague.league.weights_replay import RosterEntry, run_season
-from tradeleague.league.weights_report import build_report, season_luck
-from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.replay import RosterEntry, run_season
+from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.state import SeasonState
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
 from tradeleague.web.weights_api import weights_router

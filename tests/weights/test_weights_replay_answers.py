@@ -18,7 +18,7 @@ from tradeleague.cli import app
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
 from tradeleague.formats.weights import Division
-from tradeleague.league.weights_replay import replay_season_id
+from tradeleague.league.weights.replay import replay_season_id
 from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider, ReceivedRequest
 from tradeleague.testing.fake_script import Behaviour, Fault

@@ -27,12 +27,12 @@ from tradeleague.formats.weights import (
     WeightsPreset,
     assess_market,
 )
-from tradeleague.league import weights_ops as ops
-from tradeleague.league.weights import RoundConfig, play_round
-from tradeleague.league.weights_agents import build_agents
-from tradeleague.league.weights_replay import RosterEntry, run_season
+from tradeleague.league.weights import ops as ops
+from tradeleague.league.weights.round import RoundConfig, play_round
+from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.llm.records import CallKey, MissReason, ReplayMiss
-from tradeleague.llm.types import CallParams
+from tradeleague.calls import CallParams
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import Usd
 from tradeleague.sim import Fill, Side

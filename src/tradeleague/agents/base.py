@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from tradeleague.llm.records import CallKey, CallRecord
-from tradeleague.llm.types import CallParams, Message, Outcome
+from tradeleague.calls import CallParams, Message, Outcome
 
 __all__ = ["Agent", "AgentReply", "Turn"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from tradeleague.agents.base import AgentReply, Turn
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 __all__ = ["BaselineAgent"]
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.errors import ConfigError
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 __all__ = ["SCRIPT_EXHAUSTED", "ScriptLine", "ScriptedAgent", "load_script", "parse_script"]
 

@@ -41,7 +41,8 @@ from tradeleague.agents.llm import call_one
 from tradeleague.errors import ConfigError
 from tradeleague.llm.gateway import ApiKey, Call, ModelGateway
 from tradeleague.llm.records import CallRecord
-from tradeleague.llm.types import ChatRequest, Message, Outcome
+from tradeleague.llm.types import ChatRequest
+from tradeleague.calls import Message, Outcome
 
 __all__ = [
     "Tool",

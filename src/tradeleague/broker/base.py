@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Protocol, runtime_checkable
 
 from tradeleague.money import Usd
-from tradeleague.sim import Direction, Outcome
+from tradeleague.sim import Direction, OptionResult
 
 __all__ = ["BinaryOrder", "Broker", "CloseEvent", "Placed", "Rejected"]
 
@@ -109,7 +109,7 @@ class CloseEvent:
     account: str
     client_ref: str
     kind: Direction
-    outcome: Outcome
+    outcome: OptionResult
     entry_price: Usd
     exit_price: Usd
     pnl: Usd

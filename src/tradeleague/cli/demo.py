@@ -33,11 +33,11 @@ from tradeleague.formats.weights import Division
 from tradeleague.ids import new_id
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
-from tradeleague.league.weights import RoundConfig
-from tradeleague.league.weights_replay import RosterEntry
+from tradeleague.league.weights.round import RoundConfig
+from tradeleague.league.weights.replay import RosterEntry
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.local import bundled_model_path
-from tradeleague.llm.types import CallParams
+from tradeleague.calls import CallParams
 from tradeleague.market import Dataset, load_dataset, synthetic_dataset
 from tradeleague.store import Store, open_store, verify
 

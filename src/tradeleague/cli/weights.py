@@ -39,20 +39,20 @@ from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
-from tradeleague.league import weights_ops as ops
-from tradeleague.league import weights_projection
-from tradeleague.league.weights import RoundConfig, play_round
-from tradeleague.league.weights_agents import build_agents
-from tradeleague.league.weights_replay import (
+from tradeleague.league.weights import ops
+from tradeleague.league.weights import projection
+from tradeleague.league.weights.round import RoundConfig, play_round
+from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.replay import (
     RosterEntry,
     recorded_answers,
     replay_season_id,
     run_season,
 )
-from tradeleague.league.weights_report import build_report, season_luck
-from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.llm.types import CallParams
+from tradeleague.calls import CallParams
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
 from tradeleague.store import Store, open_store, verify

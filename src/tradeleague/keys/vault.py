@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from tradeleague.errors import TradeleagueError
 from tradeleague.keys.master import MasterKey, MasterKeyError, load_master_keys
 from tradeleague.keys.secret import Secret, last4_of, mask
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 __all__ = ["SEAL_VERSION", "KeyUnreadable", "KeyVault", "SealedKey", "masked"]
 

@@ -13,25 +13,22 @@
 from tradeleague.llm.gateway import Call, Gateway, ModelGateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset, preset
-from tradeleague.llm.prices import Price, PriceTable
+from tradeleague.llm.token_prices import Price, PriceTable
 from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.llm.types import CallParams, ChatRequest, Message, ModelReply, Outcome, Provider
+from tradeleague.llm.types import ChatRequest, ModelReply, Provider
 
 __all__ = [
     "PRESETS",
     "Call",
     "CallKey",
-    "CallParams",
     "CallRecord",
     "ChatRequest",
     "Gateway",
-    "Message",
     "MissReason",
     "ModelGateway",
     "ModelReply",
     "OpenAICompatProvider",
-    "Outcome",
     "Price",
     "PriceTable",
     "Provider",

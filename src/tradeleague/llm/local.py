@@ -53,7 +53,8 @@ from typing import Any
 
 from tradeleague.errors import ConfigError
 from tradeleague.llm.grammar import UnsupportedSchema, schema_to_gbnf
-from tradeleague.llm.types import ChatRequest, ModelReply, Outcome
+from tradeleague.llm.types import ChatRequest, ModelReply
+from tradeleague.calls import Outcome
 
 __all__ = [
     "BUNDLED_MODEL_FILE",

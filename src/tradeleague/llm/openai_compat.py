@@ -59,7 +59,8 @@ from openai import AsyncOpenAI
 from tradeleague.errors import ConfigError
 from tradeleague.llm.presets import ProviderPreset
 from tradeleague.llm.redact import redact_secrets
-from tradeleague.llm.types import ChatRequest, ModelReply, Outcome
+from tradeleague.llm.types import ChatRequest, ModelReply
+from tradeleague.calls import Outcome
 
 __all__ = [
     "CLIENT_TIMEOUT_SLACK_S",

@@ -20,7 +20,8 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from tradeleague.clock import ensure_utc
-from tradeleague.llm.types import CallParams, Message, ModelReply, Outcome
+from tradeleague.llm.types import ModelReply
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.money import Usd
 
 __all__ = [

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from tradeleague.money import MICRO, Usd
+from tradeleague.money import MICRO, Usd, Rounding, div_round
 from tradeleague.sim.errors import SimError
 
 __all__ = [
     "DEFAULT_PAYOUT_PPM",
     "BinaryOption",
     "Direction",
-    "Outcome",
+    "OptionResult",
     "Settlement",
     "break_even_hit_rate",
     "place",
@@ -49,7 +49,7 @@ class Direction(enum.Enum):
         raise ValueError(f"direction must be 'up' or 'down', got {answer!r}")
 
 
-class Outcome(enum.Enum):
+class OptionResult(enum.Enum):
     """How a binary option settled."""
 
     WIN = "win"
@@ -73,7 +73,7 @@ class Settlement:
         What the broker pays back at close: stake + profit, nothing, or the stake.
     """
 
-    outcome: Outcome
+    outcome: OptionResult
     exit_price: Usd
     pnl: Usd
     credit: Usd
@@ -116,19 +116,19 @@ class BinaryOption:
     @property
     def win_profit(self) -> Usd:
         """Return the profit of a win: stake x payout, rounded down (D-TRD-4)."""
-        return Usd((self.stake * self.payout_ppm) // MICRO)
+        return Usd(div_round(self.stake * self.payout_ppm, MICRO, Rounding.DOWN))
 
     def settle(self, exit_price: Usd) -> Settlement:
         """Settle against ``exit_price``: win, loss or draw (D-TRD-4)."""
         if exit_price <= 0:
             raise SimError("an exit price must be positive")
         if exit_price == self.entry_price:
-            return Settlement(Outcome.DRAW, exit_price, Usd(0), self.stake)
+            return Settlement(OptionResult.DRAW, exit_price, Usd(0), self.stake)
         rose = exit_price > self.entry_price
         if rose == (self.direction is Direction.CALL):
             profit = self.win_profit
-            return Settlement(Outcome.WIN, exit_price, profit, Usd(self.stake + profit))
-        return Settlement(Outcome.LOSS, exit_price, Usd(-self.stake), Usd(0))
+            return Settlement(OptionResult.WIN, exit_price, profit, Usd(self.stake + profit))
+        return Settlement(OptionResult.LOSS, exit_price, Usd(-self.stake), Usd(0))
 
 
 def place(balance: Usd, option: BinaryOption) -> Usd:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from tradeleague.money import MICRO, Usd
+from tradeleague.money import MICRO, Usd, Rounding, div_round
 from tradeleague.sim.fill import Side
 
 __all__ = [
@@ -63,7 +63,7 @@ class PriceSlippage(Protocol):
 
 
 def _ppm_up(value: int, rate_ppm: int) -> Usd:
-    return Usd(-((-value * rate_ppm) // MICRO))
+    return Usd(div_round(value * rate_ppm, MICRO, Rounding.UP))
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +156,8 @@ class BpsPriceSlippage:
         """Return the slipped fill price."""
         bps = self.per_symbol.get(symbol, self.default_bps)
         if side is Side.BUY or side is Side.COVER:
-            return Usd(-((-price * (BPS + bps)) // BPS))
-        return Usd(max(1, (price * (BPS - bps)) // BPS))
+            return Usd(div_round(price * (BPS + bps), BPS, Rounding.UP))
+        return Usd(max(1, div_round(price * (BPS - bps), BPS, Rounding.DOWN)))
 
 
 def scenario_price_slippage(

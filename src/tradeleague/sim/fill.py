@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from tradeleague.money import MICRO, Qty, Usd
+from tradeleague.money import MICRO, Qty, Usd, Rounding, div_round
 from tradeleague.sim.errors import FillError, PayloadError
 
 __all__ = ["Fill", "Side", "fill_value", "parse_int_str"]
@@ -64,8 +64,8 @@ def fill_value(quantity: int, price: int, side: Side) -> Usd:
         The order side: a paying side rounds up, a receiving side down.
     """
     if side is Side.BUY or side is Side.COVER:
-        return Usd(-((-quantity * price) // MICRO))
-    return Usd((quantity * price) // MICRO)
+        return Usd(div_round(quantity * price, MICRO, Rounding.UP))
+    return Usd(div_round(quantity * price, MICRO, Rounding.DOWN))
 
 
 def parse_int_str(raw: object, what: str) -> int:
@@ -115,9 +115,9 @@ class Fill:
     def __post_init__(self) -> None:
         quantity, price, side = self.qty, self.price, self.side
         expected = (
-            -((-quantity * price) // MICRO)
+            div_round(quantity * price, MICRO, Rounding.UP)
             if side is Side.BUY or side is Side.COVER
-            else (quantity * price) // MICRO
+            else div_round(quantity * price, MICRO, Rounding.DOWN)
         )
         if (
             quantity > 0

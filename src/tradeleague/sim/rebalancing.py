@@ -29,7 +29,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Final
 
-from tradeleague.money import MICRO, Qty, Usd
+from tradeleague.money import MICRO, Qty, Usd, Rounding, div_round
 from tradeleague.sim.costs import FeeModel, PpmFee, PpmSlippage, SlippageModel
 from tradeleague.sim.errors import SimError
 from tradeleague.sim.fill import Fill, Side, fill_value
@@ -117,7 +117,7 @@ def _buy_fills(
     total = 0
     for symbol, amount in buys:
         price = prices[symbol]
-        quantity = (amount * MICRO) // price
+        quantity = div_round(amount * MICRO, price, Rounding.DOWN)
         if quantity <= 0:
             continue
         value = fill_value(quantity, price, Side.BUY)
@@ -181,13 +181,15 @@ def rebalance(
             if held:
                 sells.append(_sell_fill(symbol, held, price, params))
             continue
-        change = (value * weight) // WEIGHT_BPS - (held * price) // MICRO
+        change = div_round(value * weight, WEIGHT_BPS, Rounding.DOWN) - div_round(
+            held * price, MICRO, Rounding.DOWN
+        )
         if abs(change) * MICRO < threshold or change == 0:
             continue
         if change > 0:
             buys.append((symbol, change))
         else:
-            quantity = min(held, -((change * MICRO) // price))
+            quantity = min(held, div_round(-change * MICRO, price, Rounding.UP))
             sells.append(_sell_fill(symbol, quantity, price, params))
     after = portfolio.apply_all(sells)
     cash = after.cash
@@ -207,7 +209,7 @@ def rebalance(
         # never drops the buys wholesale.
         budget: int = cash
         while True:
-            shrunk = [(s, (a * budget) // wanted) for s, a in buys]
+            shrunk = [(s, div_round(a * budget, wanted, Rounding.DOWN)) for s, a in buys]
             buy_fills, cost = _buy_fills(shrunk, prices, params)
             if cost <= cash:
                 break

@@ -16,9 +16,9 @@ baseline) and ``luckiest`` (the luckiest-of-N line for return tables, by
 simulation).
 """
 
-from tradeleague.stats.arena import (
+from tradeleague.stats.binary_scores import (
     ArenaTally,
-    Outcome,
+    RoundResult,
     answer_rate,
     combine,
     hit_rate,
@@ -27,7 +27,7 @@ from tradeleague.stats.arena import (
 )
 from tradeleague.stats.bootstrap import BootstrapComparison, paired_bootstrap
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
-from tradeleague.stats.luck import (
+from tradeleague.stats.binary_luck import (
     Z_95,
     Z_POWER_80,
     HitRateInterval,
@@ -64,7 +64,7 @@ __all__ = [
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
-    "Outcome",
+    "RoundResult",
     "answer_rate",
     "break_even_hit_rate",
     "combine",

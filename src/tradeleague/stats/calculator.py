@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from tradeleague.stats.luck import (
+from tradeleague.stats.binary_luck import (
     HitRateInterval,
     break_even_hit_rate,
     expected_pnl_per_round,

@@ -2,7 +2,7 @@
 
 D-LCK-3 reads a direction-arena leader against the expected best hit rate of
 N coin flips, which has a closed form
-(:func:`tradeleague.stats.luck.expected_top_hit_rate`). Return tables have no
+(:func:`tradeleague.stats.binary_luck.expected_top_hit_rate`). Return tables have no
 such form, so the line is simulated: each no-skill agent's step returns are
 drawn independently, with replacement, from a *null pool* of step returns;
 its season return compounds them; the line is the mean, over simulations, of

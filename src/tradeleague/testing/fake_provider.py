@@ -50,7 +50,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tradeleague.llm.types import Message
+from tradeleague.calls import Message
 from tradeleague.testing.fake_script import (
     HTTP_FAULTS,
     KEY_ECHO_FAULTS,

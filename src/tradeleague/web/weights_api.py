@@ -49,10 +49,10 @@ from tradeleague.formats.weights import (
     plain_text,
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
-from tradeleague.league import weights_events as ev
-from tradeleague.league.weights_report import agent_season_luck, season_luck
-from tradeleague.league.weights_state import SeasonState
-from tradeleague.league.weights_summary import Summary, latest_summaries
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights.report import agent_season_luck, season_luck
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.summary import Summary, latest_summaries
 from tradeleague.money import micros_to_str
 from tradeleague.sim import Fill
 from tradeleague.store import Store

@@ -31,6 +31,7 @@ from tradeleague.api.service.views import market_view, order_view, step_view
 from tradeleague.events import Event, canonical_json, utc_iso
 from tradeleague.formats.scenario import (
     RunStatus,
+    can_transition,
     compute_results,
     queue_orders,
     start_run,
@@ -149,11 +150,7 @@ class ServiceRuns(ServiceBase):
         return row.status == RunStatus.ACTIVE.value and now - active_at >= self.preset.idle_limit
 
     def _abandon(self, conn: sa.Connection, run_id: str, now: datetime) -> None:
-        conn.execute(
-            sa.update(scenario_runs)
-            .where(scenario_runs.c.id == run_id)
-            .values(status=RunStatus.ABANDONED.value)
-        )
+        move_status(conn, run_id, RunStatus.ACTIVE, RunStatus.ABANDONED)
         self._states.pop(run_id, None)
         self.store.append_in(
             conn, [Event(run_stream(run_id), "ScenarioRunAbandoned", {"run": run_id}, now)]
@@ -248,15 +245,14 @@ class ServiceRuns(ServiceBase):
                 )
                 payload = results.to_payload()
                 batch.append(Event(stream, "ScenarioRunCompleted", {"run": run_id, **payload}, now))
-                conn.execute(
-                    sa.update(scenario_runs)
-                    .where(scenario_runs.c.id == run_id)
-                    .values(
-                        state=text,
-                        active_at=now,
-                        status=RunStatus.COMPLETE.value,
-                        results=canonical_json(payload),
-                    )
+                move_status(
+                    conn,
+                    run_id,
+                    RunStatus.ACTIVE,
+                    RunStatus.COMPLETE,
+                    state=text,
+                    active_at=now,
+                    results=canonical_json(payload),
                 )
             else:
                 conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
@@ -289,3 +285,29 @@ class ServiceRuns(ServiceBase):
             for run_id in ids:
                 self._abandon(conn, str(run_id), now)
         return len(ids)
+
+
+def move_status(
+    conn: sa.Connection, run_id: str, before: RunStatus, after: RunStatus, **values: object
+) -> None:
+    """Move run ``run_id`` from ``before`` to ``after`` (with ``values``), as the rules allow.
+
+    The only place a run's status changes: the move must be one of
+    ``TRANSITIONS`` (S-SVC-3: abandoned and complete are final), and the row
+    must still be ``before`` when it is written (a run that another request
+    moved meanwhile is not moved again).
+
+    Raises
+    ------
+    ValueError
+        If the move is not allowed, or the run is no longer ``before``.
+    """
+    if not can_transition(before, after):
+        raise ValueError(f"a run cannot go from {before.value} to {after.value}")
+    done = conn.execute(
+        sa.update(scenario_runs)
+        .where(scenario_runs.c.id == run_id, scenario_runs.c.status == before.value)
+        .values(status=after.value, **values)
+    )
+    if done.rowcount != 1:
+        raise ValueError(f"run {run_id} is no longer {before.value}")

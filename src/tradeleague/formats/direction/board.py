@@ -26,7 +26,7 @@ from tradeleague.money import MICRO, Usd
 from tradeleague.stats import (
     ArenaTally,
     HitRateInterval,
-    Outcome,
+    RoundResult,
     answer_rate,
     break_even_hit_rate,
     combine,
@@ -40,7 +40,7 @@ from tradeleague.stats import (
 
 __all__ = ["Board", "GroupRow", "ModelRow", "build_board", "model_row", "rank_rows"]
 
-_OUTCOMES = {"win": Outcome.WIN, "loss": Outcome.LOSS, "draw": Outcome.DRAW}
+_OUTCOMES = {"win": RoundResult.WIN, "loss": RoundResult.LOSS, "draw": RoundResult.DRAW}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 
-from tradeleague.sim import Direction, Outcome
+from tradeleague.sim import Direction, OptionResult
 
 __all__ = ["MarketLabel", "market_label"]
 
@@ -27,19 +27,19 @@ class MarketLabel(enum.StrEnum):
     """The verdicts disagree (a broker fault worth reporting)."""
 
 
-def _one(kind: Direction, outcome: Outcome) -> MarketLabel:
-    if outcome is Outcome.DRAW:
+def _one(kind: Direction, outcome: OptionResult) -> MarketLabel:
+    if outcome is OptionResult.DRAW:
         return MarketLabel.FLAT
-    rose = (outcome is Outcome.WIN) == (kind is Direction.CALL)
+    rose = (outcome is OptionResult.WIN) == (kind is Direction.CALL)
     return MarketLabel.UP if rose else MarketLabel.DOWN
 
 
-def market_label(verdicts: Iterable[tuple[Direction, Outcome]]) -> MarketLabel:
+def market_label(verdicts: Iterable[tuple[Direction, OptionResult]]) -> MarketLabel:
     """Return the round's label from ``(call/put, outcome)`` verdicts (D-TRD-5).
 
     Examples
     --------
-    >>> market_label([(Direction.PUT, Outcome.LOSS), (Direction.CALL, Outcome.WIN)]).value
+    >>> market_label([(Direction.PUT, OptionResult.LOSS), (Direction.CALL, OptionResult.WIN)]).value
     'up'
     """
     labels = {_one(kind, outcome) for kind, outcome in verdicts}

@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Final
 
 from tradeleague.formats.direction.answer import MAX_RATIONALE
-from tradeleague.llm.types import CallParams
+from tradeleague.calls import CallParams
 from tradeleague.money import Usd, usd
 from tradeleague.sim import DEFAULT_PAYOUT_PPM
 

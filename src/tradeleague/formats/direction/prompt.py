@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from tradeleague.formats.direction.candle import Candle
 from tradeleague.formats.direction.preset import DirectionPreset
-from tradeleague.llm.types import Message
+from tradeleague.calls import Message
 from tradeleague.money import MICRO, Usd, micros_to_decimal
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 A skip is not a loss and not a win: it is left out of the hit rate on both
 sides (D-SCO-2) and shows in the answer rate. A ``void`` round scores nobody:
-it is not counted as due for anyone (ours, see ``tradeleague.stats.arena``).
+it is not counted as due for anyone (ours, see ``tradeleague.stats.binary_scores``).
 
 Beside the six classes of the seed the arena has one code of its own,
 ``LEAGUE_FAULT`` (ours, C-7): the league failed, not the model (an agent

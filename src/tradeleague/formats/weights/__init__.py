@@ -18,7 +18,7 @@ from tradeleague.formats.weights.answer import (
     render_answer,
     validate_answer,
 )
-from tradeleague.formats.weights.market import (
+from tradeleague.formats.weights.market_status import (
     LEAGUE_PAUSED,
     ClosedReason,
     HaltReason,
@@ -29,7 +29,7 @@ from tradeleague.formats.weights.market import (
     moved_too_far,
 )
 from tradeleague.formats.weights.preset import PROMPT_VERSION, SCORING_VERSION, WeightsPreset
-from tradeleague.formats.weights.prices import (
+from tradeleague.formats.weights.price_checks import (
     FeedReading,
     PriceCheck,
     PriceInvalid,

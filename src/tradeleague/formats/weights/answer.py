@@ -30,7 +30,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from tradeleague.formats.weights.preset import WeightsPreset
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 __all__ = [
     "Decision",

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from tradeleague.events import utc_iso
 from tradeleague.formats.weights.preset import WeightsPreset
-from tradeleague.llm.types import Message
+from tradeleague.calls import Message
 from tradeleague.money import format_usd, round_half_up_2dp
 
 __all__ = [

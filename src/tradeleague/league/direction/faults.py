@@ -22,7 +22,7 @@ from tradeleague.agents.llm import ReplayMissed
 from tradeleague.broker.base import Broker
 from tradeleague.formats.direction.skips import LEAGUE_FAULT
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 __all__ = ["AgentFault", "agent_fault", "ask_guarded", "round_fault_payload", "void_trades"]
 

@@ -30,7 +30,7 @@ from typing import Protocol
 from tradeleague.agents.base import AgentReply
 from tradeleague.broker.base import Broker, CloseEvent
 from tradeleague.clock import Clock, ReplayClock
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 
 __all__ = ["LivePacing", "Pacing", "ReplayPacing"]
 

@@ -38,7 +38,7 @@ from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.formats.direction.timing import AnswerTiming, answer_timing
 from tradeleague.league.direction.pacing import Pacing
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
-from tradeleague.llm.types import Outcome
+from tradeleague.calls import Outcome
 from tradeleague.sim import Direction
 
 __all__ = ["BROKER_ERROR", "Settled", "TradeDesk"]

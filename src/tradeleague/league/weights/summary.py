@@ -21,11 +21,12 @@ from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
 from tradeleague.formats.weights import summary_shown
-from tradeleague.league import weights_events as ev
-from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.gateway import Call, ModelGateway
 from tradeleague.llm.records import CallKey, CallRecord
-from tradeleague.llm.types import CallParams, ChatRequest, Message, Outcome
+from tradeleague.llm.types import ChatRequest
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.store import Store
 
 __all__ = [

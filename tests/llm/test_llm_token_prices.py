@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tradeleague.errors import ConfigError
-from tradeleague.llm.prices import Price, PriceTable, call_cost
+from tradeleague.llm.token_prices import Price, PriceTable, call_cost
 
 
 def test_known_costs() -> None:

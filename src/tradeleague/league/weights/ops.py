@@ -21,8 +21,8 @@ from tradeleague.formats.weights import (
     season_window,
 )
 from tradeleague.ids import new_id
-from tradeleague.league import weights_events as ev
-from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights.state import SeasonState
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tradeleague.money import usd
 from tradeleague.stats import (
     ArenaTally,
-    Outcome,
+    RoundResult,
     answer_rate,
     combine,
     hit_rate,
@@ -55,7 +55,7 @@ def test_hit_rate_excludes_draws_and_skips_and_answer_rate_counts_them() -> None
 
 def test_streak_is_a_signed_run_that_draws_do_not_break() -> None:
     """D-SCO-4: correct +1, missed -1, draw unchanged (ours: a skip is unchanged too)."""
-    w, lo, d, s = Outcome.WIN, Outcome.LOSS, Outcome.DRAW, Outcome.SKIP
+    w, lo, d, s = RoundResult.WIN, RoundResult.LOSS, RoundResult.DRAW, RoundResult.SKIP
     assert streak([]) == 0
     assert streak([w, w, d, w]) == 3
     assert streak([w, w, lo]) == -1
@@ -64,16 +64,16 @@ def test_streak_is_a_signed_run_that_draws_do_not_break() -> None:
     assert streak([d, s]) == 0
 
 
-@given(st.lists(st.sampled_from(list(Outcome)), max_size=60))
-def test_streak_matches_the_trailing_run(outcomes: list[Outcome]) -> None:
+@given(st.lists(st.sampled_from(list(RoundResult)), max_size=60))
+def test_streak_matches_the_trailing_run(outcomes: list[RoundResult]) -> None:
     """D-SCO-4: the streak is the length of the last run of equal results, signed."""
-    decided = [o for o in outcomes if o in (Outcome.WIN, Outcome.LOSS)]
+    decided = [o for o in outcomes if o in (RoundResult.WIN, RoundResult.LOSS)]
     run = 0
     for o in reversed(decided):
         if o is not decided[-1]:
             break
         run += 1
-    expected = 0 if not decided else (run if decided[-1] is Outcome.WIN else -run)
+    expected = 0 if not decided else (run if decided[-1] is RoundResult.WIN else -run)
     assert streak(outcomes) == expected
 
 

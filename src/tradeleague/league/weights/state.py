@@ -23,7 +23,7 @@ from tradeleague.formats.weights import (
     counts_toward_pause,
     rank_table,
 )
-from tradeleague.league import weights_events as ev
+from tradeleague.league.weights import events as ev
 from tradeleague.money import Qty, Usd
 from tradeleague.sim import Fill, Portfolio
 

@@ -29,12 +29,12 @@ from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division, EntryKind, WeightsPreset, round_hours_on
-from tradeleague.league import weights_events as ev
-from tradeleague.league.weights import RoundConfig, play_round
-from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights.round import RoundConfig, play_round
+from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.records import CallKey, CallRecord, RecordFormatError
 from tradeleague.llm.replay import RecordedAnswers
-from tradeleague.llm.types import CallParams
+from tradeleague.calls import CallParams
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
 

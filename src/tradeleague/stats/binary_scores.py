@@ -16,7 +16,7 @@ from fractions import Fraction
 
 __all__ = [
     "ArenaTally",
-    "Outcome",
+    "RoundResult",
     "answer_rate",
     "combine",
     "hit_rate",
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 
-class Outcome(enum.Enum):
+class RoundResult(enum.Enum):
     """What one round was for one model, as far as scoring is concerned."""
 
     WIN = "win"
@@ -119,7 +119,7 @@ def answer_rate(tally: ArenaTally) -> Fraction | None:
     return Fraction(tally.settled, due)
 
 
-def streak(outcomes: Iterable[Outcome]) -> int:
+def streak(outcomes: Iterable[RoundResult]) -> int:
     """Return the signed current run: +k after k wins in a row, -k after k losses (D-SCO-4).
 
     A win extends a winning run or starts a new one at +1; a loss extends a
@@ -133,9 +133,9 @@ def streak(outcomes: Iterable[Outcome]) -> int:
     """
     run = 0
     for outcome in outcomes:
-        if outcome is Outcome.WIN:
+        if outcome is RoundResult.WIN:
             run = run + 1 if run > 0 else 1
-        elif outcome is Outcome.LOSS:
+        elif outcome is RoundResult.LOSS:
             run = run - 1 if run < 0 else -1
     return run
 

@@ -31,8 +31,8 @@ from tradeleague.formats.weights.luck import (
     benchmark_symbol,
     table_luck,
 )
-from tradeleague.league import weights_events as ev
-from tradeleague.league.weights_state import SeasonState
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights.state import SeasonState
 from tradeleague.money import micros_to_str
 
 __all__ = ["agent_season_luck", "build_report", "season_luck", "season_rng"]

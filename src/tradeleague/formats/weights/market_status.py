@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from tradeleague.formats.weights.preset import WeightsPreset
-from tradeleague.formats.weights.prices import FeedReading, PriceCheck, check_price
+from tradeleague.formats.weights.price_checks import FeedReading, PriceCheck, check_price
 from tradeleague.money import MICRO, Usd
 
 __all__ = [

@@ -49,10 +49,10 @@ from tradeleague.formats.weights import (
     skip_before_asking,
     validate_answer,
 )
-from tradeleague.league import weights_events as ev
-from tradeleague.league.weights_state import AgentState, SeasonState
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
-from tradeleague.llm.types import CallParams, Outcome
+from tradeleague.calls import CallParams, Outcome
 from tradeleague.money import Usd
 from tradeleague.sim import Portfolio, SimError, rebalance
 from tradeleague.store.portfolio import order_filled

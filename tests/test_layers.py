@@ -1,0 +1,73 @@
+"""The pure core imports nothing from the shell (DESIGN principle 1; docs/architecture.md).
+
+The core is the primitives (money, clock, ids, events, errors, calls, disclaimer,
+disclosure) and the packages ``sim``, ``stats``, ``market`` and ``formats``. The
+shell (the league, agents, model gateway, feeds, broker, store, interfaces) may
+import the core; the core may never import the shell, not even under
+``TYPE_CHECKING``, so a format's rules can be read and tested without any of it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tradeleague"
+
+CORE_MODULES = {"money", "clock", "ids", "events", "errors", "calls", "disclaimer", "disclosure"}
+CORE_PACKAGES = {"sim", "stats", "market", "formats"}
+SHELL = {
+    "agents",
+    "api",
+    "broker",
+    "cli",
+    "client",
+    "demo",
+    "feeds",
+    "keys",
+    "league",
+    "llm",
+    "mcp",
+    "store",
+    "testing",
+    "web",
+}
+
+
+def _core_files() -> list[Path]:
+    files: list[Path] = []
+    for name in sorted(CORE_MODULES):
+        module = PACKAGE / f"{name}.py"
+        files.extend([module] if module.is_file() else sorted((PACKAGE / name).rglob("*.py")))
+    for package in sorted(CORE_PACKAGES):
+        files.extend(sorted((PACKAGE / package).rglob("*.py")))
+    return files
+
+
+def _imported(tree: ast.AST) -> list[str]:
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append(node.module)
+    return out
+
+
+def test_the_core_list_covers_real_files() -> None:
+    files = _core_files()
+    assert len(files) > 40
+    assert all(f.is_file() for f in files)
+
+
+@pytest.mark.parametrize("path", _core_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_core_module_imports_no_shell(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bad = [
+        name
+        for name in _imported(tree)
+        if name.startswith("tradeleague.") and name.split(".")[1] in SHELL
+    ]
+    assert bad == [], f"{path.relative_to(PACKAGE)} imports the shell: {bad}"
