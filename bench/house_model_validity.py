@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.grammar import direction_answer_schema, weights_answer_schema
 from tradeleague.llm.local import LocalProvider, resolve_model_path
 from tradeleague.llm.types import ChatRequest, ModelReply
-from tradeleague.calls import CallParams, Message, Outcome
 
 SYMBOLS = ("AAPL", "AMZN", "GLD", "JPM", "MSFT", "NVDA", "SPY", "TLT", "XLE", "XOM")
 OWNER_PROMPTS = (

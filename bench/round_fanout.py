@@ -35,13 +35,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.events import canonical_json
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import custom_preset
 from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.llm.types import ChatRequest, ModelReply, Provider
-from tradeleague.calls import CallParams, Message, Outcome
 
 ANSWER = '{"direction": "up", "rationale": "Higher lows on the last 30 candles."}'
 PROMPT = "BTC/USD one-minute candles (180):\n" + "\n".join(

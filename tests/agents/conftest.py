@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 
 from tradeleague.agents.base import Turn
+from tradeleague.calls import CallParams, Message
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey, CallRecord
-from tradeleague.calls import CallParams, Message
 from tradeleague.testing.fake_provider import FakeProvider
 
 AGENT_KEY = "sk-agents-test-0000"

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.agents.llm import LlmAgent, SealedKeyReader
 from tradeleague.agents.recorded import recorded_calls, store_recorder
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.clock import WallClock
 from tradeleague.events import Event, canonical_json
 from tradeleague.keys import KeyVault, MasterKey, SealedKey, generate_master_key
@@ -30,7 +31,6 @@ from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey
-from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault

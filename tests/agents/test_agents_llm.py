@@ -8,11 +8,11 @@ import pytest
 
 from tradeleague.agents.base import Agent, Turn
 from tradeleague.agents.llm import LlmAgent, ReplayMissed, SealedKeyReader
+from tradeleague.calls import Outcome
 from tradeleague.keys import KeyVault, MasterKey, generate_master_key
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.records import CallRecord, MissReason
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

@@ -29,6 +29,7 @@ from tradeleague.agents.llm import LlmAgent
 from tradeleague.agents.recorded import load_recorded_answers, store_recorder
 from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.agents.tools import Tool, ToolBox, ToolsAgent
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.clock import WallClock
 from tradeleague.events import Event, EventKind
 from tradeleague.llm.gateway import Gateway, ModelGateway
@@ -36,7 +37,6 @@ from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey
 from tradeleague.llm.replay import ReplayGateway
-from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.money import Usd, usd
 from tradeleague.sim.binary import BinaryOption, Direction, place
 from tradeleague.stats.binary_scores import ArenaTally, hit_rate, roi

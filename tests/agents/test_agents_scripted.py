@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from tradeleague.agents.base import Agent, Turn
 from tradeleague.agents.scripted import ScriptedAgent, parse_script
-from tradeleague.errors import ConfigError
 from tradeleague.calls import Outcome
+from tradeleague.errors import ConfigError
 
 
 async def test_scripted_plays_lines_in_order_then_is_exhausted(

@@ -12,11 +12,11 @@ import pytest
 from tradeleague.agents.base import Agent, Turn
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.tools import Tool, ToolBox, ToolsAgent
+from tradeleague.calls import Message, Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.calls import Message, Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

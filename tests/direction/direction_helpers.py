@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from tradeleague.agents.base import AgentReply, Turn
+from tradeleague.calls import Outcome
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.league.direction import Contestant
-from tradeleague.calls import Outcome
 
 START = datetime(2025, 9, 1, 6, 0, tzinfo=UTC)
 """The first round of most replays (the candles start at 00:00, so 180 are there)."""

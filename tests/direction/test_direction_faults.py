@@ -20,6 +20,7 @@ from direction_helpers import START, always, contestant  # type: ignore[import-n
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.broker import BinaryOrder, CloseEvent, PaperBroker, Placed, Rejected
+from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock, WallClock
 from tradeleague.feeds.candles import CandleSource, FrozenCandles
 from tradeleague.formats.direction.skips import LEAGUE_FAULT
@@ -30,7 +31,6 @@ from tradeleague.league.direction import (
     replay_direction,
 )
 from tradeleague.llm.records import MissReason, ReplayMiss
-from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.sim import Direction

@@ -7,6 +7,7 @@ from datetime import timedelta
 from direction_helpers import START, contestant  # type: ignore[import-not-found]
 
 from tradeleague.agents.spec import AGENT_OPTION_HELP, agent_option_help
+from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.feeds.candles import FrozenCandles
 from tradeleague.formats.direction import DirectionPreset, parse_answer
@@ -16,7 +17,6 @@ from tradeleague.formats.direction.prompt import SYSTEM_PROMPT, answer_schema, b
 from tradeleague.formats.direction.publish import model_log_payload, round_payload
 from tradeleague.formats.direction.timing import round_id
 from tradeleague.league.direction import load_ledger, replay_direction
-from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.store import Store

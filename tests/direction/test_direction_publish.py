@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from tradeleague.agents.base import Turn
 from tradeleague.broker import PaperBroker
+from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event
@@ -25,7 +26,6 @@ from tradeleague.league.direction import (
     load_ledger,
     replay_direction,
 )
-from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.store import Store, open_store

@@ -15,6 +15,7 @@ from direction_helpers import START, contestant  # type: ignore[import-not-found
 
 from tradeleague.agents.base import Turn
 from tradeleague.broker import PaperBroker
+from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.feeds.candles import FrozenCandles
 from tradeleague.formats.direction import DirectionPreset
@@ -28,7 +29,6 @@ from tradeleague.formats.direction.publish import (
     round_payload,
 )
 from tradeleague.league.direction import DirectionArena, ReplayPacing, load_ledger
-from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.store import Store
 

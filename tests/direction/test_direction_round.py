@@ -12,6 +12,7 @@ from direction_helpers import START, always, contestant  # type: ignore[import-n
 
 from tradeleague.agents.base import Turn
 from tradeleague.broker import BinaryOrder, PaperBroker
+from tradeleague.calls import Outcome
 from tradeleague.feeds.candles import CandleSource
 from tradeleague.formats.direction import PROMPT_VERSION, SYSTEM_PROMPT, DirectionPreset
 from tradeleague.formats.direction.candle import Candle
@@ -23,7 +24,6 @@ from tradeleague.formats.direction.timing import (
     round_times,
 )
 from tradeleague.league.direction import load_ledger, replay_direction
-from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import Usd, usd
 from tradeleague.store import Store

@@ -17,11 +17,11 @@ from direction_helpers import START, always, contestant  # type: ignore[import-n
 
 from tradeleague.agents.base import Turn
 from tradeleague.broker import BinaryOrder, CloseEvent, PaperBroker, Placed, Rejected
+from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.feeds.candles import CandleSource, FrozenCandles
 from tradeleague.formats.direction.skips import LEAGUE_FAULT
 from tradeleague.league.direction import DirectionArena, ReplayPacing
-from tradeleague.calls import Outcome
 from tradeleague.market import Dataset
 from tradeleague.money import Usd
 from tradeleague.store import Store

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.keys import (
     MASTER_KEY_ENV,
@@ -24,7 +25,6 @@ from tradeleague.keys import (
     load_master_keys,
     masked,
 )
-from tradeleague.calls import Outcome
 
 OWNER = "0xowner-a"
 OTHER = "0xowner-b"

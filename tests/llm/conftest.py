@@ -6,12 +6,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
 
+from tradeleague.calls import CallParams, Message
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.llm.types import ChatRequest
-from tradeleague.calls import CallParams, Message
 from tradeleague.testing.fake_provider import FakeProvider
 
 TEST_KEY = "sk-test-0000"

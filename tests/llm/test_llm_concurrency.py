@@ -8,11 +8,11 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from tradeleague.calls import Outcome
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider, retry_after
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.types import ChatRequest, ModelReply
-from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

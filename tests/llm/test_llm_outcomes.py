@@ -8,13 +8,13 @@ from collections.abc import Callable
 import pytest
 
 from tradeleague.agents.spec import EnvKey, KeyNotSet
+from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.keys import KeyUnreadable, KeyVault, MasterKey, generate_master_key
 from tradeleague.llm.gateway import Call, Gateway, key_error_text
 from tradeleague.llm.openai_compat import CLIENT_TIMEOUT_SLACK_S, OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallRecord
-from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import REFUSAL_TEXT, Behaviour, Fault
 

@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 import pytest
 
+from tradeleague.calls import CallParams, Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider, outcome_for_status
 from tradeleague.llm.presets import PRESETS, custom_preset, preset
-from tradeleague.calls import CallParams, Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 
 

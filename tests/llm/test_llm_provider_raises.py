@@ -12,10 +12,10 @@ from __future__ import annotations
 import httpx2
 import openai
 
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.gateway import Call, Gateway, provider_error_text
 from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.llm.types import ChatRequest, ModelReply
-from tradeleague.calls import CallParams, Message, Outcome
 
 KEY = "sk-owner-7f3a9c1e5b2d8f4a6c0e"
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tradeleague.llm.records import CallKey, CallRecord, RecordFormatError
 from tradeleague.calls import CallParams, Message, Outcome
+from tradeleague.llm.records import CallKey, CallRecord, RecordFormatError
 from tradeleague.money import Usd
 
 texts = st.text(st.characters(blacklist_categories=["Cs"]), max_size=200)

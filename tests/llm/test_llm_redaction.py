@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tradeleague.calls import Outcome
 from tradeleague.events import canonical_json
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.redact import KEY_CHARS_SHOWN, REDACTED, looks_like_secret, redact_secrets
-from tradeleague.calls import Outcome
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault, echo_key_message
 

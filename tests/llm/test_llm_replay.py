@@ -6,12 +6,12 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
+from tradeleague.calls import Message, Outcome
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
-from tradeleague.llm.token_prices import Price, PriceTable
 from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.calls import Message, Outcome
+from tradeleague.llm.token_prices import Price, PriceTable
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
 

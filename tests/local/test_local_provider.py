@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.grammar import direction_answer_schema, weights_answer_schema
 from tradeleague.llm.local import (
     BUNDLED_MODEL_FILE,
@@ -27,7 +28,6 @@ from tradeleague.llm.local import (
     resolve_model_path,
 )
 from tradeleague.llm.types import ChatRequest, Provider
-from tradeleague.calls import CallParams, Message, Outcome
 
 UNIVERSE = ("AAPL", "GLD", "MSFT", "SPY", "TLT")
 PARAMS = CallParams(temperature=0.3, max_tokens=96)

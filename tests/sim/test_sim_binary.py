@@ -7,7 +7,14 @@ from datetime import UTC, datetime
 import pytest
 
 from tradeleague.money import usd
-from tradeleague.sim import BinaryOption, Direction, OptionResult, SimError, break_even_hit_rate, place
+from tradeleague.sim import (
+    BinaryOption,
+    Direction,
+    OptionResult,
+    SimError,
+    break_even_hit_rate,
+    place,
+)
 
 EXPIRY = datetime(2026, 7, 16, 12, 5, tzinfo=UTC)
 
@@ -41,7 +48,9 @@ def test_up_is_call_down_is_put() -> None:
         ("down", "65000.50", OptionResult.DRAW, "0", "10"),
     ],
 )
-def test_settlement(answer: str, exit_price: str, outcome: OptionResult, pnl: str, credit: str) -> None:
+def test_settlement(
+    answer: str, exit_price: str, outcome: OptionResult, pnl: str, credit: str
+) -> None:
     """D-TRD-4: a win pays stake x 80% (+8.00), a loss costs the stake, a draw returns it."""
     settled = _option(answer).settle(usd(exit_price))
     assert (settled.outcome, settled.pnl, settled.credit) == (outcome, usd(pnl), usd(credit))

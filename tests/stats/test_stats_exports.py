@@ -10,10 +10,10 @@ import pytest
 import tradeleague.stats
 
 MODULES = [
-    "arena",
+    "binary_scores",
     "bootstrap",
     "calculator",
-    "luck",
+    "binary_luck",
     "luckiest",
     "returns",
     "risk",

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tradeleague.calls import Outcome
 from tradeleague.formats.weights import (
     Decision,
     NoDecision,
@@ -18,7 +19,6 @@ from tradeleague.formats.weights import (
     render_answer,
     validate_answer,
 )
-from tradeleague.calls import Outcome
 
 SYMBOLS = frozenset({"SPY", "QQQ", "SGOV", "USO", "AAPL"})
 P = WeightsPreset()

@@ -16,6 +16,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind
@@ -29,7 +30,6 @@ from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import STRATEGY_SUMMARIZED, summarize_strategy
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.types import ChatRequest, ModelReply
-from tradeleague.calls import Outcome
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import micros_to_str
 from tradeleague.store import Store, open_store

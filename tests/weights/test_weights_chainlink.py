@@ -33,8 +33,8 @@ from tradeleague.formats.weights import (
     assess_market,
 )
 from tradeleague.league.weights import ops
-from tradeleague.league.weights.round import play_round
 from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.round import play_round
 from tradeleague.money import MICRO
 from tradeleague.store import open_store
 from tradeleague.testing.jsonrpc_peer import AggregatorState, JsonRpcPeer, PeerFault, TokenState

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
+from tradeleague.calls import CallParams
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division
-from tradeleague.league.weights.round import RoundConfig
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.projection import WEIGHTS_ENTRIES
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.report import build_report
-from tradeleague.calls import CallParams
+from tradeleague.league.weights.round import RoundConfig
 from tradeleague.market import load_dataset
 from tradeleague.store import open_store, verify
 from tradeleague.testing.fake_provider import FakeProvider

@@ -14,6 +14,7 @@ import pytest
 
 from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.llm import ReplayMissed
+from tradeleague.calls import CallParams
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import FrozenBarsSource, SourceReading
@@ -28,11 +29,10 @@ from tradeleague.formats.weights import (
     assess_market,
 )
 from tradeleague.league.weights import ops as ops
-from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
+from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.llm.records import CallKey, MissReason, ReplayMiss
-from tradeleague.calls import CallParams
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import Usd
 from tradeleague.sim import Fill, Side

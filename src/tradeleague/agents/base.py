@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.calls import CallParams, Message, Outcome
+from tradeleague.llm.records import CallKey, CallRecord
 
 __all__ = ["Agent", "AgentReply", "Turn"]
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tradeleague.agents.base import AgentReply, Turn
-from tradeleague.errors import ConfigError
 from tradeleague.calls import Outcome
+from tradeleague.errors import ConfigError
 
 __all__ = ["SCRIPT_EXHAUSTED", "ScriptLine", "ScriptedAgent", "load_script", "parse_script"]
 

@@ -38,11 +38,11 @@ from typing import Any
 
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.agents.llm import call_one
+from tradeleague.calls import Message, Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.gateway import ApiKey, Call, ModelGateway
 from tradeleague.llm.records import CallRecord
 from tradeleague.llm.types import ChatRequest
-from tradeleague.calls import Message, Outcome
 
 __all__ = [
     "Tool",

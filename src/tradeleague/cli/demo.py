@@ -20,6 +20,7 @@ from rich.console import Console
 from tradeleague import DISCLAIMER
 from tradeleague.agents import InverseAgent, SharedAgent, build_agent, invert_direction_answer
 from tradeleague.agents.spec import parse_agent_spec
+from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
 from tradeleague.cli.direction import board_table, direction_baselines
 from tradeleague.cli.store import DbOption
@@ -33,11 +34,10 @@ from tradeleague.formats.weights import Division
 from tradeleague.ids import new_id
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
-from tradeleague.league.weights.round import RoundConfig
 from tradeleague.league.weights.replay import RosterEntry
+from tradeleague.league.weights.round import RoundConfig
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.local import bundled_model_path
-from tradeleague.calls import CallParams
 from tradeleague.market import Dataset, load_dataset, synthetic_dataset
 from tradeleague.store import Store, open_store, verify
 

@@ -29,6 +29,7 @@ from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
+from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
@@ -39,9 +40,7 @@ from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
-from tradeleague.league.weights import ops
-from tradeleague.league.weights import projection
-from tradeleague.league.weights.round import RoundConfig, play_round
+from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import (
     RosterEntry,
@@ -50,16 +49,16 @@ from tradeleague.league.weights.replay import (
     run_season,
 )
 from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-from tradeleague.calls import CallParams
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
 from tradeleague.store import Store, open_store, verify
 
 __all__ = ["operator_clock", "register", "register_replay", "render_table", "replay_roster"]
 
-weights_projection.register()
+projection.register()
 
 weights_app = typer.Typer(
     name="weights",

@@ -30,10 +30,10 @@ from typing import Any, ClassVar
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from tradeleague.calls import Outcome
 from tradeleague.errors import TradeleagueError
 from tradeleague.keys.master import MasterKey, MasterKeyError, load_master_keys
 from tradeleague.keys.secret import Secret, last4_of, mask
-from tradeleague.calls import Outcome
 
 __all__ = ["SEAL_VERSION", "KeyUnreadable", "KeyVault", "SealedKey", "masked"]
 

@@ -13,9 +13,9 @@
 from tradeleague.llm.gateway import Call, Gateway, ModelGateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset, preset
-from tradeleague.llm.token_prices import Price, PriceTable
 from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.llm.token_prices import Price, PriceTable
 from tradeleague.llm.types import ChatRequest, ModelReply, Provider
 
 __all__ = [

@@ -48,13 +48,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
+from tradeleague.calls import Outcome
 from tradeleague.clock import Clock, WallClock
 from tradeleague.errors import ConfigError
-from tradeleague.llm.token_prices import PriceTable, call_cost
 from tradeleague.llm.records import CallKey, CallRecord, ReplayMiss
 from tradeleague.llm.redact import redact_secrets
+from tradeleague.llm.token_prices import PriceTable, call_cost
 from tradeleague.llm.types import ChatRequest, ModelReply, Provider
-from tradeleague.calls import Outcome
 
 __all__ = [
     "RETRYABLE",

@@ -51,10 +51,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.grammar import UnsupportedSchema, schema_to_gbnf
 from tradeleague.llm.types import ChatRequest, ModelReply
-from tradeleague.calls import Outcome
 
 __all__ = [
     "BUNDLED_MODEL_FILE",

@@ -56,11 +56,11 @@ import httpx2
 import openai
 from openai import AsyncOpenAI
 
+from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.presets import ProviderPreset
 from tradeleague.llm.redact import redact_secrets
 from tradeleague.llm.types import ChatRequest, ModelReply
-from tradeleague.calls import Outcome
 
 __all__ = [
     "CLIENT_TIMEOUT_SLACK_S",

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.clock import ensure_utc
 from tradeleague.llm.types import ModelReply
-from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.money import Usd
 
 __all__ = [

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from tradeleague.money import MICRO, Usd, Rounding, div_round
+from tradeleague.money import MICRO, Rounding, Usd, div_round
 from tradeleague.sim.errors import SimError
 
 __all__ = [

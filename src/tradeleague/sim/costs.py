@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-from tradeleague.money import MICRO, Usd, Rounding, div_round
+from tradeleague.money import MICRO, Rounding, Usd, div_round
 from tradeleague.sim.fill import Side
 
 __all__ = [

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from tradeleague.money import MICRO, Qty, Usd, Rounding, div_round
+from tradeleague.money import MICRO, Qty, Rounding, Usd, div_round
 from tradeleague.sim.errors import FillError, PayloadError
 
 __all__ = ["Fill", "Side", "fill_value", "parse_int_str"]

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from tradeleague.money import MICRO, Qty, Usd, Rounding, div_round
+from tradeleague.money import MICRO, Qty, Rounding, Usd, div_round
 from tradeleague.sim.errors import FillError, PayloadError, SimError
 from tradeleague.sim.fill import Fill, Side, parse_int_str
 
@@ -117,7 +117,12 @@ class Portfolio:
         SimError
             If a held symbol has no price.
         """
-        return Usd(sum(div_round(q * self._price(prices, s), MICRO, Rounding.DOWN) for s, q in self.positions.items()))
+        return Usd(
+            sum(
+                div_round(q * self._price(prices, s), MICRO, Rounding.DOWN)
+                for s, q in self.positions.items()
+            )
+        )
 
     def equity(self, prices: Mapping[str, Usd]) -> Usd:
         """Return cash plus the conservative value of every position (W-EXE-1)."""
@@ -126,7 +131,10 @@ class Portfolio:
     def notional(self, prices: Mapping[str, Usd]) -> Usd:
         """Return the gross exposure ``sum |qty x price|``, each rounded up (S-FIL-5)."""
         return Usd(
-            sum(div_round(abs(q) * self._price(prices, s), MICRO, Rounding.UP) for s, q in self.positions.items())
+            sum(
+                div_round(abs(q) * self._price(prices, s), MICRO, Rounding.UP)
+                for s, q in self.positions.items()
+            )
         )
 
     def state(self) -> dict[str, object]:

@@ -29,7 +29,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Final
 
-from tradeleague.money import MICRO, Qty, Usd, Rounding, div_round
+from tradeleague.money import MICRO, Qty, Rounding, Usd, div_round
 from tradeleague.sim.costs import FeeModel, PpmFee, PpmSlippage, SlippageModel
 from tradeleague.sim.errors import SimError
 from tradeleague.sim.fill import Fill, Side, fill_value

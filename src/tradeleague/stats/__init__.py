@@ -16,6 +16,16 @@ baseline) and ``luckiest`` (the luckiest-of-N line for return tables, by
 simulation).
 """
 
+from tradeleague.stats.binary_luck import (
+    Z_95,
+    Z_POWER_80,
+    HitRateInterval,
+    break_even_hit_rate,
+    expected_pnl_per_round,
+    expected_top_hit_rate,
+    trades_to_prove,
+    wald_interval,
+)
 from tradeleague.stats.binary_scores import (
     ArenaTally,
     RoundResult,
@@ -27,16 +37,6 @@ from tradeleague.stats.binary_scores import (
 )
 from tradeleague.stats.bootstrap import BootstrapComparison, paired_bootstrap
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
-from tradeleague.stats.binary_luck import (
-    Z_95,
-    Z_POWER_80,
-    HitRateInterval,
-    break_even_hit_rate,
-    expected_pnl_per_round,
-    expected_top_hit_rate,
-    trades_to_prove,
-    wald_interval,
-)
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
 from tradeleague.stats.returns import (
     drawdown_percent,

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Final
 
-from tradeleague.formats.direction.answer import MAX_RATIONALE
 from tradeleague.calls import CallParams
+from tradeleague.formats.direction.answer import MAX_RATIONALE
 from tradeleague.money import Usd, usd
 from tradeleague.sim import DEFAULT_PAYOUT_PPM
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from tradeleague.calls import Message
 from tradeleague.formats.direction.candle import Candle
 from tradeleague.formats.direction.preset import DirectionPreset
-from tradeleague.calls import Message
 from tradeleague.money import MICRO, Usd, micros_to_decimal
 
 __all__ = [

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.calls import Outcome
+from tradeleague.formats.weights.preset import WeightsPreset
 
 __all__ = [
     "Decision",

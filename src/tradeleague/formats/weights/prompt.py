@@ -23,9 +23,9 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any, Final
 
+from tradeleague.calls import Message
 from tradeleague.events import utc_iso
 from tradeleague.formats.weights.preset import WeightsPreset
-from tradeleague.calls import Message
 from tradeleague.money import format_usd, round_half_up_2dp
 
 __all__ = [

@@ -20,9 +20,9 @@ from typing import Any
 from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.broker.base import Broker
+from tradeleague.calls import Outcome
 from tradeleague.formats.direction.skips import LEAGUE_FAULT
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
-from tradeleague.calls import Outcome
 
 __all__ = ["AgentFault", "agent_fault", "ask_guarded", "round_fault_payload", "void_trades"]
 

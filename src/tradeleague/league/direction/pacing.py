@@ -29,8 +29,8 @@ from typing import Protocol
 
 from tradeleague.agents.base import AgentReply
 from tradeleague.broker.base import Broker, CloseEvent
-from tradeleague.clock import Clock, ReplayClock
 from tradeleague.calls import Outcome
+from tradeleague.clock import Clock, ReplayClock
 
 __all__ = ["LivePacing", "Pacing", "ReplayPacing"]
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from tradeleague.agents.base import AgentReply
 from tradeleague.broker.base import BinaryOrder, Broker, CloseEvent, Placed, Rejected
+from tradeleague.calls import Outcome
 from tradeleague.clock import Clock
 from tradeleague.events import EventKind, utc_iso
 from tradeleague.formats.direction.answer import Answer, parse_answer
@@ -38,7 +39,6 @@ from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.formats.direction.timing import AnswerTiming, answer_timing
 from tradeleague.league.direction.pacing import Pacing
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
-from tradeleague.calls import Outcome
 from tradeleague.sim import Direction
 
 __all__ = ["BROKER_ERROR", "Settled", "TradeDesk"]

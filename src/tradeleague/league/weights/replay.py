@@ -24,6 +24,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from tradeleague.agents.base import Agent, Turn
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.agents.scripted import ScriptedAgent
+from tradeleague.calls import CallParams
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
@@ -34,7 +35,6 @@ from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.records import CallKey, CallRecord, RecordFormatError
 from tradeleague.llm.replay import RecordedAnswers
-from tradeleague.calls import CallParams
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
 

@@ -24,6 +24,7 @@ from fractions import Fraction
 from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.baselines import WeightsView
 from tradeleague.agents.llm import ReplayMissed
+from tradeleague.calls import CallParams, Outcome
 from tradeleague.clock import Clock, ReplayClock
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import PriceSource, SourceReading
@@ -52,7 +53,6 @@ from tradeleague.formats.weights import (
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
-from tradeleague.calls import CallParams, Outcome
 from tradeleague.money import Usd
 from tradeleague.sim import Portfolio, SimError, rebalance
 from tradeleague.store.portfolio import order_filled

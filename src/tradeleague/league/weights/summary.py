@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
@@ -26,7 +27,6 @@ from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.gateway import Call, ModelGateway
 from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.llm.types import ChatRequest
-from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.store import Store
 
 __all__ = [
