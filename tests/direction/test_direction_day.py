@@ -28,17 +28,13 @@ import pytest
 from direction_helpers import START  # type: ignore[import-not-found]
 
 from tradeleague.agents.base import Turn
+from tradeleague.agents.latency import SimulatedLatency
 from tradeleague.agents.llm import LlmAgent
 from tradeleague.broker import PaperBroker
 from tradeleague.feeds.candles import CandleSource
 from tradeleague.formats.direction import Entrant, SkipReason
 from tradeleague.formats.direction.publish import board_payload, model_log_payload, pct
-from tradeleague.league.direction import (
-    Contestant,
-    SimulatedLatency,
-    load_ledger,
-    replay_direction,
-)
+from tradeleague.league.direction import Contestant, load_ledger, replay_direction
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset

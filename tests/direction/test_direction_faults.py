@@ -20,17 +20,14 @@ from direction_helpers import START, always, contestant  # type: ignore[import-n
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.broker import BinaryOrder, CloseEvent, PaperBroker, Placed, Rejected
-from tradeleague.calls import Outcome
+from tradeleague.calls import CallParams, Outcome
 from tradeleague.clock import ReplayClock, WallClock
 from tradeleague.feeds.candles import CandleSource, FrozenCandles
 from tradeleague.formats.direction.skips import LEAGUE_FAULT
-from tradeleague.league.direction import (
-    DirectionArena,
-    LivePacing,
-    ReplayPacing,
-    replay_direction,
-)
-from tradeleague.llm.records import MissReason, ReplayMiss
+from tradeleague.league.direction import DirectionArena, replay_direction
+from tradeleague.league.pacing import LivePacing, ReplayPacing
+from tradeleague.league.turns import TakenTurn
+from tradeleague.llm.records import CallKey, MissReason, ReplayMiss
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.sim import Direction
@@ -172,24 +169,31 @@ async def test_direction_live_pacing_cancels_outstanding_asks() -> None:
     """D-RND-3: when a round stops early, the answers still outstanding are cancelled."""
     cancelled = asyncio.Event()
 
-    async def fast() -> AgentReply:
-        return AgentReply(outcome=Outcome.ANSWERED, text="{}", latency_ms=1)
+    class Fast:
+        name, kind = "fast", "baseline"
 
-    async def slow() -> AgentReply:
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        raise AssertionError("never reached")
+        async def answer(self, turn: Turn) -> AgentReply:
+            return AgentReply(outcome=Outcome.ANSWERED, text="{}", latency_ms=1)
 
+    class Slow:
+        name, kind = "slow", "baseline"
+
+        async def answer(self, turn: Turn) -> AgentReply:
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+            raise AssertionError("never reached")
+
+    turn = Turn(format="direction", key=CallKey("S1", "r", "a"), messages=(), params=CallParams())
     pacing = LivePacing(WallClock())
-    replies: AsyncGenerator[tuple[int, AgentReply], None] = pacing.replies(
-        [fast(), slow()], timedelta(seconds=20)
+    turns: AsyncGenerator[TakenTurn, None] = pacing.turns(
+        [(Fast(), turn), (Slow(), turn)], timedelta(seconds=20)
     )
-    index, _ = await replies.__anext__()
-    assert index == 0
-    await replies.aclose()
+    first = await turns.__anext__()
+    assert first.index == 0
+    await turns.aclose()
     await asyncio.wait_for(cancelled.wait(), 5)
 
 

@@ -40,7 +40,8 @@ from tradeleague.feeds.candles.live import CcxtCandles
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.timing import round_id, round_opens
-from tradeleague.league.direction import Contestant, DirectionArena, LivePacing
+from tradeleague.league.direction import Contestant, DirectionArena
+from tradeleague.league.pacing import LivePacing
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset as provider_preset

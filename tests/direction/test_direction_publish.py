@@ -22,10 +22,10 @@ from tradeleague.formats.direction import DirectionPreset
 from tradeleague.league.direction import (
     Contestant,
     DirectionArena,
-    ReplayPacing,
     load_ledger,
     replay_direction,
 )
+from tradeleague.league.pacing import ReplayPacing
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.store import Store, open_store

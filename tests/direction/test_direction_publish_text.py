@@ -28,7 +28,8 @@ from tradeleague.formats.direction.publish import (
     roster_payload,
     round_payload,
 )
-from tradeleague.league.direction import DirectionArena, ReplayPacing, load_ledger
+from tradeleague.league.direction import DirectionArena, load_ledger
+from tradeleague.league.pacing import ReplayPacing
 from tradeleague.market import Dataset
 from tradeleague.store import Store
 

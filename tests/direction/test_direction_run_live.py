@@ -21,7 +21,8 @@ from tradeleague.broker import CloseEvent, PaperBroker
 from tradeleague.clock import WallClock
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.direction.candle import MINUTE, Candle
-from tradeleague.league.direction import DirectionArena, LivePacing, next_open, run_live
+from tradeleague.league.direction import DirectionArena, next_open, run_live
+from tradeleague.league.pacing import LivePacing
 from tradeleague.money import Usd, usd
 from tradeleague.store import Store
 

@@ -21,7 +21,8 @@ from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.feeds.candles import CandleSource, FrozenCandles
 from tradeleague.formats.direction.skips import LEAGUE_FAULT
-from tradeleague.league.direction import DirectionArena, ReplayPacing
+from tradeleague.league.direction import DirectionArena
+from tradeleague.league.pacing import ReplayPacing
 from tradeleague.market import Dataset
 from tradeleague.money import Usd
 from tradeleague.store import Store

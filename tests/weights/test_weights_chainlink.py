@@ -32,6 +32,7 @@ from tradeleague.formats.weights import (
     WeightsPreset,
     assess_market,
 )
+from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.round import play_round
@@ -358,7 +359,7 @@ def test_hold_from_the_peer_through_a_live_round(
             clock.set(hour)
             before = dict(peer.calls)
             events = asyncio.run(
-                play_round(ops.load_season(store, season), source, runtime, hour, clock)
+                play_round(ops.load_season(store, season), source, runtime, hour, LivePacing(clock))
             )
             store.append(events)
             assert peer.calls["eth_getBlockByNumber"] - before.get("eth_getBlockByNumber", 0) == 1

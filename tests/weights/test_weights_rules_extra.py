@@ -28,6 +28,7 @@ from tradeleague.formats.weights import (
     WeightsPreset,
     assess_market,
 )
+from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.weights import ops as ops
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
@@ -97,7 +98,7 @@ def _play(
     clock = ReplayClock(hour)
     state = ops.load_season(store, season)
     source = FixedSource(prices)
-    events = asyncio.run(play_round(state, source, agents, hour, clock))  # type: ignore[arg-type]
+    events = asyncio.run(play_round(state, source, agents, hour, ReplayPacing(clock)))  # type: ignore[arg-type]
     store.append(events)
     return events
 
@@ -397,7 +398,12 @@ def _one_round(sqlite_url: str, agent: Agent, config: RoundConfig) -> list[Event
         state = ops.load_season(store, season)
         return asyncio.run(
             play_round(
-                state, FixedSource(PRICES), {agent_id: agent}, hour, ReplayClock(hour), config
+                state,
+                FixedSource(PRICES),
+                {agent_id: agent},
+                hour,
+                ReplayPacing(ReplayClock(hour)),
+                config,
             )
         )
 

@@ -40,6 +40,7 @@ from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
+from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import (
@@ -486,7 +487,9 @@ def run_round_cmd(
 
         async def go() -> list[object]:
             try:
-                return list(await play_round(state, source, agents, hour, clock, forced=forced))
+                return list(
+                    await play_round(state, source, agents, hour, LivePacing(clock), forced=forced)
+                )
             finally:
                 if gateway is not None:
                     await gateway.aclose()

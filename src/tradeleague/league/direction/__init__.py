@@ -2,29 +2,21 @@
 
 from tradeleague.league.direction.arena import Contestant, DirectionArena, DirectionView
 from tradeleague.league.direction.live import next_open, run_live
-from tradeleague.league.direction.pacing import LivePacing, Pacing, ReplayPacing
 from tradeleague.league.direction.replay import (
-    SimulatedLatency,
     load_board,
     load_ledger,
     replay_direction,
     run_direction_replay,
-    seeded_latency,
 )
 
 __all__ = [
     "Contestant",
     "DirectionArena",
     "DirectionView",
-    "LivePacing",
-    "Pacing",
-    "ReplayPacing",
-    "SimulatedLatency",
     "load_board",
     "load_ledger",
     "next_open",
     "replay_direction",
     "run_direction_replay",
     "run_live",
-    "seeded_latency",
 ]

@@ -57,17 +57,11 @@ from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.prompt import answer_schema, build_messages
 from tradeleague.formats.direction.season import SeasonEnd, season_end, season_id
 from tradeleague.formats.direction.timing import round_times
-from tradeleague.league.direction.faults import (
-    AgentFault,
-    agent_fault,
-    ask_guarded,
-    round_fault_payload,
-    void_trades,
-)
-from tradeleague.league.direction.pacing import Pacing
+from tradeleague.league.direction.faults import agent_fault, round_fault_payload, void_trades
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
 from tradeleague.league.direction.trades import BROKER_ERROR, TradeDesk
 from tradeleague.league.direction.visitors import Visitors
+from tradeleague.league.pacing import Pacing
 from tradeleague.llm.records import CallKey
 from tradeleague.money import Usd
 from tradeleague.store import Store
@@ -334,9 +328,8 @@ class DirectionArena:
         )
         params = p.call_params()
         schema = answer_schema(p)
-        faults: dict[int, AgentFault] = {}
         asks = [
-            ask_guarded(
+            (
                 c.agent,
                 Turn(
                     format=FORMAT,
@@ -346,19 +339,16 @@ class DirectionArena:
                     json_schema=schema,
                     view=view,
                 ),
-                faults,
-                index,
             )
-            for index, c in enumerate(self.roster)
+            for c in self.roster
         ]
-        async with contextlib.aclosing(self.pacing.replies(asks, p.window)) as replies:
-            async for index, reply in replies:
-                name = self.roster[index].entrant.name
-                fault = faults.get(index)
-                if fault is not None:
-                    agent_fault(self._log, live, name, fault.error)
-                else:
-                    await self._desk.take(live, name, reply)
+        async with contextlib.aclosing(self.pacing.turns(asks, p.window)) as turns:
+            async for taken in turns:
+                name = self.roster[taken.index].entrant.name
+                if taken.fault is not None:
+                    agent_fault(self._log, live, name, taken.fault)
+                elif taken.reply is not None:
+                    await self._desk.take(live, name, taken.reply)
                 await self._visitors.place(live, self._desk)
                 if self.pacing.live:
                     self._log.flush(live)

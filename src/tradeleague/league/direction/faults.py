@@ -2,7 +2,8 @@
 
 One failure never takes the others down:
 
-* An agent that raises instead of answering is skipped with ``league_fault``
+* An agent that raises instead of answering (``turns.TurnFault``, contained by
+  the one turn machinery every format shares) is skipped with ``league_fault``
   (``skips.LEAGUE_FAULT``, the league's fault, not the model's, C-7); the
   others carry on. ``ReplayMissed`` (a replay that cannot answer from the
   record) stays loud: it propagates.
@@ -14,52 +15,22 @@ One failure never takes the others down:
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
-from tradeleague.agents.base import Agent, AgentReply, Turn
-from tradeleague.agents.llm import ReplayMissed
 from tradeleague.broker.base import Broker
-from tradeleague.calls import Outcome
 from tradeleague.formats.direction.skips import LEAGUE_FAULT
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
+from tradeleague.league.turns import TurnFault
 
-__all__ = ["AgentFault", "agent_fault", "ask_guarded", "round_fault_payload", "void_trades"]
+__all__ = ["agent_fault", "round_fault_payload", "void_trades"]
 
 _log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class AgentFault:
-    """An agent's error instead of an answer: the league's fault, not the model's."""
-
-    error: Exception
-
-
-async def ask_guarded(
-    agent: Agent, turn: Turn, faults: dict[int, AgentFault], index: int
-) -> AgentReply:
-    """Ask ``agent``; an error other than ``ReplayMissed`` becomes ``faults[index]``.
-
-    Raises
-    ------
-    ReplayMissed
-        If a replayed agent cannot answer from the record.
-    """
-    try:
-        return await agent.answer(turn)
-    except ReplayMissed:
-        raise
-    except Exception as exc:
-        faults[index] = AgentFault(exc)
-        return AgentReply(outcome=Outcome.PROVIDER_ERROR, latency_ms=0, error=str(exc))
-
-
-def agent_fault(log: RoundLog, live: OpenRound, name: str, error: Exception) -> None:
+def agent_fault(log: RoundLog, live: OpenRound, name: str, fault: TurnFault) -> None:
     """Skip ``name`` as a league fault (D-SKP-1, C-7), the error in the detail."""
     _log.error("agent %s raised in round %s (league fault)", name, live.round_id)
-    detail = f"league fault, not the model's: the agent raised {type(error).__name__}: {error}"
-    log.skip(live, name, LEAGUE_FAULT, detail)
+    log.skip(live, name, LEAGUE_FAULT, fault.detail, fault=fault.fault)
 
 
 def round_fault_payload(live: OpenRound, detail: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@
 ``ReplayClock``, with a ``FrozenCandles`` source (no look-ahead) and, by
 default, the built-in ``PaperBroker`` at the given payout; then it folds the
 recorded events into the board. Model latency is the agent's reported
-latency (recorded, or simulated by ``SimulatedLatency``), so timeouts and
+latency (recorded, or simulated by ``agents.latency.SimulatedLatency``), so timeouts and
 late answers happen in replay as they would live (see ``pacing``).
 
 Recorded answers (C-5): ``recorded_answers`` reads an arena stream's
@@ -17,13 +17,10 @@ recorded calls.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 
-from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.broker.base import Broker
 from tradeleague.broker.paper import PaperBroker
@@ -37,61 +34,19 @@ from tradeleague.formats.direction.ledger import Ledger, fold
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.league.direction.arena import Contestant, DirectionArena
-from tradeleague.league.direction.pacing import ReplayPacing
+from tradeleague.league.pacing import ReplayPacing
 from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.market import Dataset
 from tradeleague.store import Store
 
 __all__ = [
-    "SimulatedLatency",
     "load_board",
     "load_ledger",
     "recorded_answers",
     "replay_direction",
     "run_direction_replay",
-    "seeded_latency",
 ]
-
-
-def seeded_latency(
-    seed: int, *, low_ms: int = 1_500, high_ms: int = 30_000
-) -> Callable[[Turn], int]:
-    """Return a latency model: a uniform draw in ``[low_ms, high_ms]`` per call key.
-
-    The draw depends only on the seed and the call's key (season, round,
-    agent), never on call order, so a replay is reproducible.
-    """
-
-    def latency(turn: Turn) -> int:
-        digest = hashlib.blake2b(f"{seed}/{turn.key.text}".encode(), digest_size=8).digest()
-        return random.Random(int.from_bytes(digest, "big")).randint(low_ms, high_ms)  # noqa: S311
-
-    return latency
-
-
-@dataclass(slots=True)
-class SimulatedLatency:
-    """An agent whose answers take a simulated time instead of the measured one.
-
-    The wrapped agent answers for real (through the gateway, say); its reply's
-    ``latency_ms`` is replaced by ``latency(turn)``, the time a replay assumes
-    the answer took. Everything else (text, outcome, call records) is kept.
-    """
-
-    agent: Agent
-    latency: Callable[[Turn], int]
-    name: str = field(init=False)
-    kind: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.name = self.agent.name
-        self.kind = self.agent.kind
-
-    async def answer(self, turn: Turn) -> AgentReply:
-        """Answer through the wrapped agent, with the simulated latency."""
-        reply = await self.agent.answer(turn)
-        return replace(reply, latency_ms=self.latency(turn))
 
 
 def recorded_answers(store: Store, stream: str = FORMAT) -> RecordedAnswers:

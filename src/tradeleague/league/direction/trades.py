@@ -37,8 +37,8 @@ from tradeleague.formats.direction.ledger import ROUND_VOIDED, TRADE_PLACED
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.formats.direction.timing import AnswerTiming, answer_timing
-from tradeleague.league.direction.pacing import Pacing
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
+from tradeleague.league.pacing import Pacing
 from tradeleague.sim import Direction
 
 __all__ = ["BROKER_ERROR", "Settled", "TradeDesk"]

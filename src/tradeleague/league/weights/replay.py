@@ -30,6 +30,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division, EntryKind, WeightsPreset, round_hours_on
+from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
@@ -232,10 +233,11 @@ async def run_season(
         )
     await _fast_forward(state, agents)
     clock = ReplayClock(season_start)
+    pacing = ReplayPacing(clock)
     for index, hour in enumerate(hours):
         if not state.recorded(hour):
             clock.set(max(hour, clock.now()))
-            events = await play_round(state, source, agents, hour, clock, config)
+            events = await play_round(state, source, agents, hour, pacing, config)
             store.append(events)
             for e in events:
                 state.apply(e)

@@ -5,16 +5,18 @@ price once at the round's start; judge the reads (W-PX-4, W-MKT, W-HOLD); if
 the market is closed, record why and stop; otherwise settle who takes part
 (W-RND-3), ask the due agents in the order of who was asked longest ago
 (W-SKP-4), in batches, each agent with the same message template, parameters
-and deadline; validate every answer by the one validator (W-VAL); trade each
-decision through the shared ``tradeleague.sim.rebalance`` (W-EXE); and record
-an entry with the portfolio's value at the round's prices for every agent that
-was due (W-SCO-1). It returns the round's events; the caller appends them in
-one transaction, so an interruption leaves whole rounds only.
+and deadline, through the one turn machinery every format shares
+(``tradeleague.league.pacing`` and ``turns``); validate every answer by the
+one validator (W-VAL); trade each decision through the shared
+``tradeleague.sim.rebalance`` (W-EXE); and record an entry with the
+portfolio's value at the round's prices for every agent that was due
+(W-SCO-1). It returns the round's events; the caller appends them in one
+transaction, so an interruption leaves whole rounds only.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,9 +25,8 @@ from fractions import Fraction
 
 from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.baselines import WeightsView
-from tradeleague.agents.llm import ReplayMissed
 from tradeleague.calls import CallParams, Outcome
-from tradeleague.clock import Clock, ReplayClock
+from tradeleague.clock import Clock
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import PriceSource, SourceReading
 from tradeleague.formats.weights import (
@@ -50,6 +51,7 @@ from tradeleague.formats.weights import (
     skip_before_asking,
     validate_answer,
 )
+from tradeleague.league.pacing import Pacing
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
@@ -123,34 +125,6 @@ def _participants(state: SeasonState, agents: Mapping[str, Agent], read_at: date
         for a in state.agents.values()
         if a.created_at <= read_at and not a.paused and a.agent in agents
     )
-
-
-async def _ask(
-    agent: Agent, turn: Turn, params: CallParams, grace_s: float
-) -> AgentReply | Exception:
-    """Return the agent's reply; an agent that hangs gets ``timeout`` (W-VAL-8).
-
-    No answer within the call's timeout plus ``grace_s`` is the agent not
-    answering in time: "No decision" with reason ``timeout``, not a league
-    fault. Any other exception is a fault on the league's side, skipped and
-    logged (W-SKP-3); a replay that cannot answer from the record stops the
-    replay (C-5).
-    """
-    limit = params.timeout_s + grace_s
-    try:
-        async with asyncio.timeout(limit):
-            return await agent.answer(turn)
-    except ReplayMissed:
-        raise
-    except TimeoutError:
-        _log.warning("turn %s: no answer within %g s; recorded as a timeout", turn.key.text, limit)
-        return AgentReply(
-            outcome=Outcome.TIMEOUT,
-            latency_ms=round(limit * 1000),
-            error=f"no answer within {limit:g} s (the league stopped waiting)",
-        )
-    except Exception as exc:  # a fault on the league's side: skip and log (W-SKP-3)
-        return exc
 
 
 class _Round:
@@ -238,7 +212,7 @@ async def play_round(
     source: PriceSource,
     agents: Mapping[str, Agent],
     hour: datetime,
-    clock: Clock,
+    pacing: Pacing,
     config: RoundConfig | None = None,
     *,
     forced: bool = False,
@@ -255,8 +229,9 @@ async def play_round(
         The runtime agent of each agent id; an agent without one is not in the round.
     hour
         The round's hour (W-RND-1).
-    clock
-        The league's clock; a ``ReplayClock`` is advanced by each batch's latency.
+    pacing
+        Live or replay (``tradeleague.league.pacing``): its clock stamps the
+        events and moves on by each batch's slowest answer.
     config
         Call parameters and batch size.
     forced
@@ -264,6 +239,7 @@ async def play_round(
         in its ``RoundStarted`` so the record says so (W-RND-1).
     """
     config = config or RoundConfig()
+    clock = pacing.clock
     r = _Round(state, source, agents, hour, clock, config)
     reading, assessed = await r.read()
     read_at = reading.read_at
@@ -362,25 +338,25 @@ async def play_round(
                 view=view,
             )
             asking.append((a, turn))
-        replies = await asyncio.gather(
-            *(_ask(agents[a.agent], t, config.params, config.grace_s) for a, t in asking)
-        )
-        slowest = 0
-        for (a, _turn), reply in zip(asking, replies, strict=True):
-            if isinstance(reply, Exception):
-                _log.warning("turn of %s failed on the league side: %r", a.agent, reply)
+        # W-VAL-8: no answer within the call's timeout plus the grace is a timeout.
+        limit = timedelta(seconds=config.params.timeout_s + config.grace_s)
+        asks = [(agents[a.agent], t) for a, t in asking]
+        async with contextlib.aclosing(pacing.turns(asks, limit)) as turns:
+            taken = sorted([t async for t in turns], key=lambda t: t.index)
+        for (a, _turn), done in zip(asking, taken, strict=True):
+            if done.fault is not None:  # a fault on the league's side: skip and log (W-SKP-3)
                 r.entry(
                     EventKind.TURN_SKIPPED,
                     a,
                     a.portfolio,
                     prices,
-                    {"reason_code": SkipCode.LEAGUE_FAULT.value, "fault": type(reply).__name__},
+                    {"reason_code": SkipCode.LEAGUE_FAULT.value, "fault": done.fault.fault},
                 )
-                continue
-            slowest = max(slowest, reply.latency_ms)
-            _record_turn(r, a, reply, prices, halted, asked_at)
-        if isinstance(clock, ReplayClock):
-            clock.advance(timedelta(milliseconds=slowest))
+            elif done.reply is not None:
+                _record_turn(r, a, done.reply, prices, halted, asked_at)
+        # The batch took as long as its slowest answer (replay: recorded or simulated).
+        slowest = max((t.latency_ms for t in taken), default=0)
+        await clock.sleep_until(asked_at + timedelta(milliseconds=slowest))
     r.add(
         EventKind.ROUND_FINISHED,
         {"round": r.round_text, "ranked": sorted(d.value for d in ranked)},

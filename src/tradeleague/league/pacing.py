@@ -1,0 +1,194 @@
+"""How time passes in a round, live or replayed: the one difference between the two (C-11).
+
+A round's logic is one code path in every format; only these things differ
+between live play and replay, and they live here:
+
+* **The ask.** Live, the call goes out at once. A replay may delay it after
+  the open (``ask_lag``): a feed or a scheduler that was late.
+* **Answers.** Every agent is asked through ``turns.take_turn`` (one hard
+  deadline, faults contained). Live, each result is handed on the moment it
+  arrives (``asyncio.as_completed``). In replay every agent answers at once
+  with the latency it *would* have taken (recorded, or simulated); the results
+  are handed on in order of ``latency``, ties by ask order, so a format that
+  moves the replay clock to each answer's moment sees exactly what it would
+  have seen live.
+* **Closes** (formats that trade through a broker). Live, the broker is polled
+  from expiry until every trade has closed or the grace has passed. In replay
+  it is asked once, at expiry, and a close stamped after the grace counts as
+  missing.
+
+A format chooses nothing else: the weights league, the direction arena and
+any new format take a ``Pacing`` and call it the same way live and in replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from tradeleague.agents.base import Agent, Turn
+from tradeleague.broker.base import Broker, CloseEvent
+from tradeleague.clock import Clock, ReplayClock
+from tradeleague.league.turns import TakenTurn, TurnFault, take_turn
+
+__all__ = ["LivePacing", "Pacing", "ReplayPacing"]
+
+
+class Pacing(Protocol):
+    """The things that differ between live play and replay (see the module notes)."""
+
+    live: bool
+    """Whether events are appended as they happen (live) or per round (replay)."""
+
+    @property
+    def clock(self) -> Clock:
+        """Return the clock the rounds run on."""
+        ...
+
+    async def ask(self, open_at: datetime) -> None:
+        """Wait until the round's calls may go out (replay: apply the ask lag)."""
+        ...
+
+    def turns(
+        self, asks: Sequence[tuple[Agent, Turn]], limit: timedelta
+    ) -> AsyncGenerator[TakenTurn, None]:
+        """Ask every agent under the hard deadline ``limit``; yield each turn as it ends."""
+        ...
+
+    async def closes(
+        self, broker: Broker, trade_ids: Sequence[str], expiry: datetime, deadline: datetime
+    ) -> list[CloseEvent]:
+        """Return the close events reported by ``deadline``."""
+        ...
+
+
+async def _taken(index: int, agent: Agent, turn: Turn, limit_s: float) -> TakenTurn:
+    got = await take_turn(agent, turn, limit_s)
+    if isinstance(got, TurnFault):
+        return TakenTurn(index, fault=got)
+    return TakenTurn(index, reply=got)
+
+
+async def _cancel(tasks: Sequence[asyncio.Task[TakenTurn]]) -> None:
+    """Cancel the tasks still running and wait until they have stopped."""
+    running = [t for t in tasks if not t.done()]
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+
+
+def _start(asks: Sequence[tuple[Agent, Turn]], limit: timedelta) -> list[asyncio.Task[TakenTurn]]:
+    seconds = limit.total_seconds()
+    return [
+        asyncio.ensure_future(_taken(i, agent, turn, seconds))
+        for i, (agent, turn) in enumerate(asks)
+    ]
+
+
+class ReplayPacing:
+    """Replay: turns handed on in latency order (see the module notes).
+
+    Parameters
+    ----------
+    clock
+        The replay clock the rounds run on.
+    ask_lag
+        How long after the open the calls go out, per round open (default none).
+    """
+
+    live = False
+
+    def __init__(
+        self, clock: ReplayClock, ask_lag: Callable[[datetime], timedelta] | None = None
+    ) -> None:
+        self._clock = clock
+        self._lag = ask_lag
+
+    @property
+    def clock(self) -> ReplayClock:
+        """Return the replay clock."""
+        return self._clock
+
+    async def ask(self, open_at: datetime) -> None:
+        """Move the clock to the open plus its lag."""
+        lag = self._lag(open_at) if self._lag is not None else timedelta(0)
+        await self._clock.sleep_until(open_at + lag)
+
+    async def turns(
+        self, asks: Sequence[tuple[Agent, Turn]], limit: timedelta
+    ) -> AsyncGenerator[TakenTurn, None]:
+        """Take every turn, then yield them in ``(latency, index)`` order.
+
+        If one turn raises (``ReplayMissed``), the others are cancelled before
+        the error propagates.
+        """
+        tasks = _start(asks, limit)
+        try:
+            got = await asyncio.gather(*tasks)
+        finally:
+            await _cancel(tasks)
+        for taken in sorted(got, key=lambda t: (t.latency_ms, t.index)):
+            yield taken
+
+    async def closes(
+        self, broker: Broker, trade_ids: Sequence[str], expiry: datetime, deadline: datetime
+    ) -> list[CloseEvent]:
+        """Ask the broker once at expiry; keep the closes stamped by ``deadline``."""
+        await self._clock.sleep_until(expiry)
+        return [c for c in await broker.closes(trade_ids) if c.closed_at <= deadline]
+
+
+class LivePacing:
+    """Live: turns handed on as they end; closes polled until the grace ends.
+
+    Parameters
+    ----------
+    clock
+        The wall clock (or any clock that runs by itself).
+    poll
+        How often the broker is asked for closes after expiry.
+    """
+
+    live = True
+
+    def __init__(self, clock: Clock, poll: timedelta = timedelta(seconds=1)) -> None:
+        self._clock = clock
+        self._poll = poll
+
+    @property
+    def clock(self) -> Clock:
+        """Return the clock."""
+        return self._clock
+
+    async def ask(self, open_at: datetime) -> None:
+        """Go at once: the ask lag is whatever fetching the round's data took."""
+        await self._clock.sleep_until(open_at)
+
+    async def turns(
+        self, asks: Sequence[tuple[Agent, Turn]], limit: timedelta
+    ) -> AsyncGenerator[TakenTurn, None]:
+        """Yield each turn as it ends; one still unanswered at ``limit`` is a timeout.
+
+        When the consumer stops early (an error in the round, the generator
+        closed), every turn still outstanding is cancelled.
+        """
+        tasks = _start(asks, limit)
+        try:
+            for done in asyncio.as_completed(tasks):
+                yield await done
+        finally:
+            await _cancel(tasks)
+
+    async def closes(
+        self, broker: Broker, trade_ids: Sequence[str], expiry: datetime, deadline: datetime
+    ) -> list[CloseEvent]:
+        """Poll the broker from expiry until all trades closed or ``deadline`` passed."""
+        await self._clock.sleep_until(expiry)
+        while True:
+            got = [c for c in await broker.closes(trade_ids) if c.closed_at <= deadline]
+            now = self._clock.now()
+            if len(got) == len(trade_ids) or now >= deadline:
+                return got
+            await self._clock.sleep_until(min(now + self._poll, deadline))
