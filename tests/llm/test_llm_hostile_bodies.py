@@ -35,7 +35,9 @@ def deep_stack() -> Iterator[None]:
 
 
 def _completion(content: object, usage: object = None) -> bytes:
-    body = {"choices": [{"message": {"content": content}, "finish_reason": "stop"}]}
+    body: dict[str, object] = {
+        "choices": [{"message": {"content": content}, "finish_reason": "stop"}]
+    }
     if usage is not None:
         body["usage"] = usage
     return json.dumps(body).encode()
