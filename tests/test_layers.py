@@ -16,7 +16,17 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tradeleague"
 
-CORE_MODULES = {"money", "clock", "ids", "events", "errors", "calls", "disclaimer", "disclosure"}
+CORE_MODULES = {
+    "money",
+    "clock",
+    "ids",
+    "events",
+    "errors",
+    "calls",
+    "disclaimer",
+    "disclosure",
+    "untrusted",
+}
 CORE_PACKAGES = {"sim", "stats", "market", "formats"}
 SHELL = {
     "agents",

@@ -16,8 +16,12 @@ from typing import Any, Protocol, runtime_checkable
 
 from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.records import CallKey, CallRecord
+from tradeleague.untrusted import bounded_int, clean_text
 
-__all__ = ["Agent", "AgentReply", "Turn"]
+__all__ = ["MAX_LATENCY_MS", "Agent", "AgentReply", "Turn"]
+
+MAX_LATENCY_MS = 10**9
+"""The longest latency a reply may claim (about 11.6 days); a longer one is cut to it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +78,20 @@ class AgentReply:
     records: tuple[CallRecord, ...] = field(default_factory=tuple)
     error: str | None = None
     """Why there is no usable text, in words (never a key or other secret)."""
+
+    def __post_init__(self) -> None:
+        """Make what any agent sent storable: texts encodable, the latency bounded.
+
+        A lone surrogate (which no event can hold) becomes U+FFFD; a latency
+        past ``MAX_LATENCY_MS`` (or below 0) is cut into range, so no agent can
+        raise an overflow in the middle of a round.
+        """
+        if isinstance(self.text, str):
+            object.__setattr__(self, "text", clean_text(self.text))
+        if isinstance(self.error, str):
+            object.__setattr__(self, "error", clean_text(self.error))
+        if isinstance(self.latency_ms, int):
+            object.__setattr__(self, "latency_ms", bounded_int(self.latency_ms, 0, MAX_LATENCY_MS))
 
 
 @runtime_checkable

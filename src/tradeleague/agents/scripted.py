@@ -12,7 +12,9 @@ the agent is asked::
 answer; ``outcome`` (default ``answered``) is any ``Outcome`` value, so a script
 can simulate a timeout or a rejected key. A line that is not an answer is a
 ``ConfigError`` naming its line number, raised when the file is loaded, before
-any turn is played.
+any turn is played: so is a line nested deeper than ``untrusted.MAX_DEPTH``.
+Text that holds a lone surrogate is played with U+FFFD in its place
+(``AgentReply`` makes every answer storable).
 
 When the script runs out, each further turn gets ``Outcome.PROVIDER_ERROR``
 with no text, and the agent's ``exhausted`` flag is set (``SCRIPT_EXHAUSTED``
@@ -22,14 +24,14 @@ that stopped answering, and never invents an answer.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tradeleague.agents.base import AgentReply, Turn
+from tradeleague.agents.base import MAX_LATENCY_MS, AgentReply, Turn
 from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
+from tradeleague.untrusted import UntrustedJSON, loads
 
 __all__ = ["SCRIPT_EXHAUSTED", "ScriptLine", "ScriptedAgent", "load_script", "parse_script"]
 
@@ -68,8 +70,12 @@ def _line(data: object, where: str) -> ScriptLine:
     if outcome is not Outcome.ANSWERED and text is not None:
         raise ConfigError(f"{where}: a {outcome.value!r} line carries no text")
     latency = data.get("latency_ms", 0)
-    if not isinstance(latency, int) or isinstance(latency, bool) or latency < 0:
-        raise ConfigError(f"{where}: latency_ms must be a whole number >= 0")
+    if (
+        not isinstance(latency, int)
+        or isinstance(latency, bool)
+        or not 0 <= latency <= MAX_LATENCY_MS
+    ):
+        raise ConfigError(f"{where}: latency_ms must be a whole number from 0 to {MAX_LATENCY_MS}")
     return ScriptLine(outcome=outcome, text=text, latency_ms=latency)
 
 
@@ -88,9 +94,9 @@ def parse_script(lines: Iterable[str], *, source: str = "script") -> tuple[Scrip
             continue
         where = f"{source} line {number}"
         try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
+            data = loads(raw)
+        except UntrustedJSON as exc:
+            raise ConfigError(f"{where}: {exc}") from None
         parsed.append(_line(data, where))
     if not parsed:
         raise ConfigError(f"{source}: holds no answers (one JSON object per line)")

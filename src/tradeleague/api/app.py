@@ -18,11 +18,23 @@ import json
 from collections.abc import Callable
 from typing import Annotated, Literal, TypeVar
 
-from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request, Response, Security
+from fastapi import (
+    APIRouter,
+    Body,
+    Depends,
+    FastAPI,
+    Header,
+    Path,
+    Query,
+    Request,
+    Response,
+    Security,
+)
 from fastapi.security import APIKeyHeader
 from starlette.concurrency import run_in_threadpool
 
 from tradeleague import DISCLAIMER, __version__
+from tradeleague.api.bodies import BoundedBodies
 from tradeleague.api.errors import install_error_handlers
 from tradeleague.api.models import (
     ID_PATTERN,
@@ -38,6 +50,7 @@ from tradeleague.api.models import (
 from tradeleague.api.service import (
     Account,
     ScenarioService,
+    ServiceError,
     fingerprint,
     idempotent,
 )
@@ -45,7 +58,7 @@ from tradeleague.formats.scenario import METRICS, Entry, rank
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 
-__all__ = ["call", "create_app", "dumps"]
+__all__ = ["call", "create_app", "dumps", "idempotency_key"]
 
 _T = TypeVar("_T")
 
@@ -90,6 +103,69 @@ KeyDep = Annotated[str | None, Security(_KEY)]
 """The request's ``X-API-Key``; each agent route authenticates it (S-SVC-4) inside its
 one service call."""
 RunId = Annotated[str, Path(pattern=ID_PATTERN, description="The run's id.")]
+IdempotencyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        description=(
+            "A key that makes this request safe to retry (a structured-field string, "
+            'e.g. "8e03978e"; a bare token is accepted too). Same meaning as the '
+            "body's idempotency_key; if both are sent they must be equal."
+        ),
+    ),
+]
+
+
+def idempotency_key(header: str | None, field: str | None) -> str | None:
+    """Return the request's idempotency key, from the header or the body field.
+
+    The header is a structured-field string as the IETF draft
+    (draft-ietf-httpapi-idempotency-key-header) defines it: printable ASCII
+    in double quotes, with a backslash escaping a quote or a backslash; a bare
+    token is read as it is.
+
+    Raises
+    ------
+    ServiceError
+        422 ``invalid_idempotency_key`` for a malformed header, or a header and
+        a body field that differ.
+    """
+    if header is None:
+        return field
+    key = _sf_string(header.strip())
+    if key is None:
+        raise ServiceError(
+            422, "invalid_idempotency_key", "The Idempotency-Key header is not a valid string."
+        )
+    if field is not None and field != key:
+        raise ServiceError(
+            422,
+            "invalid_idempotency_key",
+            "The Idempotency-Key header and the body's idempotency_key differ.",
+        )
+    return key
+
+
+def _sf_string(raw: str) -> str | None:
+    if not raw.startswith('"'):
+        return raw if raw.isascii() and raw.isprintable() and '"' not in raw else None
+    out: list[str] = []
+    escaped = False
+    for index, char in enumerate(raw[1:], start=1):
+        if escaped:
+            if char not in '"\\':
+                return None
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            return "".join(out) if index == len(raw) - 1 else None
+        elif not (" " <= char <= "~"):
+            return None
+        else:
+            out.append(char)
+    return None
 
 
 def _once(
@@ -136,7 +212,14 @@ def _agent_router() -> APIRouter:
     @router.post(
         "/runs/{run_id}/trades", response_model=TradesOut, summary="Queue orders (S-API-2)"
     )
-    async def trades(run_id: RunId, body: TradesIn, service: ServiceDep, key: KeyDep) -> Response:
+    async def trades(
+        run_id: RunId,
+        body: TradesIn,
+        service: ServiceDep,
+        key: KeyDep,
+        idempotency: IdempotencyHeader = None,
+    ) -> Response:
+        once = idempotency_key(idempotency, body.idempotency_key)
         orders = [Order(o.symbol, Side(o.side), qty(o.quantity)) for o in body.orders]
         params = {"orders": [[o.symbol, o.side.value, int(o.qty)] for o in orders]}
         digest = fingerprint("POST", f"/runs/{run_id}/trades", params)
@@ -146,7 +229,7 @@ def _agent_router() -> APIRouter:
             return _once(
                 service,
                 account,
-                body.idempotency_key,
+                once,
                 digest,
                 lambda: service.trade(account, run_id, orders),
             )
@@ -159,8 +242,9 @@ def _agent_router() -> APIRouter:
         service: ServiceDep,
         key: KeyDep,
         body: Annotated[StepIn | None, Body()] = None,
+        idempotency: IdempotencyHeader = None,
     ) -> Response:
-        once = body.idempotency_key if body is not None else None
+        once = idempotency_key(idempotency, body.idempotency_key if body is not None else None)
         digest = fingerprint("POST", f"/runs/{run_id}/step", {})
 
         def work() -> Response:
@@ -255,6 +339,7 @@ def create_app(service: ScenarioService) -> FastAPI:
         ),
     )
     app.state.service = service
+    app.add_middleware(BoundedBodies)
     install_error_handlers(app)
     app.include_router(_public_router())
     app.include_router(_agent_router())

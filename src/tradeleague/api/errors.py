@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -21,15 +22,22 @@ _HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     401: "unauthorized",
+    400: "invalid_request",
     413: "payload_too_large",
     415: "unsupported_media_type",
 }
 
 
-def error_response(status: int, code: str, message: str, **extra: object) -> JSONResponse:
-    """Return the JSON error response."""
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    **extra: object,
+) -> JSONResponse:
+    """Return the JSON error response (with ``headers``, e.g. a 405's ``Allow``)."""
     body = {"error": {"code": code, "message": message, **extra}, "disclaimer": DISCLAIMER}
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def _service(request: Request, exc: Exception) -> JSONResponse:
@@ -52,7 +60,7 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
     if not isinstance(exc, HTTPException):
         raise exc
     code = _HTTP_CODES.get(exc.status_code, "http_error")
-    return error_response(exc.status_code, code, str(exc.detail))
+    return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
 
 async def _store(request: Request, exc: Exception) -> JSONResponse:

@@ -20,9 +20,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from tradeleague.feeds.imports import keep_recursion_limit
 from tradeleague.formats.weights import RETURN_PERIODS, FeedReading
 from tradeleague.market import Dataset, trailing_returns
 from tradeleague.money import Usd
+
+keep_recursion_limit("py_ecc")  # before web3 imports it and raises the limit to 100,000
 
 __all__ = ["FROZEN_DECIMALS", "FrozenBarsSource", "PriceSource", "SourceReading"]
 

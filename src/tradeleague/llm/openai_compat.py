@@ -11,7 +11,9 @@ generic ``post`` (its documented way to send any body): the typed
 about a millisecond of CPU per call, which a round of a thousand agents cannot
 afford. The client never retries (``max_retries=0``): the gateway owns retries
 and the deadline. The body is read with ``json.loads``, so the text is exactly
-the string the provider sent (C-4).
+the string the provider sent (C-4), after a bound on its nesting and length
+(``untrusted.loads``; error bodies too): a body nested too deep is a
+``provider_error``, never a crash. Token counts are cut to ``MAX_TOKENS_COUNTED``.
 
 Every fault becomes an ``Outcome`` (DESIGN principle 7), from real HTTP
 behaviour:
@@ -60,7 +62,9 @@ from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.presets import ProviderPreset
 from tradeleague.llm.redact import redact_secrets
-from tradeleague.llm.types import ChatRequest, ModelReply
+from tradeleague.llm.types import MAX_TOKENS_COUNTED, ChatRequest, ModelReply
+from tradeleague.untrusted import loads as bounded_loads
+from tradeleague.untrusted import nesting_within
 
 __all__ = [
     "CLIENT_TIMEOUT_SLACK_S",
@@ -158,7 +162,7 @@ class OpenAICompatProvider:
             else openai.DefaultAsyncHttpxClient
         )
         self._clients = [
-            AsyncOpenAI(
+            _BoundedClient(
                 api_key=NO_KEY,
                 base_url=preset.base_url,
                 max_retries=0,
@@ -317,6 +321,25 @@ def retry_after(headers: Mapping[str, str], *, now: datetime | None = None) -> f
     return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
+class _BoundedClient(AsyncOpenAI):
+    """The official client, except that an error body nested too deep is never decoded.
+
+    The client decodes every error body with ``json.loads``, which recurses once
+    per level of nesting; a hostile body nested tens of thousands deep would
+    overflow the stack. Such a body is kept as text instead.
+    """
+
+    def _make_status_error_from_response(self, response: httpx2.Response) -> openai.APIStatusError:
+        try:
+            text = response.text
+        except (httpx2.ResponseNotRead, UnicodeDecodeError):
+            text = ""
+        if nesting_within(text):
+            return super()._make_status_error_from_response(response)
+        message = f"Error code: {response.status_code} (a body nested too deep to read)"
+        return self._make_status_error(message, body=text[:_SCAN_LIMIT], response=response)
+
+
 def _error_message(exc: openai.APIStatusError) -> str:
     body = exc.body
     if isinstance(body, Mapping):
@@ -339,7 +362,7 @@ def _parse_completion(content: bytes, status: int, latency: float, key: str) -> 
     the start of the body, with the key sent and other secrets redacted (C-9).
     """
     try:
-        body = json.loads(content)
+        body = bounded_loads(content)
         choice = body["choices"][0]
         message = choice["message"]
         text = message.get("content")
@@ -370,7 +393,9 @@ def _parse_completion(content: bytes, status: int, latency: float, key: str) -> 
 
 
 def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return max(0, min(value, MAX_TOKENS_COUNTED))
 
 
 def _fault(

@@ -11,8 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from tradeleague.calls import CallParams, Message, Outcome
+from tradeleague.untrusted import bounded_int, clean_text, clean_value
+
+MAX_TOKENS_COUNTED = 10**12
+"""The largest token count a reply may claim; a bigger one is cut to it (never an overflow)."""
 
 __all__ = [
+    "MAX_TOKENS_COUNTED",
     "ChatRequest",
     "ModelReply",
     "Provider",
@@ -49,6 +54,19 @@ class ModelReply:
     """Why the model stopped (``stop``, ``length``, ``tool_calls``...), where reported."""
     retry_after_s: float | None = None
     """How long the provider asked us to wait before retrying (HTTP ``Retry-After``)."""
+
+    def __post_init__(self) -> None:
+        """Make what the provider sent storable: texts encodable, counts bounded."""
+        for name in ("text", "error", "finish_reason"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, clean_text(value))
+        for name in ("prompt_tokens", "completion_tokens"):
+            count = getattr(self, name)
+            if isinstance(count, int):
+                object.__setattr__(self, name, bounded_int(count, 0, MAX_TOKENS_COUNTED))
+        if self.tool_calls:
+            object.__setattr__(self, "tool_calls", tuple(clean_value(self.tool_calls)))
 
 
 @runtime_checkable

@@ -138,6 +138,7 @@ class FakeProvider:
             name: deque(items) for name, items in script.queues.items()
         }
         self._responders: dict[str, Responder] = {}
+        self._raw: dict[str, tuple[int, bytes, dict[str, str]]] = {}
         self._default = script.default
         self._requests: list[ReceivedRequest] = []
         self._ids = itertools.count(1)
@@ -173,6 +174,13 @@ class FakeProvider:
         """Answer ``model`` with a function of each request (after its queue is empty)."""
         with self._lock:
             self._responders[model] = responder
+
+    def respond_raw(
+        self, model: str, status: int, body: bytes, headers: Mapping[str, str] | None = None
+    ) -> None:
+        """Answer ``model`` with exactly these bytes, status and headers (hostile-body tests)."""
+        with self._lock:
+            self._raw[model] = (status, body, dict(headers or {}))
 
     @property
     def requests(self) -> list[ReceivedRequest]:
@@ -308,6 +316,10 @@ class FakeProvider:
             f"Bearer {self._require_key}"
         ):
             return _error(401, "invalid_api_key", "Incorrect API key provided.")
+        with self._lock:
+            raw = self._raw.get(received.model)
+        if raw is not None:
+            return Response(raw[1], status_code=raw[0], headers=raw[2])
         behaviour = self._behaviour_for(received)
         if behaviour is None:
             return _error(404, "model_not_found", f"The model `{received.model}` does not exist.")

@@ -10,7 +10,12 @@ carried out, and its response recorded. Then, for 24 hours (by default):
   ``idempotency_in_flight``.
 
 Client errors (4xx) are recorded and replayed like successes; a server error
-releases the key, so a retry runs again. Keys are scoped to the account and
+releases the key, so a retry runs again. A claim is a lease: if the release
+itself never commits (the database went away mid-request), the key stays in
+flight only for ``IN_FLIGHT_LEASE``; after that a retry with the same
+parameters claims it again and runs the request (the step's own work is one
+transaction, so a request whose response was never recorded never changed
+anything either). Keys are scoped to the account and
 expire ``idempotency_ttl`` after their first use (the service's
 `ServicePreset`; the seed's 24 hours), measured on the injected clock.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Final
 
 import sqlalchemy as sa
@@ -30,10 +36,13 @@ from tradeleague.api.service.tables import idempotency_keys
 from tradeleague.errors import StoreError
 from tradeleague.events import canonical_json
 
-__all__ = ["MAX_KEY_LENGTH", "fingerprint", "idempotent"]
+__all__ = ["IN_FLIGHT_LEASE", "MAX_KEY_LENGTH", "fingerprint", "idempotent"]
 
 MAX_KEY_LENGTH: Final = 255
 """The longest ``idempotency_key`` accepted, in characters."""
+
+IN_FLIGHT_LEASE: Final = timedelta(seconds=60)
+"""How long a claimed key with no recorded response blocks a retry (409) before it lapses."""
 
 
 def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
@@ -61,6 +70,10 @@ def _claim(
                     account=account.name, key=key, request_hash=digest, created_at=now
                 )
             )
+            return None
+        lapsed = row.status_code is None and now - row.created_at >= IN_FLIGHT_LEASE
+        if lapsed and row.request_hash == digest:
+            conn.execute(sa.update(idempotency_keys).where(*where).values(created_at=now))
             return None
     if row.request_hash != digest:
         raise ServiceError(

@@ -16,7 +16,9 @@ The rationale does not decide validity (D-SKP-1 names only the three
 failures above). Ours: a missing or non-string rationale reads as empty;
 invisible characters are removed (C-10); one longer than the preset's limit
 (``DirectionPreset.max_rationale``, 280 characters by default) is shown cut
-there and flagged ``rationale_truncated``. The raw answer text is
+there and flagged ``rationale_truncated``; lone surrogates become U+FFFD.
+Objects nested deeper than ``untrusted.MAX_DEPTH``, and answers longer than
+``MAX_ANSWER_CHARS``, hold no object that is read. The raw answer text is
 kept whole in the call record either way (C-4). Extra keys are ignored.
 """
 
@@ -28,7 +30,10 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from tradeleague.untrusted import UntrustedJSON, clean_value, raw_decode
+
 __all__ = [
+    "MAX_ANSWER_CHARS",
     "MAX_RATIONALE",
     "Answer",
     "Invalid",
@@ -43,6 +48,9 @@ MAX_RATIONALE: Final = 280
 ``DirectionPreset.max_rationale`` and of ``parse_answer``'s ``max_rationale``."""
 
 _DECODER: Final = json.JSONDecoder()
+
+MAX_ANSWER_CHARS: Final = 100_000
+"""The longest answer searched for objects; a longer one holds none (ours)."""
 
 
 class InvalidReason(enum.StrEnum):
@@ -80,18 +88,23 @@ def extract_objects(text: str) -> list[dict[str, Any]]:
     """Return every top-level JSON object found in ``text``, in order.
 
     Decoding is tried at each ``{``; a decoded object's inside is not searched
-    again, so nested objects are not counted twice.
+    again, so nested objects are not counted twice. An object nested deeper
+    than ``untrusted.MAX_DEPTH`` is not decoded (it cannot crash the reader),
+    text longer than ``MAX_ANSWER_CHARS`` is not searched, and lone
+    surrogates in what is found become U+FFFD.
     """
     found: list[dict[str, Any]] = []
+    if len(text) > MAX_ANSWER_CHARS:
+        return found
     position = text.find("{")
     while position != -1:
         try:
-            value, end = _DECODER.raw_decode(text, position)
-        except json.JSONDecodeError:
+            value, end = raw_decode(_DECODER, text, position)
+        except UntrustedJSON:
             position = text.find("{", position + 1)
             continue
         if isinstance(value, dict):
-            found.append(value)
+            found.append(clean_value(value))
         position = text.find("{", end)
     return found
 
@@ -113,6 +126,9 @@ def parse_answer(text: str | None, *, max_rationale: int = MAX_RATIONALE) -> Ans
     >>> parse_answer('{"direction": "Up"}').reason.value
     'bad_direction'
     """
+    if text is not None and len(text) > MAX_ANSWER_CHARS:
+        detail = f"the answer is longer than {MAX_ANSWER_CHARS} characters"
+        return Invalid(reason=InvalidReason.NO_JSON_OBJECT, detail=detail)
     objects = extract_objects(text or "")
     if not objects:
         return Invalid(reason=InvalidReason.NO_JSON_OBJECT, detail="no JSON object in the answer")

@@ -11,7 +11,11 @@ object is allowed; a JSON object with a repeated key, or a ``NaN`` or
 ``Infinity``, is not in the required format (W-VAL-1); a ``targets`` that is
 not an object or a ``reason`` that is not a string is not one of the two parts
 (W-VAL-2); a weight must be a JSON number, never a string or ``true``
-(W-VAL-4); a reason of white space only is empty (W-VAL-6).
+(W-VAL-4); a reason of white space and invisible format characters only
+(zero-width spaces) is empty (W-VAL-6); an answer longer than
+``MAX_ANSWER_CHARS``, nested deeper than ``untrusted.MAX_DEPTH`` or holding a
+lone surrogate escape (text no record can hold) is not in the required format
+(W-VAL-1).
 
 ``no_decision_for`` maps a gateway outcome to its "No decision" code (W-VAL-8)
 and ``counts_toward_pause`` says which of them pause a Pro agent (W-VAL-9).
@@ -31,8 +35,10 @@ from typing import Any
 
 from tradeleague.calls import Outcome
 from tradeleague.formats.weights.preset import WeightsPreset
+from tradeleague.untrusted import JSONProblem, UntrustedJSON, has_lone_surrogate, is_blank, loads
 
 __all__ = [
+    "MAX_ANSWER_CHARS",
     "Decision",
     "NoDecision",
     "NoDecisionCode",
@@ -45,6 +51,8 @@ __all__ = [
 _HUNDRED = Decimal(100)
 _BPS_PER_PERCENT = 100
 _PARTS = frozenset({"targets", "reason"})
+MAX_ANSWER_CHARS = 100_000
+"""The longest answer read at all; a longer one is not in the required format (ours)."""
 
 
 class NoDecisionCode(enum.StrEnum):
@@ -147,15 +155,27 @@ def _constant(name: str) -> Any:
 
 def _load(text: str) -> dict[str, Any] | NoDecision:
     try:
-        data = json.loads(
-            text, object_pairs_hook=_pairs, parse_float=Decimal, parse_constant=_constant
+        data = loads(
+            text,
+            max_chars=MAX_ANSWER_CHARS,
+            object_pairs_hook=_pairs,
+            parse_float=Decimal,
+            parse_constant=_constant,
         )
-    except _Duplicate as dup:
-        return NoDecision(NoDecisionCode.NOT_IN_FORMAT, f"the key {dup} appears twice")
-    except (ValueError, RecursionError):
+    except UntrustedJSON as exc:
+        if isinstance(exc.__cause__, _Duplicate):
+            return NoDecision(
+                NoDecisionCode.NOT_IN_FORMAT, f"the key {exc.__cause__} appears twice"
+            )
+        if exc.code is JSONProblem.TOO_DEEP:
+            return NoDecision(NoDecisionCode.NOT_IN_FORMAT, "the answer nests too deep")
+        if exc.code is JSONProblem.TOO_LARGE:
+            return NoDecision(NoDecisionCode.NOT_IN_FORMAT, "the answer is too long")
         return NoDecision(NoDecisionCode.NOT_IN_FORMAT, "the answer is not one JSON object alone")
     if not isinstance(data, dict):
         return NoDecision(NoDecisionCode.NOT_IN_FORMAT, "the answer is not a JSON object")
+    if has_lone_surrogate(data):  # a \ud800 escape: text no record can hold (ours)
+        return NoDecision(NoDecisionCode.NOT_IN_FORMAT, "the answer holds text that is not Unicode")
     return data
 
 
@@ -214,7 +234,7 @@ def validate_answer(
         weights[symbol] = weight
     if sum(weights.values(), Decimal(0)) > _HUNDRED:
         return NoDecision(NoDecisionCode.OVER_100, "the weights add up to more than 100%")
-    if not reason.strip():
+    if is_blank(reason):  # white space and invisible characters only
         return NoDecision(NoDecisionCode.EMPTY_REASON, "the reason is empty")
     bps = {s: int(w * _BPS_PER_PERCENT) for s, w in weights.items() if w}
     capped = tuple(s for s, b in bps.items() if b > preset.max_weight_bps)
