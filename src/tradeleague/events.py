@@ -170,6 +170,22 @@ class Event:
         """Return a new event that happened at ``clock.now()``."""
         return cls(stream, kind, payload, clock.now())
 
+    def with_id(self, id: str) -> Event:
+        """Return this event under the ULID ``id``, every other field the same.
+
+        Raises
+        ------
+        ValueError
+            If ``id`` is not a ULID.
+        """
+        if _ULID_RE.fullmatch(id) is None:
+            raise ValueError(f"event id {id!r} is not a ULID")
+        copy = object.__new__(Event)
+        for name in self.__slots__:
+            object.__setattr__(copy, name, getattr(self, name))
+        object.__setattr__(copy, "_id", EventId(id))
+        return copy
+
     @property
     def id(self) -> EventId:
         """Return the event's ULID."""

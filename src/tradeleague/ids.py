@@ -1,12 +1,23 @@
-"""Identifiers, each its own type, and sortable ULIDs for new ones."""
+"""Identifiers, each its own type; sortable ULIDs, new or derived for replays."""
 
 from __future__ import annotations
 
-from typing import NewType
+import hashlib
+from datetime import UTC, datetime, timedelta
+from typing import Final, NewType
 
 from ulid import ULID
 
-__all__ = ["AgentId", "EventId", "RoundId", "RunId", "SeasonId", "Symbol", "new_id"]
+__all__ = [
+    "AgentId",
+    "EventId",
+    "RoundId",
+    "RunId",
+    "SeasonId",
+    "Symbol",
+    "derived_id",
+    "new_id",
+]
 
 AgentId = NewType("AgentId", str)
 SeasonId = NewType("SeasonId", str)
@@ -15,7 +26,44 @@ RunId = NewType("RunId", str)
 EventId = NewType("EventId", str)
 Symbol = NewType("Symbol", str)
 
+_MAX_MS: Final = (1 << 48) - 1
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+_MS: Final = timedelta(milliseconds=1)
+
 
 def new_id() -> str:
     """Return a new lexicographically sortable ULID string (the shell's use only)."""
     return str(ULID())
+
+
+def derived_id(stream: str, position: int, moment: datetime) -> str:
+    """Return the ULID of the event at ``position`` of ``stream``, stamped ``moment``.
+
+    The same inputs give the same id on every machine, so a replay writes the
+    same events (and ends on the same chain head) each time it is run. The
+    48-bit time part is ``moment`` in Unix milliseconds (clamped to what a ULID
+    holds), so derived ids sort by time like new ones; the 80-bit random part
+    is a BLAKE2b hash of the stream and the position, so two events of one log
+    never share an id.
+
+    Parameters
+    ----------
+    stream
+        The event's stream.
+    position
+        How many events of ``stream`` come before it (0 for the first).
+    moment
+        When it happened, timezone-aware.
+
+    Raises
+    ------
+    ValueError
+        If ``position`` is negative or ``moment`` is naive.
+    """
+    if position < 0:
+        raise ValueError(f"position {position} is negative")
+    if moment.tzinfo is None:
+        raise ValueError("moment is naive; give it a timezone")
+    ms = min(max((moment - _EPOCH) // _MS, 0), _MAX_MS)
+    digest = hashlib.blake2b(f"{stream}\n{position}".encode(), digest_size=10).digest()
+    return str(ULID.from_bytes(ms.to_bytes(6, "big") + digest))

@@ -7,6 +7,12 @@ hash chain (`tradeleague.store.chain`). Appenders are serialised so the chain
 never forks: on PostgreSQL each locks the single ``chain_head`` row
 (``SELECT ... FOR UPDATE``), on SQLite each begins with ``BEGIN IMMEDIATE``.
 The database itself rejects UPDATE, DELETE and TRUNCATE on ``events``.
+
+An event keeps the ULID it was made with, except through a store made by
+`Store.deriving_ids` (what replays append through): there each event's id is
+derived from its stream and its place in that stream (`ids.derived_id`), so
+the same replay into a fresh database writes the same bytes and ends on the
+same chain head, and a resumed replay ends where an uninterrupted one does.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from sqlalchemy.engine import URL
 
 from tradeleague.errors import StoreError
 from tradeleague.events import Event
+from tradeleague.ids import derived_id
 from tradeleague.store import migrate
 from tradeleague.store.chain import StoredEvent, chain_hash
 from tradeleague.store.engine import (
@@ -58,9 +65,28 @@ class Store:
     Use it as a context manager (or call `close`) to release its connections.
     """
 
-    def __init__(self, engine: sa.Engine, url: URL) -> None:
+    def __init__(self, engine: sa.Engine, url: URL, *, derive_ids: bool = False) -> None:
         self._engine = engine
         self._url = url
+        self._derive_ids = derive_ids
+        # stream -> (the chain head hash after our last append, the stream's next position);
+        # valid only while the head is still that hash (nobody appended since, nothing rolled back)
+        self._positions: dict[str, tuple[str, int]] = {}
+
+    def deriving_ids(self) -> Store:
+        """Return a store on the same database whose appends derive each event's id.
+
+        Every event appended through it gets the id `ids.derived_id` gives for its
+        stream, its position in that stream and its ``occurred_at``; its other
+        fields are kept. It shares this store's connections: closing either
+        closes both.
+        """
+        return Store(self._engine, self._url, derive_ids=True)
+
+    @property
+    def derives_ids(self) -> bool:
+        """Return whether appends derive ids from stream positions (see `deriving_ids`)."""
+        return self._derive_ids
 
     @property
     def engine(self) -> sa.Engine:
@@ -174,6 +200,10 @@ class Store:
             return []
         head = connection.execute(_LOCK_HEAD).one()
         seq, prev = int(head.seq), str(head.hash)
+        old_head = prev
+        positions: dict[str, int] = {}
+        if self._derive_ids:
+            batch = self._derive(connection, prev, batch, positions)
         stored: list[StoredEvent] = []
         for event in batch:
             seq += 1
@@ -190,7 +220,38 @@ class Store:
         connection.execute(
             sa.update(chain_head).where(chain_head.c.id == 1).values(seq=seq, hash=prev)
         )
+        if self._derive_ids:
+            kept = {s: p for s, (h, p) in self._positions.items() if h == old_head}
+            self._positions = {s: (prev, p) for s, p in (kept | positions).items()}
         return stored
+
+    def _derive(
+        self,
+        connection: sa.Connection,
+        head: str,
+        batch: list[Event],
+        next_position: dict[str, int],
+    ) -> list[Event]:
+        """Return ``batch`` with each event's id derived from its place in its stream.
+
+        ``next_position`` is filled with each stream's position after the batch;
+        a stream's position is counted in the log unless this store appended the
+        last events of the chain (its cache holds ``head``).
+        """
+        out: list[Event] = []
+        for event in batch:
+            stream = event.stream
+            position = next_position.get(stream)
+            if position is None:
+                cached = self._positions.get(stream)
+                if cached is not None and cached[0] == head:
+                    position = cached[1]
+                else:
+                    query = sa.select(sa.func.count()).where(events.c.stream == stream)
+                    position = int(connection.execute(query).scalar_one())
+            out.append(event.with_id(derived_id(stream, position, event.occurred_at)))
+            next_position[stream] = position + 1
+        return out
 
     def events(
         self, stream: str | None = None, after_seq: int = 0, *, batch: int = BATCH

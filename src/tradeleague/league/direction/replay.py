@@ -125,7 +125,8 @@ async def replay_direction(
     Parameters
     ----------
     store
-        Where the events go; ``stream`` must be empty there.
+        Where the events go; ``stream`` must be empty there. Event ids are
+        derived from their place in the stream (`Store.deriving_ids`).
     dataset
         One-minute candles holding ``preset.symbol``.
     roster
@@ -157,7 +158,7 @@ async def replay_direction(
     clock = ReplayClock(opens[0])
     candles = FrozenCandles(dataset, clock)
     arena = DirectionArena(
-        store=store,
+        store=store.deriving_ids(),  # same replay, same events, same chain head (C-1)
         roster=roster,
         candles=candles,
         broker=broker(candles)

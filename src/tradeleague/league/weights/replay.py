@@ -194,7 +194,8 @@ async def run_season(
     Parameters
     ----------
     store
-        Where events go; a season already in it is resumed.
+        Where events go; a season already in it is resumed. Event ids are derived
+        from their place in the season (`Store.deriving_ids`).
     source
         The frozen bars.
     roster, agents
@@ -214,6 +215,7 @@ async def run_season(
         If no round hour falls in range, or a resumed season's roster differs.
     """
     preset = preset or WeightsPreset()
+    store = store.deriving_ids()  # same replay, same events, same chain head (C-1)
     stream = ev.season_stream(season_id)
     hours = replay_hours(source, start, end, preset)
     if not hours:
