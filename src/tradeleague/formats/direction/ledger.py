@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from tradeleague.events import Event, EventKind
+from tradeleague.events import Event, EventKind, model_called_record
+from tradeleague.events.direction import ROUND_VOIDED, TRADE_PLACED, VISITOR_CALL_LOGGED
 from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.money import Usd
 
@@ -45,10 +46,6 @@ __all__ = [
     "SeasonView",
     "fold",
 ]
-
-TRADE_PLACED: Final = "TradePlaced"
-ROUND_VOIDED: Final = "RoundVoided"
-VISITOR_CALL_LOGGED: Final = "VisitorCallLogged"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -272,7 +269,7 @@ _ROUND_KINDS: Final = frozenset(
 def _apply_round(season: SeasonView, view: RoundView, kind: str, p: dict[str, Any]) -> None:
     agent = str(p.get("agent", ""))
     if kind == EventKind.MODEL_CALLED:
-        view.calls.setdefault(agent, []).append(p["record"])
+        view.calls.setdefault(agent, []).append(model_called_record(p))
     elif kind == EventKind.DECISION_MADE:
         view.decisions[agent] = p
     elif kind == EventKind.TURN_SKIPPED:
