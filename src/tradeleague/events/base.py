@@ -130,7 +130,7 @@ class Event:
             raise ValueError(f"stream {stream!r}: 1 to {_MAX_STREAM} printable characters")
         kind = str(kind)
         if _KIND_RE.fullmatch(kind) is None:
-            raise ValueError(f"kind {kind!r}: a PascalCase name such as 'OrderFilled'")
+            raise ValueError(f"kind {kind!r}: a PascalCase past-tense name")
         if not isinstance(payload, Mapping):
             raise TypeError(f"payload must be a mapping, not {type(payload).__name__}")
         event_id = new_id() if id is None else id

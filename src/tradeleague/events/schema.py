@@ -15,15 +15,18 @@ first, so stores written before a shape changed still read and verify.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
+
+from tradeleague.events.base import Event
 
 __all__ = [
     "COMMON",
     "Field",
     "JsonType",
     "PayloadSchema",
+    "check_events",
     "check_payload",
     "describe",
     "register",
@@ -239,6 +242,13 @@ def check_payload(kind: str, payload: Mapping[str, object], fmt: str | None = No
             return []
         found.extend(f"[{schema.format}] {p}" for p in problems)
     return found
+
+
+def check_events(events: Iterable[Event], fmt: str | None = None) -> list[str]:
+    """Return the problems of every event in ``events``, each prefixed with its kind and id."""
+    return [
+        f"{e.id}: {problem}" for e in events for problem in check_payload(e.kind, e.payload, fmt)
+    ]
 
 
 def describe(kind: str | None = None) -> list[dict[str, object]]:
