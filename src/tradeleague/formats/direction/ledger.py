@@ -6,12 +6,13 @@ this module alone, so a board can always be re-derived from the log (C-4,
 D-PUB-4). A round's calls enter a model's log only once the round has
 finished, after expiry (D-PUB-1).
 
-Event kinds and payload fields (amounts are micro-unit integer strings)::
+Event kinds and payload fields (amounts are micro-unit integer strings; the
+schemas are `tradeleague.events.direction`)::
 
     SeasonStarted      season, started_at, start_balance, stake, payout_ppm, roster[]
     RoundStarted       season, round, open_at, expiry, ask_at, asset, entry_price,
                        candles[], participants[], prompt_version
-    ModelCalled        season, round, agent, record (CallRecord.to_payload())
+    ModelCalled        season, v, round, agent, record (CallRecord.to_payload())
     DecisionMade       season, round, agent, direction, rationale, answered_at, ...
     TurnSkipped        season, round, agent, reason (D-SKP-1), detail, ...
     TradePlaced        season, round, agent, trade_id, kind, stake, strike, payout_ppm, ...
