@@ -13,6 +13,7 @@ from direction_helpers import START, always, contestant  # type: ignore[import-n
 from tradeleague.agents.base import Turn
 from tradeleague.broker import BinaryOrder, PaperBroker
 from tradeleague.calls import Outcome
+from tradeleague.events import check_events
 from tradeleague.feeds.candles import CandleSource
 from tradeleague.formats.direction import PROMPT_VERSION, SYSTEM_PROMPT, DirectionPreset
 from tradeleague.formats.direction.candle import Candle
@@ -167,6 +168,8 @@ async def test_direction_each_skip_class(
     if reason in ("late", "invalid"):
         texts = [d["agent"] for d in _events(store, "DecisionMade")]
         assert ("x" in texts) == (reason == "late")
+    # C-4: each skip class's extra fields are declared in its payload schema
+    assert check_events((s.event for s in store.events("direction")), "direction") == []
 
 
 async def test_direction_void_round_scores_nobody(store: Store, synthetic_btc: Dataset) -> None:
@@ -181,6 +184,7 @@ async def test_direction_void_round_scores_nobody(store: Store, synthetic_btc: D
     (finished,) = _events(store, "RoundFinished")
     assert finished["void"] is True
     assert finished["label"] == "none"
+    assert check_events((s.event for s in store.events("direction")), "direction") == []  # C-4
 
 
 async def test_direction_the_broker_decides_and_is_read_back(

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.events import Event, EventKind
+from tradeleague.events import Event, EventKind, check_events
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import SCORING_VERSION, Division, chart_points
 from tradeleague.league.weights import events as ev
@@ -232,3 +232,4 @@ def test_strategy_summaries_shown_under_c10(replayed: Replayed) -> None:
     ]
     assert [e.kind for e in stored].count(STRATEGY_SUMMARIZED) == 3
     assert any("https://pump.example.io" in str(e.payload.get("text")) for e in stored)  # C-4
+    assert check_events(stored, "weights") == []  # C-4: summaries and their calls are typed

@@ -19,7 +19,7 @@ import pytest
 
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
-from tradeleague.events import EventKind
+from tradeleague.events import EventKind, check_events
 from tradeleague.feeds import PriceSource, SourceReading
 from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import FeedRegistry, load_registry, parse_registry
@@ -388,6 +388,8 @@ def test_hold_from_the_peer_through_a_live_round(
             s.event for s in store.events(state.stream) if s.event.kind == EventKind.PRICE_RELEASED
         ]
         assert released[0].payload == {"symbol": "SPY", "by": "operator"}
+        # C-4: reads, holds, releases and entries all match their payload schemas
+        assert check_events((s.event for s in store.events(state.stream)), "weights") == []
 
 
 def test_registry_files_toml_and_json(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
-from tradeleague.events import EventKind
+from tradeleague.events import EventKind, check_events
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division
 from tradeleague.league.weights import ops as ops
@@ -116,7 +116,10 @@ def test_operator_actions(sqlite_url: str) -> None:
             ops.release_hold(store, clock, ops.load_season(store, sid), "SPY", "ops")
         ops.pause_agent(store, clock, ops.load_season(store, sid), agent, "operator")
         ops.resume_agent(store, clock, ops.load_season(store, sid), agent)
+        ops.change_key(store, clock, ops.load_season(store, sid), agent, "sk-abcd1234")
         state = ops.load_season(store, sid)
+        # C-4: every operator action's event matches its payload schema
+        assert check_events((s.event for s in store.events(state.stream)), "weights") == []
     a = state.agents[agent]
     assert a.division is Division.PRO
     assert not a.paused

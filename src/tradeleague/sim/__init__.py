@@ -5,6 +5,7 @@ Portfolios, fills, cost models, market-order execution (S-FIL-*), liquidation
 clock, no network, no database: every function is a function of its inputs.
 """
 
+from tradeleague.sim.accounts import ACCOUNT_KINDS, account_of, fold_account
 from tradeleague.sim.binary import (
     DEFAULT_PAYOUT_PPM,
     BinaryOption,
@@ -42,6 +43,7 @@ from tradeleague.sim.portfolio import Portfolio, position_value
 from tradeleague.sim.rebalancing import RebalanceParams, RebalanceResult, rebalance
 
 __all__ = [
+    "ACCOUNT_KINDS",
     "DEFAULT_PAYOUT_PPM",
     "BinaryOption",
     "BpsPriceSlippage",
@@ -70,10 +72,12 @@ __all__ = [
     "SlippageModel",
     "ZeroFee",
     "ZeroSlippage",
+    "account_of",
     "break_even_hit_rate",
     "execute_order",
     "execute_orders",
     "fill_value",
+    "fold_account",
     "liquidate",
     "needs_liquidation",
     "place",

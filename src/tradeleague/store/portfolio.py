@@ -1,7 +1,8 @@
 """The built-in ``portfolio`` projection: cash and positions per account.
 
-It folds ``AccountOpened`` and ``OrderFilled`` events through the shared
-accounting engine (`tradeleague.sim`), never arithmetic of its own, so the
+It folds ``AccountOpened`` and ``OrderFilled`` events through the one account
+fold of the shared engine (`tradeleague.sim.fold_account`), never arithmetic
+of its own, so the
 stored portfolio is exactly what replaying the fills gives (SPEC C-4, DESIGN
 principle 4). The key of an account is ``"<stream>/<account>"``.
 
@@ -22,8 +23,7 @@ from typing import Final
 
 from tradeleague.events import Event, EventKind
 from tradeleague.money import Usd
-from tradeleague.sim import Fill, Portfolio
-from tradeleague.sim.fill import parse_int_str
+from tradeleague.sim import ACCOUNT_KINDS, Fill, Portfolio, account_of, fold_account
 
 __all__ = [
     "PORTFOLIO",
@@ -70,20 +70,16 @@ def order_filled(
     return Event(stream, EventKind.ORDER_FILLED, payload, occurred_at)
 
 
-def _account(event: Event) -> str:
-    account = event.payload.get("account")
-    if not isinstance(account, str) or not account:
-        raise ValueError(f"{event.kind} {event.id}: payload needs a non-empty 'account' string")
-    return account
-
-
 class PortfolioProjector:
-    """Fold account openings and fills into `Portfolio.state` dicts."""
+    """Fold account openings and fills into `Portfolio.state` dicts (through `fold_account`)."""
 
     def key(self, event: Event) -> str | None:
         """Return ``"<stream>/<account>"`` for the two kinds it folds, else ``None``."""
-        if event.kind in (EventKind.ACCOUNT_OPENED, EventKind.ORDER_FILLED):
-            return account_key(event.stream, _account(event))
+        if event.kind in ACCOUNT_KINDS:
+            try:
+                return account_key(event.stream, account_of(event.kind, event.payload))
+            except ValueError as exc:
+                raise ValueError(f"{event.kind} {event.id}: {exc}") from None
         return None
 
     def initial(self) -> object:
@@ -100,17 +96,7 @@ class PortfolioProjector:
             payload is malformed (the engine's fill and payload errors are
             ``ValueError`` subclasses too).
         """
-        payload = event.payload
-        if event.kind == EventKind.ACCOUNT_OPENED:
-            if state is not None:
-                raise ValueError(f"account {_account(event)!r} is opened twice")
-            cash = Usd(parse_int_str(payload.get("cash"), "cash"))
-            return Portfolio.open(cash).state()
-        if state is None:
-            raise ValueError(f"fill for account {_account(event)!r} before it was opened")
-        if not isinstance(state, Mapping):
+        if state is not None and not isinstance(state, Mapping):
             raise ValueError(f"portfolio state is not a mapping: {state!r}")
-        fill = payload.get("fill")
-        if not isinstance(fill, dict):
-            raise ValueError(f"{event.kind} {event.id}: payload needs a 'fill' object")
-        return Portfolio.from_state(state).apply(Fill.from_payload(fill)).state()
+        before = None if state is None else Portfolio.from_state(state)
+        return fold_account(before, event.kind, event.payload).state()

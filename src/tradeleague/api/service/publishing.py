@@ -14,6 +14,7 @@ from tradeleague.api.service.keys import Account
 from tradeleague.api.service.rows import iso, loads, results_of
 from tradeleague.api.service.tables import scenario_runs
 from tradeleague.events import Event
+from tradeleague.events.scenario import SCENARIO_RUN_PUBLISHED
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
 
 __all__ = ["ServicePublishing"]
@@ -39,7 +40,7 @@ class ServicePublishing(ServiceBase):
                     .values(published_at=now, active_at=now)
                 )
                 self.store.append_in(
-                    conn, [Event(run_stream(run_id), "ScenarioRunPublished", {"run": run_id}, now)]
+                    conn, [Event(run_stream(run_id), SCENARIO_RUN_PUBLISHED, {"run": run_id}, now)]
                 )
         return {"run_id": run_id, "published": True, "published_at": iso(published)}
 

@@ -28,7 +28,12 @@ from tradeleague.api.service.rows import (
 )
 from tradeleague.api.service.tables import api_accounts, scenario_runs
 from tradeleague.api.service.views import market_view, order_view, step_view
-from tradeleague.events import Event, canonical_json, utc_iso
+from tradeleague.events import Event, EventKind, canonical_json, utc_iso
+from tradeleague.events.scenario import (
+    SCENARIO_RUN_ABANDONED,
+    SCENARIO_RUN_COMPLETED,
+    SCENARIO_RUN_STARTED,
+)
 from tradeleague.formats.scenario import (
     RunStatus,
     can_transition,
@@ -117,7 +122,7 @@ class ServiceRuns(ServiceBase):
                 [
                     Event(
                         stream,
-                        "ScenarioRunStarted",
+                        SCENARIO_RUN_STARTED,
                         {
                             "run": run_id,
                             "scenario": scenario.id,
@@ -153,7 +158,7 @@ class ServiceRuns(ServiceBase):
         move_status(conn, run_id, RunStatus.ACTIVE, RunStatus.ABANDONED)
         self._states.pop(run_id, None)
         self.store.append_in(
-            conn, [Event(run_stream(run_id), "ScenarioRunAbandoned", {"run": run_id}, now)]
+            conn, [Event(run_stream(run_id), SCENARIO_RUN_ABANDONED, {"run": run_id}, now)]
         )
 
     @contextmanager
@@ -234,7 +239,10 @@ class ServiceRuns(ServiceBase):
             if report.liquidated:
                 batch.append(
                     Event(
-                        stream, "PositionLiquidated", {**extra, "equity": str(report.equity)}, now
+                        stream,
+                        EventKind.POSITION_LIQUIDATED,
+                        {**extra, "equity": str(report.equity)},
+                        now,
                     )
                 )
             if after.done:
@@ -244,7 +252,7 @@ class ServiceRuns(ServiceBase):
                     liquidated=after.liquidated,
                 )
                 payload = results.to_payload()
-                batch.append(Event(stream, "ScenarioRunCompleted", {"run": run_id, **payload}, now))
+                batch.append(Event(stream, SCENARIO_RUN_COMPLETED, {"run": run_id, **payload}, now))
                 move_status(
                     conn,
                     run_id,

@@ -6,12 +6,13 @@ this module alone, so a board can always be re-derived from the log (C-4,
 D-PUB-4). A round's calls enter a model's log only once the round has
 finished, after expiry (D-PUB-1).
 
-Event kinds and payload fields (amounts are micro-unit integer strings)::
+Event kinds and payload fields (amounts are micro-unit integer strings; the
+schemas are `tradeleague.events.direction`)::
 
     SeasonStarted      season, started_at, start_balance, stake, payout_ppm, roster[]
     RoundStarted       season, round, open_at, expiry, ask_at, asset, entry_price,
                        candles[], participants[], prompt_version
-    ModelCalled        season, round, agent, record (CallRecord.to_payload())
+    ModelCalled        season, v, round, agent, record (CallRecord.to_payload())
     DecisionMade       season, round, agent, direction, rationale, answered_at, ...
     TurnSkipped        season, round, agent, reason (D-SKP-1), detail, ...
     TradePlaced        season, round, agent, trade_id, kind, stake, strike, payout_ppm, ...
@@ -30,7 +31,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from tradeleague.events import Event, EventKind
+from tradeleague.events import Event, EventKind, model_called_record
+from tradeleague.events.direction import ROUND_VOIDED, TRADE_PLACED, VISITOR_CALL_LOGGED
 from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.money import Usd
 
@@ -45,10 +47,6 @@ __all__ = [
     "SeasonView",
     "fold",
 ]
-
-TRADE_PLACED: Final = "TradePlaced"
-ROUND_VOIDED: Final = "RoundVoided"
-VISITOR_CALL_LOGGED: Final = "VisitorCallLogged"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -272,7 +270,7 @@ _ROUND_KINDS: Final = frozenset(
 def _apply_round(season: SeasonView, view: RoundView, kind: str, p: dict[str, Any]) -> None:
     agent = str(p.get("agent", ""))
     if kind == EventKind.MODEL_CALLED:
-        view.calls.setdefault(agent, []).append(p["record"])
+        view.calls.setdefault(agent, []).append(model_called_record(p))
     elif kind == EventKind.DECISION_MADE:
         view.decisions[agent] = p
     elif kind == EventKind.TURN_SKIPPED:

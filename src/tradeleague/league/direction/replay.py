@@ -21,12 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from tradeleague.agents.recorded import call_record_of
+from tradeleague.agents.recorded import NotACallRecord, calls_in
 from tradeleague.broker.base import Broker
 from tradeleague.broker.paper import PaperBroker
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
-from tradeleague.events import EventKind
 from tradeleague.feeds.candles.base import CandleSource
 from tradeleague.feeds.candles.frozen import FrozenCandles
 from tradeleague.formats.direction.board import Board, build_board
@@ -35,7 +34,6 @@ from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.league.direction.arena import Contestant, DirectionArena
 from tradeleague.league.pacing import ReplayPacing
-from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.market import Dataset
 from tradeleague.store import Store
@@ -52,8 +50,8 @@ __all__ = [
 def recorded_answers(store: Store, stream: str = FORMAT) -> RecordedAnswers:
     """Return the model answers recorded in ``stream`` of ``store``, for a ``ReplayGateway``.
 
-    Each ``ModelCalled`` event holds the round, the model and the call record
-    (``CallRecord.to_payload()``) under ``record``.
+    Each ``ModelCalled`` event holds one call record, read by
+    `tradeleague.agents.recorded.calls_in` in any of its shapes.
 
     Raises
     ------
@@ -61,17 +59,12 @@ def recorded_answers(store: Store, stream: str = FORMAT) -> RecordedAnswers:
         If the stream holds no events, an event is not a call record, or two
         records share a call key and attempt.
     """
-    records: list[CallRecord] = []
-    seen = False
-    for stored in store.events(stream):
-        seen = True
-        if stored.event.kind != EventKind.MODEL_CALLED:
-            continue
-        try:
-            records.append(call_record_of(stored.event.payload))
-        except RecordFormatError as exc:
-            raise ConfigError(f"event {stored.seq} of {stream}: not a call record: {exc}") from None
-    if not seen:
+    events = list(store.events(stream))
+    try:
+        records = calls_in(events)
+    except NotACallRecord as exc:
+        raise ConfigError(f"event {exc.seq} of {stream}: not a call record: {exc.reason}") from None
+    if not events:
         raise ConfigError(f"the answers' database holds no direction stream {stream!r}")
     try:
         return RecordedAnswers(records)

@@ -30,7 +30,7 @@ from tradeleague.agents.base import AgentReply
 from tradeleague.broker.base import BinaryOrder, Broker, CloseEvent, Placed, Rejected
 from tradeleague.calls import Outcome
 from tradeleague.clock import Clock
-from tradeleague.events import EventKind, utc_iso
+from tradeleague.events import EventKind, model_called_payload, utc_iso
 from tradeleague.formats.direction.answer import Answer, parse_answer
 from tradeleague.formats.direction.labels import market_label
 from tradeleague.formats.direction.ledger import ROUND_VOIDED, TRADE_PLACED
@@ -92,7 +92,7 @@ class TradeDesk:
             self.log.emit(
                 live,
                 EventKind.MODEL_CALLED,
-                {"round": rid, "agent": name, "record": record.to_payload()},
+                model_called_payload(agent=name, round=rid, record=record.to_payload()),
             )
         answered = reply.outcome is Outcome.ANSWERED
         timing = answer_timing(

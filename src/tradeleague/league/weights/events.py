@@ -1,4 +1,4 @@
-"""The weights league's event kinds and payload builders (C-4, DESIGN principle 4).
+"""The weights league's event helpers: its stream, payload builders, and its kinds (C-4).
 
 Every step of a season is one of these past-tense facts in the season's stream
 ``weights/<season id>``; the league state, the tables, the report and the
@@ -12,13 +12,23 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Final
 
-from tradeleague.events import Event, EventKind, utc_iso
+from tradeleague.events import Event, utc_iso
+from tradeleague.events.weights import (
+    AGENT_CREATED,
+    AGENT_PAUSED,
+    AGENT_RESUMED,
+    ENTRY_KINDS,
+    KEY_CHANGED,
+    MARKET_CLOSED,
+    PROMPT_CHANGED,
+)
 from tradeleague.sim import Portfolio
 
 __all__ = [
     "AGENT_CREATED",
     "AGENT_PAUSED",
     "AGENT_RESUMED",
+    "ENTRY_KINDS",
     "KEY_CHANGED",
     "MARKET_CLOSED",
     "PROMPT_CHANGED",
@@ -30,20 +40,6 @@ __all__ = [
 
 STREAM_PREFIX: Final = "weights/"
 """Every weights season's stream starts with this."""
-
-AGENT_CREATED: Final = "AgentCreated"
-PROMPT_CHANGED: Final = "PromptChanged"
-KEY_CHANGED: Final = "KeyChanged"
-AGENT_PAUSED: Final = "AgentPaused"
-AGENT_RESUMED: Final = "AgentResumed"
-MARKET_CLOSED: Final = "MarketClosed"
-
-ENTRY_KINDS: Final = (
-    EventKind.DECISION_MADE.value,
-    EventKind.NO_DECISION_MADE.value,
-    EventKind.TURN_SKIPPED.value,
-)
-"""The three kinds that are an entry in an agent's record (W-SCO-1)."""
 
 
 def season_stream(season_id: str) -> str:

@@ -17,7 +17,7 @@ from typing import Final
 from tradeleague.events import Event, EventKind
 from tradeleague.league.weights.events import ENTRY_KINDS, STREAM_PREFIX
 from tradeleague.money import Usd
-from tradeleague.sim import Fill, Portfolio
+from tradeleague.sim import ACCOUNT_KINDS, Portfolio, account_of, fold_account
 from tradeleague.store.projection import register_projector
 
 __all__ = ["WEIGHTS_ENTRIES", "WeightsEntriesProjector", "register"]
@@ -28,8 +28,7 @@ WEIGHTS_ENTRIES: Final = "weights_entries"
 _KINDS: Final = frozenset(
     {
         EventKind.ROUND_STARTED.value,
-        EventKind.ACCOUNT_OPENED.value,
-        EventKind.ORDER_FILLED.value,
+        *ACCOUNT_KINDS,
         *ENTRY_KINDS,
     }
 )
@@ -64,12 +63,11 @@ class WeightsEntriesProjector:
         p = event.payload
         if event.kind == EventKind.ROUND_STARTED:
             prices = _dict(p["prices"], "prices")
-        elif event.kind == EventKind.ACCOUNT_OPENED:
-            books[str(p["account"])] = Portfolio.open(Usd(int(str(p["cash"])))).state()
-        elif event.kind == EventKind.ORDER_FILLED:
-            account = str(p["account"])
-            book = Portfolio.from_state(_dict(books[account], "book"))
-            books[account] = book.apply(Fill.from_payload(_dict(p["fill"], "fill"))).state()
+        elif event.kind in ACCOUNT_KINDS:
+            account = account_of(event.kind, p)
+            before = books.get(account)
+            book = None if before is None else Portfolio.from_state(_dict(before, "book"))
+            books[account] = fold_account(book, event.kind, p).state()
         else:
             agent = str(p["agent"])
             book = Portfolio.from_state(_dict(books[agent], "book"))

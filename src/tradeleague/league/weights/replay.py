@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from tradeleague.agents.base import Agent, Turn
-from tradeleague.agents.recorded import call_record_of
+from tradeleague.agents.recorded import NotACallRecord, calls_in
 from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.calls import CallParams
 from tradeleague.clock import ReplayClock
@@ -34,7 +34,7 @@ from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
-from tradeleague.llm.records import CallKey, CallRecord, RecordFormatError
+from tradeleague.llm.records import CallKey
 from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
@@ -65,9 +65,9 @@ def replay_season_id(label: str, start: date, end: date, division: Division) -> 
 def recorded_answers(store: Store, season_id: str) -> RecordedAnswers:
     """Return the model answers recorded for season ``season_id`` in ``store`` (C-5).
 
-    Each ``ModelCalled`` event of the season's stream holds one call record
-    (``CallRecord.to_payload()`` plus the agent id); its call key names the
-    season, round hour, agent and turn.
+    Each ``ModelCalled`` event of the season's stream holds one call record,
+    read by `tradeleague.agents.recorded.calls_in` in any of its shapes; its
+    call key names the season, round hour, agent and turn.
 
     Raises
     ------
@@ -75,20 +75,12 @@ def recorded_answers(store: Store, season_id: str) -> RecordedAnswers:
         If ``store`` holds no season ``season_id``, or an event is not a call record.
     """
     stream = ev.season_stream(season_id)
-    started = False
-    records: list[CallRecord] = []
-    for stored in store.events(stream):
-        kind = stored.event.kind
-        started = started or kind == EventKind.SEASON_STARTED
-        if kind != EventKind.MODEL_CALLED:
-            continue
-        try:
-            record = call_record_of(stored.event.payload)
-        except RecordFormatError as exc:
-            raise ConfigError(f"event {stored.seq} of {stream}: not a call record: {exc}") from None
-        if record.key.season == season_id:
-            records.append(record)
-    if not started:
+    events = list(store.events(stream))
+    try:
+        records = calls_in(events, season=season_id)
+    except NotACallRecord as exc:
+        raise ConfigError(f"event {exc.seq} of {stream}: not a call record: {exc.reason}") from None
+    if not any(s.event.kind == EventKind.SEASON_STARTED for s in events):
         raise ConfigError(
             f"the answers' database holds no weights season {season_id!r}; replay with the "
             "season id it was recorded under (--season, or the same bars, days and division)"

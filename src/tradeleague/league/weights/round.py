@@ -27,7 +27,7 @@ from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.baselines import WeightsView
 from tradeleague.calls import CallParams, Outcome
 from tradeleague.clock import Clock
-from tradeleague.events import Event, EventKind
+from tradeleague.events import Event, EventKind, model_called_payload
 from tradeleague.feeds import PriceSource, SourceReading
 from tradeleague.formats.weights import (
     AskFacts,
@@ -373,9 +373,10 @@ def _record_turn(
     asked_at: datetime,
 ) -> None:
     for record in reply.records:
-        payload = record.to_payload()
-        payload["agent"] = a.agent
-        r.add(EventKind.MODEL_CALLED, payload)
+        r.add(
+            EventKind.MODEL_CALLED,
+            model_called_payload(agent=a.agent, round=r.round_text, record=record.to_payload()),
+        )
     base: dict[str, object] = {
         "asked_at": ev.iso(asked_at),
         "outcome": reply.outcome.value,

@@ -25,7 +25,7 @@ from tradeleague.formats.weights import (
 )
 from tradeleague.league.weights import events as ev
 from tradeleague.money import Qty, Usd
-from tradeleague.sim import Fill, Portfolio
+from tradeleague.sim import Portfolio, fold_account
 
 __all__ = ["AgentState", "RoundRecord", "SeasonState"]
 
@@ -150,7 +150,8 @@ class SeasonState:
                 prompts=[(e.occurred_at, str(p.get("prompt", "")))],
             )
         elif kind == EventKind.ACCOUNT_OPENED:
-            self.agents[str(p["account"])].portfolio = Portfolio.open(Usd(int(str(p["cash"]))))
+            # the agent's placeholder portfolio is replaced by the opened account
+            self.agents[str(p["account"])].portfolio = fold_account(None, kind, p)
         elif kind == ev.PROMPT_CHANGED:
             a = self.agents[str(p["agent"])]
             a.prompts.append((e.occurred_at, str(p["prompt"])))
@@ -190,7 +191,7 @@ class SeasonState:
             self.closed_hours[_time(p["round"])] = [str(r) for r in p["reasons"]]  # type: ignore[attr-defined]
         elif kind == EventKind.ORDER_FILLED:
             a = self.agents[str(p["account"])]
-            a.portfolio = a.portfolio.apply(Fill.from_payload(p["fill"]))  # type: ignore[arg-type]
+            a.portfolio = fold_account(a.portfolio, kind, p)
             a.trades += 1
         elif kind in _ENTRY_KIND:
             self._entry(e, _ENTRY_KIND[kind])

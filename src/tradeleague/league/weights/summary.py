@@ -20,7 +20,8 @@ from typing import Final
 from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError
-from tradeleague.events import Event, EventKind
+from tradeleague.events import Event, EventKind, model_called_payload
+from tradeleague.events.weights import STRATEGY_SUMMARIZED
 from tradeleague.formats.weights import summary_shown
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import SeasonState
@@ -38,7 +39,6 @@ __all__ = [
     "summary_messages",
 ]
 
-STRATEGY_SUMMARIZED: Final = "StrategySummarized"
 """The event kind of a recorded summary."""
 
 SUMMARY_PROMPT_VERSION: Final = "weights-summary-2026-10-06.1"
@@ -106,8 +106,7 @@ async def summarize_strategy(
     (record,) = await gateway.call_all([Call(request=request, provider=provider, key=key)])
     if not isinstance(record, CallRecord):
         raise ConfigError(f"no recorded summary for {key.text}")
-    payload = record.to_payload()
-    payload["agent"] = agent
+    payload = model_called_payload(agent=agent, round=key.round, record=record.to_payload())
     events = [ev.event(state.stream, EventKind.MODEL_CALLED, payload, now)]
     if record.outcome is Outcome.ANSWERED and record.text is not None:
         events.append(

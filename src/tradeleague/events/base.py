@@ -16,7 +16,6 @@ decimal strings of micro-units.
 
 from __future__ import annotations
 
-import enum
 import json
 import re
 from collections.abc import Mapping
@@ -28,7 +27,6 @@ from tradeleague.ids import EventId, new_id
 
 __all__ = [
     "Event",
-    "EventKind",
     "canonical_json",
     "utc_iso",
 ]
@@ -36,27 +34,6 @@ __all__ = [
 _KIND_RE: Final = re.compile(r"[A-Z][A-Za-z0-9]{0,99}")
 _ULID_RE: Final = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 _MAX_STREAM: Final = 200
-
-
-class EventKind(enum.StrEnum):
-    """The built-in event kinds; any other ``PascalCase`` past-tense name is allowed too."""
-
-    ACCOUNT_OPENED = "AccountOpened"
-    PRICE_READ = "PriceRead"
-    PRICE_HELD = "PriceHeld"
-    PRICE_RELEASED = "PriceReleased"
-    SEASON_STARTED = "SeasonStarted"
-    SEASON_ENDED = "SeasonEnded"
-    ROUND_STARTED = "RoundStarted"
-    ROUND_FINISHED = "RoundFinished"
-    TURN_ASKED = "TurnAsked"
-    MODEL_CALLED = "ModelCalled"
-    DECISION_MADE = "DecisionMade"
-    NO_DECISION_MADE = "NoDecisionMade"
-    TURN_SKIPPED = "TurnSkipped"
-    ORDER_FILLED = "OrderFilled"
-    TRADE_SETTLED = "TradeSettled"
-    POSITION_LIQUIDATED = "PositionLiquidated"
 
 
 def _check_json(value: object, path: str) -> None:
@@ -125,7 +102,7 @@ class Event:
         The aggregate it belongs to (a season, competition or run id): 1 to 200
         printable characters.
     kind
-        A past-tense ``PascalCase`` name, such as ``EventKind.ORDER_FILLED``.
+        A past-tense ``PascalCase`` name, such as ``OrderFilled``.
     payload
         A string-keyed dict of JSON values; floats are refused (see `canonical_json`).
     occurred_at
@@ -153,7 +130,7 @@ class Event:
             raise ValueError(f"stream {stream!r}: 1 to {_MAX_STREAM} printable characters")
         kind = str(kind)
         if _KIND_RE.fullmatch(kind) is None:
-            raise ValueError(f"kind {kind!r}: a PascalCase name such as 'OrderFilled'")
+            raise ValueError(f"kind {kind!r}: a PascalCase past-tense name")
         if not isinstance(payload, Mapping):
             raise TypeError(f"payload must be a mapping, not {type(payload).__name__}")
         event_id = new_id() if id is None else id

@@ -1,0 +1,73 @@
+"""The scenario benchmark's event kinds and payload schemas (C-4, S-*).
+
+Each run writes its own stream; its account is folded by the ``portfolio``
+projection. Amounts are micro-unit integers as decimal strings; ratios are
+exact fractions ``n/d`` or float ``repr`` text.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tradeleague.events.common import FILL_FIELDS, EventKind
+from tradeleague.events.schema import BOOL, INT, NULL, STR, Field, register, req
+
+__all__ = [
+    "FORMAT",
+    "SCENARIO_RUN_ABANDONED",
+    "SCENARIO_RUN_COMPLETED",
+    "SCENARIO_RUN_PUBLISHED",
+    "SCENARIO_RUN_STARTED",
+]
+
+FORMAT: Final = "scenario"
+
+SCENARIO_RUN_STARTED: Final = "ScenarioRunStarted"
+SCENARIO_RUN_COMPLETED: Final = "ScenarioRunCompleted"
+SCENARIO_RUN_ABANDONED: Final = "ScenarioRunAbandoned"
+SCENARIO_RUN_PUBLISHED: Final = "ScenarioRunPublished"
+
+
+_RUN = req("run", STR, doc="the run id")
+_BAR: Final = (
+    req("index", INT, doc="the bar the step reached"),
+    req("bar_time", STR, doc="that bar's time, UTC"),
+)
+
+
+def _s(kind: str, fields: tuple[Field, ...], doc: str) -> None:
+    register(kind, FORMAT, (_RUN, *fields), doc=doc)
+
+
+_s(
+    SCENARIO_RUN_STARTED,
+    (req("scenario", STR), req("content_hash", STR), req("owner", STR)),
+    "A run of a scenario starts (its AccountOpened follows).",
+)
+_s(
+    EventKind.ORDER_FILLED,
+    (*FILL_FIELDS, *_BAR, req("forced", BOOL, doc="a liquidation's close")),
+    "One fill of a step.",
+)
+_s(
+    EventKind.POSITION_LIQUIDATED,
+    (*_BAR, req("equity", STR)),
+    "Equity fell to the liquidation line: every position closed.",
+)
+_s(
+    SCENARIO_RUN_COMPLETED,
+    (
+        req("return", STR),
+        req("sharpe", STR, NULL),
+        req("sortino", STR, NULL),
+        req("max_drawdown", STR),
+        req("volatility", STR, NULL),
+        req("final_equity", STR),
+        req("starting_cash", STR),
+        req("liquidated", BOOL),
+        req("steps", INT),
+    ),
+    "The run reached its last bar: its results.",
+)
+_s(SCENARIO_RUN_ABANDONED, (), "The owner abandoned the run.")
+_s(SCENARIO_RUN_PUBLISHED, (), "The owner published the run's results.")
