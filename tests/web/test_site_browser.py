@@ -22,7 +22,7 @@ from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
-from web.site_fill import SEASON, SLASHED, STREAM, XSS, fill_all
+from web.site_fill import SEASON, SLASHED, STREAM, XSS, fill_all  # type: ignore[import-not-found]
 
 CHROMIUM = Path("/usr/bin/chromium")
 
