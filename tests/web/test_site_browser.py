@@ -8,9 +8,7 @@ and 1440 px.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -24,10 +22,6 @@ from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from web.site_fill import SEASON, SLASHED, STREAM, XSS, fill_all  # type: ignore[import-not-found]
 
-CHROMIUM = Path("/usr/bin/chromium")
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
-
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
@@ -37,16 +31,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     with serve_asgi(create_site(service, direction_stream=STREAM)) as base:
         yield base, scenario
     service.store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists() or shutil.which("chromium") is None:
-        pytest.skip("Debian's chromium package is not installed (/usr/bin/chromium)")
-    with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def pages(scenario: str) -> list[str]:
