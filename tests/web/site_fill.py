@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
 
 from tradeleague.agents.base import AgentReply, Turn
+from tradeleague.api.reads import leaderboard_payload
 from tradeleague.api.service import ScenarioService, Tier, provision_from_market
 from tradeleague.calls import Outcome
 from tradeleague.cli.demo import direction_roster
@@ -22,6 +24,7 @@ from tradeleague.llm.gateway import Gateway
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
+from tradeleague.web.direction_api import DirectionReads
 
 XSS = "<script>alert(1)</script>"
 SEASON = "site-s1"
@@ -118,3 +121,26 @@ def fill_all(service: ScenarioService) -> str:
     fill_weights(service)
     asyncio.run(_direction(service))
     return fill_scenario(service)
+
+
+def site_pages(service: ScenarioService, scenario: str) -> list[str]:
+    """Return every page of a site filled by ``fill_all`` (``scenario``: its scenario id)."""
+    rounds = DirectionReads(service.store, stream=STREAM).rounds(limit=1)["rounds"]
+    runs = leaderboard_payload(service, scenario, "return")["entries"]
+    return [
+        "/",
+        "/weights",
+        f"/weights/{SEASON}",
+        f"/weights/{SEASON}/market",
+        f"/weights/{SEASON}/agents/cash",
+        "/direction",
+        f"/direction/models/{quote(SLASHED, safe='')}",
+        f"/direction/models/{quote(XSS, safe='')}",
+        f"/direction/rounds/{rounds[0]['round']}",
+        "/scenarios",
+        f"/scenarios/{scenario}",
+        f"/runs/{runs[0]['run_id']}",
+        "/methodology/weights",
+        "/methodology/direction",
+        "/methodology/scenario",
+    ]

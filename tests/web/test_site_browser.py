@@ -20,35 +20,17 @@ from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
-from web.site_fill import SEASON, SLASHED, STREAM, XSS, fill_all  # type: ignore[import-not-found]
+from web.site_fill import SEASON, STREAM, XSS, fill_all, site_pages  # type: ignore[import-not-found]
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, list[str]]]:
     url = f"sqlite:///{tmp_path_factory.mktemp('site') / 'site.db'}"
     service = ScenarioService(open_store(url), WallClock())
     scenario = fill_all(service)
     with serve_asgi(create_site(service, direction_stream=STREAM)) as base:
-        yield base, scenario
+        yield base, scenario, site_pages(service, scenario)
     service.store.close()
-
-
-def pages(scenario: str) -> list[str]:
-    return [
-        "/",
-        "/weights",
-        f"/weights/{SEASON}",
-        f"/weights/{SEASON}/market",
-        f"/weights/{SEASON}/agents/cash",
-        "/direction",
-        f"/direction/models/{quote(SLASHED, safe='')}",
-        f"/direction/models/{quote(XSS, safe='')}",
-        "/scenarios",
-        f"/scenarios/{scenario}",
-        "/methodology/weights",
-        "/methodology/direction",
-        "/methodology/scenario",
-    ]
 
 
 def _visit(browser: Any, base: str, path: str, width: int) -> tuple[Any, Any, list[str]]:
@@ -77,14 +59,14 @@ def _visit(browser: Any, base: str, path: str, width: int) -> tuple[Any, Any, li
 
 
 def test_every_page_loads_clean_accessible_at_both_widths(
-    site: tuple[str, str], browser: Any
+    site: tuple[str, str, list[str]], browser: Any
 ) -> None:
     """No console error, failed or external request; axe clean; no sideways page at 390 px."""
     from axe_playwright_python.sync_playwright import Axe
 
-    base, scenario = site
+    base, _, every = site
     axe = Axe()
-    for path in [*pages(scenario), "/docs", "/redoc"]:
+    for path in [*every, "/docs", "/redoc"]:
         for width in (390, 1440):
             context, page, problems = _visit(browser, base, path, width)
             assert problems == [], (path, problems)
@@ -102,9 +84,9 @@ def test_every_page_loads_clean_accessible_at_both_widths(
             context.close()
 
 
-def test_board_numbers_equal_the_json_api(site: tuple[str, str], browser: Any) -> None:
+def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], browser: Any) -> None:
     """Each board row shows value, return, drawdown and trades exactly as /api/v1 serves them."""
-    base, scenario = site
+    base, scenario, _ = site
     table = httpx.get(f"{base}/api/v1/weights/seasons/{SEASON}/tables/pro").json()
     context, page, _ = _visit(browser, base, f"/weights/{SEASON}", 1440)
     for row in table["rows"]:
@@ -127,10 +109,10 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str], browser: Any) -
 
 
 def test_script_names_and_rationales_show_as_text_escaped_once(
-    site: tuple[str, str], browser: Any
+    site: tuple[str, str, list[str]], browser: Any
 ) -> None:
     """A name and rationale of <script>alert(1)</script> read as exactly that text."""
-    base, _ = site
+    base, _, _ = site
     context, page, problems = _visit(
         browser, base, f"/direction/models/{quote(XSS, safe='')}", 1440
     )
