@@ -35,7 +35,7 @@ from tradeleague.api.models import (
     TradesIn,
     TradesOut,
 )
-from tradeleague.api.reads import leaderboard_payload, scenarios_payload
+from tradeleague.api.reads import leaderboard_payload, run_payload, scenarios_payload
 from tradeleague.api.service import (
     Account,
     ScenarioService,
@@ -207,7 +207,7 @@ def _public_router() -> APIRouter:
 
     @router.get("/runs/{run_id}/public", response_model=ResultsOut, summary="A published run")
     async def public_run(run_id: RunId, service: ServiceDep) -> Response:
-        return await call(service, lambda: _json(service.public_run(run_id)))
+        return await call(service, lambda: _json(run_payload(service, run_id)))
 
     return router
 

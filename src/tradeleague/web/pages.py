@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
@@ -27,7 +28,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from tradeleague import __version__
-from tradeleague.api.reads import leaderboard_payload, scenarios_payload
+from tradeleague.api.reads import leaderboard_payload, run_payload, scenarios_payload
 from tradeleague.api.service import ScenarioService, ServiceError
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -38,7 +39,7 @@ from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import FORMATS, methodology
 from tradeleague.web.weights_api import WeightsReads
 
-__all__ = ["STATIC_DIR", "install_pages", "shown"]
+__all__ = ["STATIC_DIR", "install_pages", "shown", "usd"]
 
 STATIC_DIR: Final = Path(__file__).with_name("static")
 
@@ -50,6 +51,22 @@ def shown(text: object) -> str:
     here means the template's own escaping is the only one the page shows.
     """
     return "" if text is None else html.unescape(str(text))
+
+
+def usd(text: object) -> str:
+    """Return a money amount (decimal text) with at least two decimals, never fewer digits.
+
+    ``"100000"`` reads ``100000.00``; ``"99987.75728"`` stays as it is, so the
+    page shows the JSON's exact value, to the cent at least.
+    """
+    try:
+        value = Decimal(str(text))
+    except InvalidOperation:
+        return shown(text)
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent > -2:
+        value = value.quantize(Decimal("0.01"))
+    return format(value, "f")
 
 
 def _number(text: object) -> float:
@@ -67,6 +84,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["shown"] = shown
+    env.filters["usd"] = usd
     env.filters["seg"] = lambda text: quote(shown(text), safe="")
     env.globals["line_chart"] = lambda values, label: Markup(  # noqa: S704 - numbers only
         line_chart([_number(v) for v in values], shown(label))
@@ -259,14 +277,18 @@ def install_pages(
     @router.get("/runs/{run_id}", response_class=HTMLResponse)
     def scenario_run(run_id: str) -> HTMLResponse:
         return guarded(
-            lambda: page("scenario_run.html", title=f"Run {run_id}", run=service.public_run(run_id))
+            lambda: page(
+                "scenario_run.html", title=f"Run {run_id}", run=run_payload(service, run_id)
+            )
         )
 
     @router.get("/methodology/{name}", response_class=HTMLResponse)
     def methodology_page(name: str) -> HTMLResponse:
         if name not in FORMATS:
             return missing(f"no format {name!r}")
-        m = methodology(name, weights=weights.preset, direction=direction.preset)
+        m = methodology(
+            name, weights=weights.preset, direction=direction.preset, scenario=service.preset
+        )
         return page("methodology.html", title=f"Methodology: {m.title}", m=m)
 
     app.include_router(router)
