@@ -30,6 +30,7 @@ XSS = "<script>alert(1)</script>"
 SEASON = "site-s1"
 STREAM = "site-direction"
 SLASHED = "team/a"
+WEIGHTS_SLASHED = "desk/eq"
 
 
 @dataclass(slots=True)
@@ -46,7 +47,12 @@ class Hostile:
 
 def fill_weights(service: ScenarioService) -> None:
     dataset = synthetic_dataset(4, 30, seed=5)
-    specs = ["cash=baseline:cash", "eq=baseline:equal_weight", "mom=baseline:momentum"]
+    specs = [
+        "cash=baseline:cash",
+        "eq=baseline:equal_weight",
+        "mom=baseline:momentum",
+        f"{WEIGHTS_SLASHED}=baseline:equal_weight",
+    ]
     parsed, agents, _ = build_agents(specs, gateway=object())  # type: ignore[arg-type]
     roster = [
         RosterEntry(name=p.name, spec=s, division=Division.PRO)
@@ -133,6 +139,7 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
         f"/weights/{SEASON}",
         f"/weights/{SEASON}/market",
         f"/weights/{SEASON}/agents/cash",
+        f"/weights/{SEASON}/agents/{quote(WEIGHTS_SLASHED, safe='')}",
         "/direction",
         f"/direction/models/{quote(SLASHED, safe='')}",
         f"/direction/models/{quote(XSS, safe='')}",
