@@ -28,6 +28,7 @@ from tradeleague.api.models import (
     ID_PATTERN,
     CreateRunIn,
     ErrorOut,
+    PublicRunOut,
     ResultsOut,
     RunOut,
     StepIn,
@@ -205,7 +206,7 @@ def _public_router() -> APIRouter:
     async def leaderboard_scenarios(service: ServiceDep) -> Response:
         return await call(service, lambda: _json(scenarios_payload(service)))
 
-    @router.get("/runs/{run_id}/public", response_model=ResultsOut, summary="A published run")
+    @router.get("/runs/{run_id}/public", response_model=PublicRunOut, summary="A published run")
     async def public_run(run_id: RunId, service: ServiceDep) -> Response:
         return await call(service, lambda: _json(run_payload(service, run_id)))
 
