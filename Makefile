@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BENCH_VENV := .venv-bench
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF
 
-.PHONY: demo test lint bench venv clean
+.PHONY: demo test lint bench venv clean screenshots
 
 venv: $(STAMP)
 
@@ -23,6 +23,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
+
+# Every page of the site at 390 px and 1440 px, into ./screenshots (git ignores it).
+screenshots: $(STAMP)
+	PYTHONPATH=tests $(BIN)/python tests/web/screenshots.py screenshots
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

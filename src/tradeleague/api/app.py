@@ -40,6 +40,7 @@ from tradeleague.api.models import (
     ID_PATTERN,
     CreateRunIn,
     ErrorOut,
+    PublicRunOut,
     ResultsOut,
     RunOut,
     StepIn,
@@ -47,6 +48,7 @@ from tradeleague.api.models import (
     TradesIn,
     TradesOut,
 )
+from tradeleague.api.reads import leaderboard_payload, run_payload, scenarios_payload
 from tradeleague.api.service import (
     Account,
     ScenarioService,
@@ -54,9 +56,9 @@ from tradeleague.api.service import (
     fingerprint,
     idempotent,
 )
-from tradeleague.formats.scenario import METRICS, Entry, rank
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
+from tradeleague.web.docs import install_offline_docs
 
 __all__ = ["call", "create_app", "dumps", "idempotency_key"]
 
@@ -280,52 +282,19 @@ def _public_router() -> APIRouter:
         metric: Literal["return", "sharpe", "sortino", "max_drawdown", "volatility"] = "return",
     ) -> Response:
         def work() -> Response:
-            found = service.scenario(scenario)
-            entries = [Entry(r, a, res) for r, a, res in service.published(scenario)]
-            return _board(found.view(), metric, entries)
+            return _json(leaderboard_payload(service, scenario, metric))
 
         return await call(service, work)
 
     @router.get("/leaderboard/scenarios", summary="Scenarios with published runs")
     async def leaderboard_scenarios(service: ServiceDep) -> Response:
-        def work() -> Response:
-            counts = service.published_counts()
-            return _json(
-                {
-                    "metrics": list(METRICS),
-                    "scenarios": [
-                        {**s, "published_runs": counts.get(str(s["id"]), 0)}
-                        for s in service.scenarios()
-                    ],
-                }
-            )
+        return await call(service, lambda: _json(scenarios_payload(service)))
 
-        return await call(service, work)
-
-    @router.get("/runs/{run_id}/public", response_model=ResultsOut, summary="A published run")
+    @router.get("/runs/{run_id}/public", response_model=PublicRunOut, summary="A published run")
     async def public_run(run_id: RunId, service: ServiceDep) -> Response:
-        return await call(service, lambda: _json(service.public_run(run_id)))
+        return await call(service, lambda: _json(run_payload(service, run_id)))
 
     return router
-
-
-def _board(scenario: dict[str, object], metric: str, entries: list[Entry]) -> Response:
-    return _json(
-        {
-            "scenario": scenario,
-            "metric": metric,
-            "entries": [
-                {
-                    "rank": e.rank,
-                    "run_id": e.entry.run_id,
-                    "account": e.entry.account,
-                    "value": e.value,
-                    "liquidated": e.entry.results.liquidated,
-                }
-                for e in rank(entries, metric)
-            ],
-        }
-    )
 
 
 def create_app(service: ScenarioService) -> FastAPI:
@@ -337,7 +306,10 @@ def create_app(service: ScenarioService) -> FastAPI:
             "Drive one deterministic simulator through frozen market history: read the "
             "market, queue orders, step, fetch results, publish.\n\n" + DISCLAIMER
         ),
+        docs_url=None,
+        redoc_url=None,
     )
+    install_offline_docs(app)
     app.state.service = service
     app.add_middleware(BoundedBodies)
     install_error_handlers(app)

@@ -14,9 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "ID_PATTERN",
     "CreateRunIn",
+    "EquityPointOut",
     "ErrorBody",
     "ErrorOut",
     "OrderIn",
+    "PublicRunOut",
     "ResultsOut",
     "RunOut",
     "StepIn",
@@ -170,3 +172,20 @@ class ResultsOut(BaseModel):
     starting_cash: str
     liquidated: bool
     steps: int
+
+
+class EquityPointOut(BaseModel):
+    """A run's equity at one bar's close, USD as decimal text."""
+
+    bar_time: str
+    equity: str
+
+
+class PublicRunOut(ResultsOut):
+    """A published run: its metrics, equity path and fills, all from its record."""
+
+    account: str
+    published_at: str
+    trades: int
+    equity: list[EquityPointOut]
+    fills: list[dict[str, object]]

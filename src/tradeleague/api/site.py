@@ -15,19 +15,47 @@ from fastapi import FastAPI
 from tradeleague import DISCLAIMER, __version__
 from tradeleague.api.app import create_app
 from tradeleague.api.service import ScenarioService
+from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
-from tradeleague.web.direction_api import direction_router
-from tradeleague.web.weights_api import weights_router
+from tradeleague.formats.direction.preset import DirectionPreset
+from tradeleague.formats.weights import WeightsPreset
+from tradeleague.web.direction_api import DirectionReads, direction_router
+from tradeleague.web.pages import install_pages
+from tradeleague.web.weights_api import WeightsReads, weights_router
 
 __all__ = ["create_site"]
 
 
-def create_site(service: ScenarioService, *, direction_stream: str = "direction") -> FastAPI:
-    """Return the scenario app with the weights and direction read APIs mounted beside it."""
+def create_site(
+    service: ScenarioService,
+    *,
+    direction_stream: str = "direction",
+    weights_preset: WeightsPreset | None = None,
+    direction_preset: DirectionPreset | None = None,
+    clock: Clock | None = None,
+) -> FastAPI:
+    """Return the scenario app with the weights and direction read APIs and the pages.
+
+    Parameters
+    ----------
+    service
+        The scenario service; its store holds every format's events.
+    direction_stream
+        The direction arena's event stream.
+    weights_preset, direction_preset
+        The rules the formats run with (their methodology pages show them).
+    clock
+        Season status and the live round's countdown (default: the wall clock).
+    """
     app = create_app(service)
     store = service.store
-    app.include_router(weights_router(lambda: contextlib.nullcontext(store)))
-    app.include_router(direction_router(store, stream=direction_stream), prefix="/api/v1")
+    weights = WeightsReads(
+        lambda: contextlib.nullcontext(store), clock=clock, preset=weights_preset
+    )
+    direction = DirectionReads(store, stream=direction_stream, preset=direction_preset)
+    app.include_router(weights_router(reads=weights))
+    app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
+    install_pages(app, weights=weights, direction=direction, service=service, clock=clock)
 
     @app.get("/api/v1", tags=["public"])
     def root() -> dict[str, object]:

@@ -118,7 +118,9 @@ def direction_roster(gateway: Gateway) -> list[Contestant]:
     return roster
 
 
-async def _direction(store: Store, candles: Dataset, rounds: int, console: Console) -> Board:
+async def _direction(
+    store: Store, candles: Dataset, rounds: int, console: Console, stream: str
+) -> Board:
     from tradeleague.cli.weights import _progress
 
     preset = DirectionPreset()
@@ -140,7 +142,7 @@ async def _direction(store: Store, candles: Dataset, rounds: int, console: Conso
                 start=start,
                 end=last,
                 preset=preset,
-                stream=f"demo-direction-{new_id()}",
+                stream=stream,
                 on_round=tick,
             )
 
@@ -215,7 +217,8 @@ def demo(
         for division in Division:
             console.print(render_table(state, division))
         arena_candles = _candles(candles)
-        board = asyncio.run(_direction(store, arena_candles, rounds, console))
+        stream = f"demo-direction-{new_id()}"
+        board = asyncio.run(_direction(store, arena_candles, rounds, console, stream))
         if arena_candles.synthetic:
             console.print(
                 f"[bold yellow]Direction arena over {arena_candles.label}: "
@@ -232,6 +235,10 @@ def demo(
     console.print(
         "What these scores do not account for (luck first): `tradeleague limits`, "
         "or /api/v1/limits on `tradeleague serve`."
+    )
+    console.print(
+        f"Open the boards in a browser: tradeleague serve --db {store.url} "
+        f"--direction-stream {stream}, then http://127.0.0.1:8000/"
     )
     console.print(DISCLAIMER)
     if not report.ok:

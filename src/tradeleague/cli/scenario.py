@@ -347,6 +347,13 @@ def _serve(
             "--max-queued", help="Most orders that may wait for one step of a run (S-API-2)."
         ),
     ] = _SEED.max_queued,
+    direction_stream: Annotated[
+        str,
+        typer.Option(
+            "--direction-stream",
+            help="The direction arena's event stream to show (the demo prints its own).",
+        ),
+    ] = "direction",
 ) -> None:
     """Serve the REST API: the scenario benchmark, the weights and direction boards (docs at /docs).
 
@@ -377,7 +384,12 @@ def _serve(
         highlight=False,
     )
     try:
-        uvicorn.run(create_site(service), host=host, port=port, log_level="warning")
+        uvicorn.run(
+            create_site(service, direction_stream=direction_stream),
+            host=host,
+            port=port,
+            log_level="warning",
+        )
     finally:
         service.store.close()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from tradeleague.events.common import FILL_FIELDS, EventKind
-from tradeleague.events.schema import BOOL, INT, NULL, STR, Field, register, req
+from tradeleague.events.schema import ARR, BOOL, INT, NULL, STR, Field, opt, register, req
 
 __all__ = [
     "FORMAT",
@@ -66,6 +66,7 @@ _s(
         req("starting_cash", STR),
         req("liquidated", BOOL),
         req("steps", INT),
+        opt("equity", ARR, doc="equity after each step, in micro-dollar strings"),
     ),
     "The run reached its last bar: its results.",
 )

@@ -14,6 +14,7 @@ Routes (under ``/direction``): ``GET /`` (index), ``GET /rounds/current``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
@@ -22,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.board import build_board
-from tradeleague.formats.direction.ledger import Ledger, SeasonView
+from tradeleague.formats.direction.ledger import SeasonView
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import (
     board_payload,
@@ -34,8 +35,9 @@ from tradeleague.formats.direction.publish import (
 from tradeleague.league.direction.arena import DirectionArena
 from tradeleague.league.direction.replay import load_ledger
 from tradeleague.store import Store
+from tradeleague.web.errors import NotFound
 
-__all__ = ["VisitorCall", "direction_router"]
+__all__ = ["DirectionReads", "VisitorCall", "direction_router"]
 
 
 class VisitorCall(BaseModel):
@@ -47,14 +49,8 @@ class VisitorCall(BaseModel):
     direction: Literal["up", "down"]
 
 
-def direction_router(
-    store: Store,
-    *,
-    stream: str = FORMAT,
-    arena: DirectionArena | None = None,
-    preset: DirectionPreset | None = None,
-) -> APIRouter:
-    """Return the arena's read endpoints (and the visitor call, with ``arena``).
+class DirectionReads:
+    """The arena's read models: one function per figure, for the JSON API and pages.
 
     Parameters
     ----------
@@ -62,23 +58,27 @@ def direction_router(
         The event store holding the arena's stream.
     stream
         The arena's event stream.
-    arena
-        The running arena, for visitor calls; without it ``POST`` answers 503.
     preset
         The rules (for the scoring version and the sparkline length).
     """
-    rules = preset or DirectionPreset()
-    router = APIRouter(prefix="/direction", tags=["direction"])
 
-    def season_of(ledger: Ledger, season: str | None) -> SeasonView:
+    def __init__(
+        self, store: Store, *, stream: str = FORMAT, preset: DirectionPreset | None = None
+    ) -> None:
+        self.store = store
+        self.stream = stream
+        self.preset = preset or DirectionPreset()
+
+    def _view(self, season: str | None) -> SeasonView:
+        ledger = load_ledger(self.store, self.stream)
         view = ledger.seasons.get(season) if season else ledger.current
         if view is None:
-            raise HTTPException(404, f"no season {season or ''}".strip())
+            raise NotFound(f"no season {season or ''}".strip())
         return view
 
-    @router.get("")
-    def index() -> dict[str, Any]:
-        ledger = load_ledger(store, stream)
+    def index(self) -> dict[str, Any]:
+        """Return the seasons and the endpoints."""
+        ledger = load_ledger(self.store, self.stream)
         return {
             "disclaimer": DISCLAIMER,
             "format": FORMAT,
@@ -94,20 +94,17 @@ def direction_router(
             ],
         }
 
-    @router.get("/rounds/current")
-    def current_round() -> dict[str, Any]:
-        season = season_of(load_ledger(store, stream), None)
+    def current_round(self) -> dict[str, Any]:
+        """Return the latest round, its calls hidden while open (D-PUB-1)."""
+        season = self._view(None)
         rounds = list(season.rounds.values())
         if not rounds:
-            raise HTTPException(404, "no round yet")
+            raise NotFound("no round yet")
         return round_payload(season, rounds[-1])
 
-    @router.get("/rounds")
-    def past_rounds(
-        season: Annotated[str | None, Query()] = None,
-        limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    ) -> dict[str, Any]:
-        view = season_of(load_ledger(store, stream), season)
+    def rounds(self, season: str | None = None, limit: int = 50) -> dict[str, Any]:
+        """Return the latest ``limit`` finished rounds, newest first, every call."""
+        view = self._view(season)
         finished = view.finished_rounds()[-limit:]
         return {
             "disclaimer": DISCLAIMER,
@@ -115,35 +112,105 @@ def direction_router(
             "rounds": [round_payload(view, r) for r in reversed(finished)],
         }
 
-    @router.get("/rounds/{round_id}")
-    def one_round(round_id: str, season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
-        view = season_of(load_ledger(store, stream), season)
+    def round(self, round_id: str, season: str | None = None) -> dict[str, Any]:
+        """Return one round."""
+        view = self._view(season)
         found = view.rounds.get(round_id)
         if found is None:
-            raise HTTPException(404, f"no round {round_id} in season {view.season}")
+            raise NotFound(f"no round {round_id} in season {view.season}")
         return round_payload(view, found)
 
-    @router.get("/models/{name}/log")
-    def model_log(name: str, season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
-        view = season_of(load_ledger(store, stream), season)
+    def model_log(self, name: str, season: str | None = None) -> dict[str, Any]:
+        """Return a model's full log (D-PUB-3)."""
+        view = self._view(season)
         entrant = next((e for e in view.roster if e.name == name), None) or view.visitors.get(name)
         if entrant is None:
-            raise HTTPException(404, f"no model {name} in season {view.season}")
+            raise NotFound(f"no model {name} in season {view.season}")
         return model_log_payload(view, entrant)
+
+    def config(self, season: str | None = None) -> dict[str, Any]:
+        """Return the roster with exact model ids."""
+        return roster_payload(self._view(season))
+
+    def boards(self, season: str | None = None) -> dict[str, Any]:
+        """Return the boards with the luck lines."""
+        view = self._view(season)
+        p = self.preset
+        board = build_board(view, scoring_version=p.scoring_version, sparkline=p.sparkline)
+        return board_payload(board)
+
+    def changelog(self) -> dict[str, Any]:
+        """Return the changes that affect comparability (C-3)."""
+        return changelog_payload(load_ledger(self.store, self.stream))
+
+
+def direction_router(
+    store: Store,
+    *,
+    stream: str = FORMAT,
+    arena: DirectionArena | None = None,
+    preset: DirectionPreset | None = None,
+    reads: DirectionReads | None = None,
+) -> APIRouter:
+    """Return the arena's read endpoints (and the visitor call, with ``arena``).
+
+    Parameters
+    ----------
+    store
+        The event store holding the arena's stream.
+    stream
+        The arena's event stream.
+    arena
+        The running arena, for visitor calls; without it ``POST`` answers 503.
+    preset
+        The rules (for the scoring version and the sparkline length).
+    reads
+        The read models to serve (the site shares them with its pages).
+    """
+    r = reads or DirectionReads(store, stream=stream, preset=preset)
+    router = APIRouter(prefix="/direction", tags=["direction"])
+
+    def answer(build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        try:
+            return build()
+        except NotFound as exc:
+            raise HTTPException(404, str(exc)) from None
+
+    @router.get("")
+    def index() -> dict[str, Any]:
+        return r.index()
+
+    @router.get("/rounds/current")
+    def current_round() -> dict[str, Any]:
+        return answer(r.current_round)
+
+    @router.get("/rounds")
+    def past_rounds(
+        season: Annotated[str | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    ) -> dict[str, Any]:
+        return answer(lambda: r.rounds(season, limit))
+
+    @router.get("/rounds/{round_id}")
+    def one_round(round_id: str, season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
+        return answer(lambda: r.round(round_id, season))
+
+    # ``:path``: a model name may hold ``/``; it is matched whole, so any name round-trips.
+    @router.get("/models/{name:path}/log")
+    def model_log(name: str, season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
+        return answer(lambda: r.model_log(name, season))
 
     @router.get("/config")
     def config(season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
-        return roster_payload(season_of(load_ledger(store, stream), season))
+        return answer(lambda: r.config(season))
 
     @router.get("/boards")
     def boards(season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
-        view = season_of(load_ledger(store, stream), season)
-        board = build_board(view, scoring_version=rules.scoring_version, sparkline=rules.sparkline)
-        return board_payload(board)
+        return answer(lambda: r.boards(season))
 
     @router.get("/changelog")
     def changelog() -> dict[str, Any]:
-        return changelog_payload(load_ledger(store, stream))
+        return r.changelog()
 
     @router.post("/rounds/current/calls", status_code=202)
     def visitor_call(call: VisitorCall) -> dict[str, Any]:

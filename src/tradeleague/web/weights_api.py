@@ -56,8 +56,9 @@ from tradeleague.league.weights.summary import Summary, latest_summaries
 from tradeleague.money import micros_to_str
 from tradeleague.sim import Fill
 from tradeleague.store import Store
+from tradeleague.web.errors import NotFound
 
-__all__ = ["StoreFactory", "weights_router"]
+__all__ = ["NotFound", "StoreFactory", "WeightsReads", "weights_router"]
 
 StoreFactory = Callable[[], AbstractContextManager[Store]]
 """Opens the store for one request: ``lambda: open_store(url, upgrade=False)``, or
@@ -88,10 +89,6 @@ _LUCK_CACHE: Final = 32
 """Tables whose ST-2 columns the router keeps computed."""
 
 
-class _NotFound(LookupError):
-    """A season, division or agent that does not exist (answered 404, with the disclaimer)."""
-
-
 @dataclass(slots=True)
 class _Season:
     """A season folded from its events, with what the state does not keep."""
@@ -119,7 +116,7 @@ def _load(store: Store, season: str, preset: WeightsPreset | None) -> _Season:
         elif e.kind == EventKind.PRICE_READ:
             folded.reads.setdefault(str(p["round"]), []).append(p)
     if not folded.state.started:
-        raise _NotFound(f"no weights season {season!r}")
+        raise NotFound(f"no weights season {season!r}")
     folded.summaries = latest_summaries(events)
     folded.events = len(events)
     return folded
@@ -169,7 +166,7 @@ def _season_payload(s: _Season, now: datetime) -> dict[str, Any]:
     state = s.state
     window = state.window
     if window is None:  # pragma: no cover - a started season always has a window
-        raise _NotFound(f"season {state.season_id} has no window")
+        raise NotFound(f"season {state.season_id} has no window")
     status = _status(state, now)
     return {
         "disclaimer": DISCLAIMER,
@@ -218,7 +215,7 @@ def _agent_payload(s: _Season, agent: str) -> dict[str, Any]:
     state = s.state
     a = state.agents.get(agent)
     if a is None:
-        raise _NotFound(f"no agent {agent!r} in season {state.season_id}")
+        raise NotFound(f"no agent {agent!r} in season {state.season_id}")
     row = next(r for r in state.table(a.division) if r.agent == agent)
     reasons = {hour: text for hour, text in a.reasons}
     books = state.entry_books.get(agent, [])
@@ -313,57 +310,54 @@ def _season_ids(store: Store) -> list[str]:
     ]
 
 
-def weights_router(
-    store_factory: StoreFactory,
-    *,
-    prefix: str = "/api/v1/weights",
-    clock: Clock | None = None,
-    preset: WeightsPreset | None = None,
-) -> APIRouter:
-    """Return the weights league's read endpoints (see the module docstring).
+class WeightsReads:
+    """The weights league's read models: one function per figure, for the JSON API and pages.
 
     Parameters
     ----------
     store_factory
-        Opens the event store for one request (``StoreFactory``).
+        Opens the event store for one read (``StoreFactory``).
     prefix
-        Where the routes are mounted.
+        Where the JSON routes are mounted (named in the index).
     clock
         Tells whether a season is upcoming, running or ended (default: the wall clock).
     preset
         The rules the seasons were played with.
     """
-    now: Callable[[], datetime] = (clock or WallClock()).now
-    router = APIRouter(prefix=prefix, tags=["weights"])
-    lucks: dict[tuple[str, Division, int], TableLuck] = {}
 
-    def luck_of(s: _Season, division: Division) -> TableLuck:
+    def __init__(
+        self,
+        store_factory: StoreFactory,
+        *,
+        prefix: str = "/api/v1/weights",
+        clock: Clock | None = None,
+        preset: WeightsPreset | None = None,
+    ) -> None:
+        self._store_factory = store_factory
+        self._prefix = prefix
+        self._now: Callable[[], datetime] = (clock or WallClock()).now
+        self.preset = preset or WeightsPreset()
+        self._lucks: dict[tuple[str, Division, int], TableLuck] = {}
+
+    def _luck_of(self, s: _Season, division: Division) -> TableLuck:
         # The bootstrap is the costly part of a table; a season's log only grows, so
         # its event count keys the result (the few latest are kept).
         key = (s.state.season_id, division, s.events)
-        if key not in lucks:
-            if len(lucks) >= _LUCK_CACHE:
-                del lucks[next(iter(lucks))]
-            lucks[key] = season_luck(s.state, division)
-        return lucks[key]
+        if key not in self._lucks:
+            if len(self._lucks) >= _LUCK_CACHE:
+                del self._lucks[next(iter(self._lucks))]
+            self._lucks[key] = season_luck(s.state, division)
+        return self._lucks[key]
 
-    def table_payload(season_id: str, division: Division) -> dict[str, Any]:
-        s = season(season_id)
-        return _table_payload(s, division, now(), luck_of(s, division))
+    def _season(self, season_id: str) -> _Season:
+        with self._store_factory() as store:
+            return _load(store, season_id, self.preset)
 
-    def season(season_id: str) -> _Season:
-        with store_factory() as store:
-            return _load(store, season_id, preset)
-
-    def answer(build: Callable[[], dict[str, Any]]) -> JSONResponse:
-        try:
-            return JSONResponse(build())
-        except _NotFound as exc:
-            return JSONResponse({"disclaimer": DISCLAIMER, "error": str(exc)}, status_code=404)
-
-    def index_payload() -> dict[str, Any]:
-        with store_factory() as store:
+    def index(self) -> dict[str, Any]:
+        """Return the seasons in the store."""
+        with self._store_factory() as store:
             seasons = _season_ids(store)
+        prefix = self._prefix
         return {
             "disclaimer": DISCLAIMER,
             "seasons": seasons,
@@ -375,30 +369,91 @@ def weights_router(
             ],
         }
 
-    def division_of(text: str) -> Division:
+    def season(self, season_id: str) -> dict[str, Any]:
+        """Return a season: window, status, versions (raises ``NotFound``)."""
+        return _season_payload(self._season(season_id), self._now())
+
+    def table(self, season_id: str, division: str) -> dict[str, Any]:
+        """Return a division's table (W-RNK-1..4, ST-1, ST-2) (raises ``NotFound``)."""
+        d = _division_of(division)
+        s = self._season(season_id)
+        return _table_payload(s, d, self._now(), self._luck_of(s, d))
+
+    def agent(self, season_id: str, agent: str) -> dict[str, Any]:
+        """Return an agent's page (W-SCO-3, W-REC-3) (raises ``NotFound``)."""
+        return _agent_payload(self._season(season_id), agent)
+
+    def market(self, season_id: str) -> dict[str, Any]:
+        """Return the market's status at the latest round (W-MKT-2) (raises ``NotFound``)."""
+        return _market_payload(self._season(season_id))
+
+
+def _division_of(text: str) -> Division:
+    try:
+        return Division(text)
+    except ValueError:
+        raise NotFound(f"no division {text!r}: open or pro") from None
+
+
+def weights_router(
+    store_factory: StoreFactory | None = None,
+    *,
+    prefix: str = "/api/v1/weights",
+    clock: Clock | None = None,
+    preset: WeightsPreset | None = None,
+    reads: WeightsReads | None = None,
+) -> APIRouter:
+    """Return the weights league's read endpoints (see the module docstring).
+
+    Parameters
+    ----------
+    store_factory
+        Opens the event store for one request (``StoreFactory``); unused with ``reads``.
+    prefix
+        Where the routes are mounted.
+    clock
+        Tells whether a season is upcoming, running or ended (default: the wall clock).
+    preset
+        The rules the seasons were played with.
+    reads
+        The read models to serve (the site shares them with its pages).
+
+    Raises
+    ------
+    ValueError
+        If neither ``store_factory`` nor ``reads`` is given.
+    """
+    if reads is None:
+        if store_factory is None:
+            raise ValueError("weights_router needs a store factory or read models")
+        reads = WeightsReads(store_factory, prefix=prefix, clock=clock, preset=preset)
+    router = APIRouter(prefix=prefix, tags=["weights"])
+
+    def answer(build: Callable[[], dict[str, Any]]) -> JSONResponse:
         try:
-            return Division(text)
-        except ValueError:
-            raise _NotFound(f"no division {text!r}: open or pro") from None
+            return JSONResponse(build())
+        except NotFound as exc:
+            return JSONResponse({"disclaimer": DISCLAIMER, "error": str(exc)}, status_code=404)
 
     @router.get("", summary="The weights seasons in the store")
     def index() -> JSONResponse:
-        return answer(index_payload)
+        return answer(reads.index)
 
     @router.get("/seasons/{season_id}", summary="A season: window, status, versions")
     def season_page(season_id: str) -> JSONResponse:
-        return answer(lambda: _season_payload(season(season_id), now()))
+        return answer(lambda: reads.season(season_id))
 
     @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table (W-RNK)")
     def table(season_id: str, division: str) -> JSONResponse:
-        return answer(lambda: table_payload(season_id, division_of(division)))
+        return answer(lambda: reads.table(season_id, division))
 
-    @router.get("/seasons/{season_id}/agents/{agent}", summary="An agent's page (W-SCO-3)")
+    # ``:path``: an agent id may hold ``/``; it is matched whole, so any name round-trips.
+    @router.get("/seasons/{season_id}/agents/{agent:path}", summary="An agent's page (W-SCO-3)")
     def agent_page(season_id: str, agent: str) -> JSONResponse:
-        return answer(lambda: _agent_payload(season(season_id), agent))
+        return answer(lambda: reads.agent(season_id, agent))
 
     @router.get("/seasons/{season_id}/market", summary="The market's status and why (W-MKT-2)")
     def market(season_id: str) -> JSONResponse:
-        return answer(lambda: _market_payload(season(season_id)))
+        return answer(lambda: reads.market(season_id))
 
     return router

@@ -13,9 +13,10 @@ from tradeleague.api.service.errors import ServiceError
 from tradeleague.api.service.keys import Account
 from tradeleague.api.service.rows import iso, loads, results_of
 from tradeleague.api.service.tables import scenario_runs
-from tradeleague.events import Event
-from tradeleague.events.scenario import SCENARIO_RUN_PUBLISHED
+from tradeleague.events import Event, EventKind
+from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED, SCENARIO_RUN_PUBLISHED
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
+from tradeleague.formats.scenario.luck import RunRecord
 
 __all__ = ["ServicePublishing"]
 
@@ -81,3 +82,23 @@ class ServicePublishing(ServiceBase):
                 .group_by(scenario_runs.c.scenario_id)
             ).all()
         return {str(r[0]): int(r[1]) for r in rows}
+
+    def run_record(self, run_id: str) -> tuple[RunRecord, list[dict[str, object]]]:
+        """Return a run's record (equity path, trade count) and its fills, from its events.
+
+        The fills are the ``OrderFilled`` payloads in order (bar index, bar time,
+        whether forced, the fill); the equity path is the one its
+        ``ScenarioRunCompleted`` event holds (empty for a run recorded before
+        that event carried it).
+        """
+        fills: list[dict[str, object]] = []
+        equity: tuple[int, ...] = ()
+        for stored in self.store.events(run_stream(run_id)):
+            event = stored.event
+            if event.kind == EventKind.ORDER_FILLED:
+                fills.append(dict(event.payload))
+            elif event.kind == SCENARIO_RUN_COMPLETED:
+                path = event.payload.get("equity")
+                if isinstance(path, list):
+                    equity = tuple(int(str(v)) for v in path)
+        return RunRecord(run_id=run_id, equity=equity, trades=len(fills)), fills

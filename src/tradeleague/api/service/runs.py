@@ -252,7 +252,11 @@ class ServiceRuns(ServiceBase):
                     liquidated=after.liquidated,
                 )
                 payload = results.to_payload()
-                batch.append(Event(stream, SCENARIO_RUN_COMPLETED, {"run": run_id, **payload}, now))
+                # The equity path rides on the completion event so the record alone
+                # rebuilds the run's chart and its ST-2 verdicts (older events lack it).
+                path = [str(int(v)) for v in after.equity]
+                completed = {"run": run_id, **payload, "equity": path}
+                batch.append(Event(stream, SCENARIO_RUN_COMPLETED, completed, now))
                 move_status(
                     conn,
                     run_id,

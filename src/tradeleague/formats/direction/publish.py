@@ -110,6 +110,14 @@ def _row(row: LogRow) -> dict[str, Any]:
     }
 
 
+def _latency(view: RoundView, agent: str) -> int | None:
+    """Return how long ``agent``'s answer took in a round (its decision's or skip's record)."""
+    decision = view.decisions.get(agent) or {}
+    skip = view.skips.get(agent) or {}
+    latency = decision.get("latency_ms", skip.get("latency_ms"))
+    return None if latency is None else int(latency)
+
+
 def round_payload(season: SeasonView, view: RoundView) -> dict[str, Any]:
     """Return a round as the public sees it: hidden calls while open (D-PUB-1, D-RND-1)."""
     s = view.started
@@ -141,7 +149,7 @@ def round_payload(season: SeasonView, view: RoundView) -> dict[str, Any]:
         records = view.calls.get(agent, [])
         row |= {
             "model": plain_text(agent),
-            "latency_ms": decision.get("latency_ms", skip.get("latency_ms")),
+            "latency_ms": _latency(view, agent),
             "text": shown(decision.get("text", skip.get("text"))),
             "model_id": shown(records[-1]["model"]) if records else None,
             "calls": [_record(r) for r in records],
@@ -157,7 +165,11 @@ def model_log_payload(season: SeasonView, entrant: Entrant) -> dict[str, Any]:
         {
             "season": season.season,
             "model": _entrant(entrant),
-            "rows": [_row(r) for r in season.log(entrant.name)],
+            "rows": [
+                _row(r.row(entrant.name)) | {"latency_ms": _latency(r, entrant.name)}
+                for r in season.finished_rounds()
+                if entrant.name in r.participants
+            ],
         }
     )
 

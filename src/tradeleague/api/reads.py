@@ -1,0 +1,100 @@
+"""The scenario benchmark's public read models, for the JSON API and the pages alike.
+
+One function per figure: the leaderboard route and the leaderboard page both
+call `leaderboard_payload`, so a page can never disagree with ``/api/v1``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tradeleague.api.service import ScenarioService
+from tradeleague.api.service.views import decimal_text
+from tradeleague.events import utc_iso
+from tradeleague.formats.scenario import METRICS, Entry, rank
+from tradeleague.formats.scenario.luck import scenario_luck
+
+__all__ = ["leaderboard_payload", "run_payload", "scenarios_payload"]
+
+
+def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str) -> dict[str, Any]:
+    """Return a scenario's published runs ranked by ``metric`` (S-SCO-2), steps per row (ST-1).
+
+    Raises
+    ------
+    ServiceError
+        404 when the scenario does not exist.
+    """
+    found = service.scenario(scenario_id)
+    entries = [Entry(r, a, res) for r, a, res in service.published(scenario_id)]
+    records = {e.run_id: service.run_record(e.run_id)[0] for e in entries}
+    luck = scenario_luck(scenario_id, list(records.values()), found.bars, found.config)
+    return {
+        "scenario": found.view(),
+        "metric": metric,
+        "entries": [
+            {
+                "rank": e.rank,
+                "run_id": e.entry.run_id,
+                "account": e.entry.account,
+                "value": e.value,
+                "final_equity": decimal_text(e.entry.results.final_equity),
+                "return": float(e.entry.results.total_return),
+                "max_drawdown": float(e.entry.results.max_drawdown),
+                "liquidated": e.entry.results.liquidated,
+                "steps": e.entry.results.steps,
+                "trades": records[e.entry.run_id].trades,
+                "vs_cash": luck.rows[e.entry.run_id].vs_cash.to_payload(),
+                "vs_buy_and_hold": luck.rows[e.entry.run_id].vs_buy_and_hold.to_payload(),
+            }
+            for e in rank(entries, metric)
+        ],
+        "significance": luck.to_payload(),
+    }
+
+
+def run_payload(service: ScenarioService, run_id: str) -> dict[str, Any]:
+    """Return a published run's results, equity path and trades, all from its record.
+
+    Raises
+    ------
+    ServiceError
+        404 when no published run has that id.
+    """
+    body: dict[str, Any] = dict(service.public_run(run_id))
+    record, fills = service.run_record(run_id)
+    bars = service.scenario(str(body["scenario_id"])).bars
+    body["trades"] = record.trades
+    body["equity"] = [
+        {"bar_time": utc_iso(bars.timestamp(k)), "equity": decimal_text(v)}
+        for k, v in enumerate(record.equity)
+        if k < len(bars)
+    ]
+    body["fills"] = [_fill(f) for f in fills]
+    return body
+
+
+_MICROS = frozenset({"qty", "price", "value", "fee", "slippage"})
+
+
+def _fill(event: dict[str, object]) -> dict[str, object]:
+    """Return one recorded fill for the public: its bar, then the fill in decimal text."""
+    fill = event.get("fill")
+    fields = fill if isinstance(fill, dict) else {}
+    return {
+        "index": event.get("index"),
+        "bar_time": event.get("bar_time"),
+        "forced": event.get("forced"),
+        **{k: decimal_text(int(str(v))) if k in _MICROS else v for k, v in fields.items()},
+    }
+
+
+def scenarios_payload(service: ScenarioService) -> dict[str, Any]:
+    """Return the scenarios with how many published runs each has."""
+    counts = service.published_counts()
+    return {
+        "metrics": list(METRICS),
+        "scenarios": [
+            {**s, "published_runs": counts.get(str(s["id"]), 0)} for s in service.scenarios()
+        ],
+    }

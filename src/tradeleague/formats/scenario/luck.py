@@ -1,0 +1,101 @@
+"""A scenario board's verdicts and luckiest-of-N line, as the weights board's (ST-1, ST-2).
+
+Each published run is one record: its equity after every step (the path the
+run's ``ScenarioRunCompleted`` event holds) is an entry per bar, and the same
+test as the weights league's tables (``formats.weights.luck``: a paired
+bootstrap of the per-step return difference against cash and against
+buy-and-hold of the benchmark, and the luckiest-of-N simulation) runs over
+them. The benchmark is ``SPY`` when the scenario trades it, else its first
+symbol; its prices are the scenario's closes at the same bars. All runs of a
+scenario share its bars, so the rows are compared over the same steps.
+
+A run recorded before the completion event held its equity path has no
+entries: its verdicts read "too few entries", never a guess.
+
+Pure: the draws come from generators seeded by the scenario id and a label.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from tradeleague.formats.scenario.bars import ScenarioBars
+from tradeleague.formats.scenario.config import ScenarioConfig
+from tradeleague.formats.weights.luck import TableLuck, benchmark_symbol, table_luck
+from tradeleague.formats.weights.scoring import AgentRecord, Entry, EntryKind
+
+__all__ = ["RunRecord", "scenario_luck", "scenario_rng"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRecord:
+    """What the leaderboard's ST columns need of one published run, read from its events.
+
+    Attributes
+    ----------
+    run_id
+        The run.
+    equity
+        Starting cash, then equity after each step (micro-dollars); empty when
+        the record does not hold the path.
+    trades
+        Fills recorded for the run (``OrderFilled`` events).
+    """
+
+    run_id: str
+    equity: tuple[int, ...]
+    trades: int
+
+
+def scenario_rng(scenario_id: str, label: str) -> np.random.Generator:
+    """Return the generator of ``label`` on a scenario's board, seeded from the scenario id."""
+    text = f"{scenario_id}/{label}".encode()
+    return np.random.default_rng(int.from_bytes(hashlib.blake2b(text, digest_size=8).digest()))
+
+
+def _record(run: RunRecord, bars: ScenarioBars, created: datetime) -> AgentRecord:
+    entries = [
+        Entry(round=bars.timestamp(k), kind=EntryKind.DECISION, value=run.equity[k])
+        for k in range(1, min(len(run.equity), len(bars)))
+    ]
+    return AgentRecord(
+        agent=run.run_id, name=run.run_id, created_at=created, entries=entries, trades=run.trades
+    )
+
+
+def scenario_luck(
+    scenario_id: str, runs: Sequence[RunRecord], bars: ScenarioBars, config: ScenarioConfig
+) -> TableLuck:
+    """Return every run's verdicts and the board's luckiest-of-N line.
+
+    Parameters
+    ----------
+    scenario_id
+        The scenario (seeds the draws, so a board reads the same every time).
+    runs
+        The board's published runs (N counts them all).
+    bars
+        The scenario's frozen bars.
+    config
+        The scenario's rules: its universe, in order (picks the benchmark), and
+        its starting cash.
+    """
+    symbol = benchmark_symbol(list(config.symbols))
+    prices = (
+        {bars.timestamp(k): int(bars.closes(k)[symbol]) for k in range(len(bars))}
+        if symbol is not None
+        else {}
+    )
+    created = bars.timestamp(0)
+    return table_luck(
+        [_record(r, bars, created) for r in runs],
+        start_cash=int(config.cash),
+        benchmark=symbol,
+        benchmark_prices=prices,
+        rng_for=lambda label: scenario_rng(scenario_id, label),
+    )
