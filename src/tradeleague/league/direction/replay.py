@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.base import Agent, AgentReply, Turn, resume_agent
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.broker.base import Broker
 from tradeleague.broker.paper import PaperBroker
@@ -87,6 +87,10 @@ class SimulatedLatency:
     def __post_init__(self) -> None:
         self.name = self.agent.name
         self.kind = self.agent.kind
+
+    def resume(self, turns: int) -> None:
+        """Resume the wrapped agent after ``turns`` past turns."""
+        resume_agent(self.agent, turns)
 
     async def answer(self, turn: Turn) -> AgentReply:
         """Answer through the wrapped agent, with the simulated latency."""
