@@ -67,9 +67,12 @@ class ArenaRecord:
         return len(self.ledger.seasons)
 
     @property
-    def finished_rounds(self) -> set[str]:
-        """Return the ids of every finished round, in every season."""
-        return {r.round for s in self.ledger.seasons.values() for r in s.finished_rounds()}
+    def rounds(self) -> set[str]:
+        """Return the ids of every round started, in every season (a cut one included).
+
+        None of them is played again: a cut round is voided on restart.
+        """
+        return {r for s in self.ledger.seasons.values() for r in s.rounds}
 
 
 def started_at(payload: dict[str, object], name: str) -> datetime:

@@ -210,7 +210,7 @@ async def replay_direction(
     if store.count(stream):
         record = read_record(stored.event for stored in store.events(stream))
         _check_same_replay(record, stream, roster, opens, p)
-        done_before = record.finished_rounds
+        done_before = record.rounds
         if record.last_at is not None and record.last_at > clock.now():
             clock.set(record.last_at)  # the clock goes on from where the record stopped
     candles = FrozenCandles(dataset, clock)
