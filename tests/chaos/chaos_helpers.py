@@ -66,7 +66,7 @@ def kill_after_rounds(
     """
     rng = random.Random(seed)
     deadline = time.monotonic() + timeout_s
-    with subprocess.Popen(  # noqa: S603 - our own interpreter and module
+    with subprocess.Popen(
         argv, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     ) as child:
         try:
