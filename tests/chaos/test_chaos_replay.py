@@ -19,11 +19,9 @@ from typer.testing import CliRunner
 
 from tradeleague.cli import app
 
-SEEDS = (3, 8)
-
 
 def _script(tmp_path: Path) -> Path:
-    path = tmp_path / "script.jsonl"
+    path = tmp_path / "chaos-script.jsonl"
     lines = [
         json.dumps({"text": json.dumps({"direction": d, "rationale": f"line {i}"})})
         for i, d in enumerate(["up", "down", "down", "up", "down", "up", "up"] * 3)
@@ -35,7 +33,7 @@ def _script(tmp_path: Path) -> Path:
 def _direction(shared_data: Path, script: Path) -> list[str]:
     return [
         "replay", "direction", "--market", str(shared_data / "crypto_1m"),
-        "--start", "2025-09-01T06:00:00Z", "--end", "2025-09-01T10:00:00Z",
+        "--start", "2025-09-01T06:00:00Z", "--end", "2025-09-01T09:00:00Z",
         "--agent", "coin=baseline:coin_flip", "--agent", "mom=baseline:momentum",
         "--agent", f"script=scripted:{script}", "--payout", "80",
     ]  # fmt: skip
@@ -44,7 +42,7 @@ def _direction(shared_data: Path, script: Path) -> list[str]:
 def _weights(shared_data: Path) -> list[str]:
     return [
         "replay", "weights", "--market", str(shared_data / "us_equities_1h"),
-        "--start", "2025-06-02", "--end", "2025-06-21",
+        "--start", "2025-06-02", "--end", "2025-06-10",
         "--agent", "coin=baseline:coin_flip", "--agent", "eq=baseline:equal_weight",
         "--agent", "mom=baseline:momentum",
     ]  # fmt: skip
@@ -70,15 +68,22 @@ def _killed_and_resumed(args: list[str], tmp_path: Path, seed: int) -> None:
     assert verified.exit_code == 0, verified.output
 
 
-@pytest.mark.parametrize("fmt", ["direction", "weights"])
+_WHOLE: dict[str, bytes] = {}
+"""Each format's uninterrupted REPORT.json, made once per session."""
+
+
+def _args(fmt: str, shared_data: Path, folder: Path) -> list[str]:
+    return _direction(shared_data, _script(folder)) if fmt == "direction" else _weights(shared_data)
+
+
+@pytest.mark.parametrize(("fmt", "seed"), [("direction", 3), ("direction", 8), ("weights", 5)])
 def test_chaos_replay_killed_resumes_to_the_same_report(
-    fmt: str, shared_data: Path, tmp_path: Path
+    fmt: str, seed: int, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """C-4: SIGKILL at a random moment, rerun: REPORT.json byte-identical, verify passes."""
-    args = (
-        _direction(shared_data, _script(tmp_path)) if fmt == "direction" else _weights(shared_data)
-    )
-    whole = _uninterrupted(args, tmp_path)
-    for seed in SEEDS:
-        _killed_and_resumed(args, tmp_path, seed)
-        assert (tmp_path / f"cut-{seed}.json").read_bytes() == whole, f"seed {seed}"
+    """C-4: SIGKILL at a seeded moment, rerun: REPORT.json byte-identical, verify passes."""
+    folder = tmp_path_factory.mktemp(f"{fmt}-{seed}")
+    args = _args(fmt, shared_data, tmp_path_factory.getbasetemp())  # one script path for all
+    if fmt not in _WHOLE:
+        _WHOLE[fmt] = _uninterrupted(args, tmp_path_factory.mktemp(f"{fmt}-whole"))
+    _killed_and_resumed(args, folder, seed)
+    assert (folder / f"cut-{seed}.json").read_bytes() == _WHOLE[fmt]
