@@ -11,10 +11,11 @@ it (W-VAL-7), exactly as for a model answering the same weights.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from tradeleague.agents.base import Agent
-from tradeleague.agents.baselines import BASELINES, WeightsView, make_baseline
+from tradeleague.agents.base import Agent, resume_agent
+from tradeleague.agents.baselines import BASELINES, WeightsAgent, WeightsView, make_baseline
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
 from tradeleague.errors import ConfigError
 from tradeleague.formats.weights import render_answer
@@ -56,18 +57,29 @@ def weights_baseline(
     if key not in BASELINES:
         valid = ", ".join(sorted(BASELINES))
         raise ConfigError(f"unknown weights baseline {name!r}; choose one of: {valid}")
-    rule = make_baseline(key, seed=seed)
-
-    def decide(view: Any) -> dict[str, int]:
-        if not isinstance(view, WeightsView):
-            raise TypeError("a weights baseline needs a WeightsView")
-        targets = rule.decide(view)
-        return current_weights_bps(view) if targets is None else targets
+    decide = _Decide(make_baseline(key, seed=seed))
 
     def render(targets: Any) -> str:
         return render_answer(targets or {}, _REASONS[key])
 
     return decide, render
+
+
+@dataclass(slots=True)
+class _Decide:
+    """A weights rule as a decision over any view; resumable like the rule it holds."""
+
+    rule: WeightsAgent
+
+    def __call__(self, view: Any) -> dict[str, int]:
+        if not isinstance(view, WeightsView):
+            raise TypeError("a weights baseline needs a WeightsView")
+        targets = self.rule.decide(view)
+        return current_weights_bps(view) if targets is None else targets
+
+    def resume(self, turns: int) -> None:
+        """Resume the rule after ``turns`` past turns (the seeded coin flip's draws)."""
+        resume_agent(self.rule, turns)
 
 
 def build_agents(
