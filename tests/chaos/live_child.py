@@ -26,7 +26,8 @@ from tradeleague.feeds.candles.live import CcxtCandles
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.direction.baselines import direction_baseline
 from tradeleague.formats.direction.ledger import Entrant
-from tradeleague.league.direction import Contestant, DirectionArena, LivePacing, next_open, run_live
+from tradeleague.league.direction import Contestant, DirectionArena, next_open, run_live
+from tradeleague.league.pacing import LivePacing
 from tradeleague.store import open_store
 from tradeleague.testing.binance import MinuteSeries
 
