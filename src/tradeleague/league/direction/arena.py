@@ -42,7 +42,7 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from tradeleague.agents.base import Agent, Turn, resume_agent
 from tradeleague.agents.llm import ReplayMissed
@@ -63,6 +63,7 @@ from tradeleague.league.direction.round_state import OpenRound, RoundLog
 from tradeleague.league.direction.trades import BROKER_ERROR, TradeDesk
 from tradeleague.league.direction.visitors import Visitors
 from tradeleague.league.pacing import Pacing
+from tradeleague.league.turns import GRACE_S
 from tradeleague.llm.records import CallKey
 from tradeleague.money import Usd
 from tradeleague.store import Store
@@ -401,7 +402,10 @@ class DirectionArena:
             )
             for c in self.roster
         ]
-        async with contextlib.aclosing(self.pacing.turns(asks, p.window)) as turns:
+        # D-RND-3: the window is the calls' own deadline; an answer after it is a
+        # timeout by its latency. The league stops waiting a grace later.
+        limit = p.window + timedelta(seconds=GRACE_S)
+        async with contextlib.aclosing(self.pacing.turns(asks, limit)) as turns:
             async for taken in turns:
                 name = self.roster[taken.index].entrant.name
                 if taken.fault is not None:

@@ -52,6 +52,7 @@ from tradeleague.formats.weights import (
     validate_answer,
 )
 from tradeleague.league.pacing import Pacing
+from tradeleague.league.turns import GRACE_S
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
@@ -88,7 +89,7 @@ class RoundConfig:
     batch_size: int = 64
     history: int = 21
     benchmark: str = "SPY"
-    grace_s: float = 5.0
+    grace_s: float = GRACE_S
 
 
 def _reading_payload(hour: str, reading: SourceReading, assessed: MarketAssessment) -> list[dict]:  # type: ignore[type-arg]
