@@ -289,6 +289,7 @@ def install_pages(
         m = methodology(
             name, weights=weights.preset, direction=direction.preset, scenario=service.preset
         )
-        return page("methodology.html", title=f"Methodology: {m.title}", m=m)
+        changes = direction.changelog()["changes"] if name == "direction" else []
+        return page("methodology.html", title=f"Methodology: {m.title}", m=m, changes=changes)
 
     app.include_router(router)
