@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
@@ -184,15 +185,23 @@ def _create(
         overrides = parse_slippage_overrides(slippage or [])
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
+    first, last = _date(start, "--start"), _date(end, "--end")
+    if first >= last:
+        raise ConfigError(f"--start {start} must come before --end {end}")
+    names = [s for s in symbols.split(",") if s.strip()]
+    if not names:
+        raise ConfigError("--symbols names no symbol; give e.g. SPY,AAPL")
+    if not Path(market).exists():
+        raise ConfigError(f"--market {market}: no such file or folder")
     service = _service(db)
     try:
         scenario = provision_from_market(
             service,
             name,
             market,
-            [s for s in symbols.split(",") if s.strip()],
-            _date(start, "--start"),
-            _date(end, "--end"),
+            names,
+            first,
+            last,
             leverage_cap=leverage,
             allow_short=shorting,
             cash=usd(cash),

@@ -24,13 +24,13 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
+from tradeleague.cli.progress import round_progress
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -40,12 +40,15 @@ from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
+from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.events import season_stream
 from tradeleague.league.weights.replay import (
     RosterEntry,
     recorded_answers,
+    replay_hours,
     replay_season_id,
     run_season,
 )
@@ -169,17 +172,6 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
     return table
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
-
-
 async def replay_roster(
     store: Store,
     dataset: Dataset,
@@ -201,13 +193,10 @@ async def replay_roster(
     specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
     _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed)
     try:
-        with _progress(console) as progress:
-            task = progress.add_task(f"weights season {season}", total=None)
+        with round_progress(console, store, season_stream(season)) as progress:
 
             def tick(index: int, total: int, hour: datetime) -> None:
-                progress.update(
-                    task, completed=index + 1, total=total, description=hour.isoformat()
-                )
+                progress.tick(index + 1, total, hour.isoformat())
 
             return await run_season(
                 store,
@@ -246,6 +235,33 @@ async def _replay(
     return await replay_roster(
         store, dataset, roster, season, start, end, config, console, answers=answers
     )
+
+
+def check_roster(specs: list[str]) -> None:
+    """Build the agents of ``specs`` once, calling nothing, so a bad spec fails before any effect.
+
+    Raises
+    ------
+    ConfigError
+        For a malformed spec, a duplicate name, an unknown baseline or an
+        unreadable script.
+    """
+    build_agents(specs, gateway=ReplayGateway(RecordedAnswers([])))
+
+
+def say_resuming(console: Console, store: Store, season_id: str, hours: list[datetime]) -> None:
+    """Print "resuming from round N of M" when ``season_id`` already has rounds recorded."""
+    stream = season_stream(season_id)
+    if not store.count(stream):
+        return
+    state = SeasonState.from_events(stream, (s.event for s in store.events(stream)))
+    done = sum(1 for hour in hours if state.recorded(hour))
+    if done:
+        console.print(
+            f"resuming from round {done + 1} of {len(hours)} "
+            f"({done} already recorded in season {season_id})",
+            highlight=False,
+        )
 
 
 _REPLAY_ANSWERS_HELP = (
@@ -291,6 +307,15 @@ def replay_weights(
     )
     day0 = _day(start, "--start") or first
     day1 = _day(end, "--end") or last + timedelta(days=1)
+    if timeout <= 0:
+        raise ConfigError(f"--timeout {timeout:g}: give the seconds a model call may take, e.g. 60")
+    check_roster(agent)
+    hours = replay_hours(FrozenBarsSource(dataset), day0, day1, WeightsPreset())
+    if not hours:
+        raise ConfigError(
+            f"no trading day with bars between {day0} and {day1}: the data in {market} "
+            f"runs from {first} to {last}"
+        )
     season_id = season or replay_season_id(dataset.label, day0, day1, division)
     answers = None
     if replay_answers is not None:
@@ -299,6 +324,7 @@ def replay_weights(
             console.print(f"Answering from {source_store.url}: {len(answers)} recorded calls")
     with open_store(db) as store:
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
+        say_resuming(console, store, season_id, hours)
         try:
             state = asyncio.run(
                 _replay(
@@ -377,6 +403,11 @@ def create_season_cmd(
     else:
         raise ConfigError("give --feeds (live Chainlink prices) or --market (frozen bars)")
     day = _day(start, "--start") or date.min
+    if day.weekday() != 0:
+        raise ConfigError(
+            f"--start {day.isoformat()} is a {day.strftime('%A')}: a season starts on a Monday, "
+            f"e.g. {(day + timedelta(days=(7 - day.weekday()) % 7)).isoformat()}"
+        )
     clock = operator_clock(now)
     with open_store(db) as store:
         season_id = ops.create_season(
@@ -406,7 +437,7 @@ def add_agent_cmd(
 ) -> None:
     """Create an agent with 10,000 virtual USD (W-PF-1, W-REC-1, W-DIV-3)."""
     clock = operator_clock(now)
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
         agent = ops.add_agent(
             store,
@@ -467,7 +498,7 @@ def run_round_cmd(
     (W-DIV-1), so a later regular round that day does not ask the Open division.
     """
     clock = operator_clock(now)
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
         moment = clock.now()
         slot = round_slot(moment, state.preset)
@@ -509,7 +540,7 @@ def release_hold_cmd(
     now: NowOpt = None,
 ) -> None:
     """Release a price hold from the next round (W-HOLD-2); the release is recorded."""
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         ops.release_hold(store, operator_clock(now), ops.load_season(store, season), symbol, by)
     typer.echo(f"released {symbol}")
 
@@ -522,7 +553,7 @@ def pause_cmd(
     now: NowOpt = None,
 ) -> None:
     """Pause an agent."""
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         ops.pause_agent(
             store, operator_clock(now), ops.load_season(store, season), agent, "operator"
         )
@@ -537,7 +568,7 @@ def resume_cmd(
     now: NowOpt = None,
 ) -> None:
     """Resume a paused agent (W-VAL-9)."""
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         ops.resume_agent(store, operator_clock(now), ops.load_season(store, season), agent)
     typer.echo(f"resumed {agent}")
 
@@ -546,7 +577,7 @@ def resume_cmd(
 def table_cmd(season: SeasonOpt, db: DbOption = None) -> None:
     """Show both division tables (W-RNK-1..3, W-SEA-3)."""
     console = board_console()
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
     for division in Division:
         console.print(render_table(state, division))
