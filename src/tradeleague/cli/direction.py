@@ -29,6 +29,7 @@ from tradeleague.agents.spec import (
     providers_for,
 )
 from tradeleague.cli.console import board_console
+from tradeleague.cli.log import answers_payload, print_summary
 from tradeleague.cli.progress import round_progress
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
@@ -194,6 +195,9 @@ def register_replay(replay_app: typer.Typer) -> None:
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker.
 
+        Ends with a summary per agent; exits 3 when an agent never decided because
+        its provider failed (the summary names the cause and the likely fix).
+
         Example: tradeleague replay direction --market ../shared/data/crypto_1m
         --agent up=baseline:up --agent coin=baseline:coin_flip --end 2025-09-02T06:00Z
         """
@@ -240,9 +244,16 @@ def register_replay(replay_app: typer.Typer) -> None:
                 "with the same agents, --start, --end, --payout and --timeout"
             ) from exc
         console.print(board_table(board))
+        with open_store(db, upgrade=False) as store:
+            status = print_summary(console, store, stream)
+            calls = answers_payload(store, stream) if out is not None else {}
         if out is not None:
-            out.write_text(json.dumps(report_payload(board), indent=2) + "\n", encoding="utf-8")
+            payload = report_payload(board)
+            payload["answers"] = calls
+            out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
             console.print(f"wrote {out}")
+        if status:
+            raise typer.Exit(status)
 
 
 def check_roster(specs: list[AgentSpec]) -> None:

@@ -30,6 +30,7 @@ from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
+from tradeleague.cli.log import answers_payload, print_summary
 from tradeleague.cli.progress import round_progress
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
@@ -294,7 +295,12 @@ def replay_weights(
     Rounds: 15:00..19:00 UTC each trading day for intraday bars, one at 15:00
     for daily bars. No look-ahead: a round's price is the latest price
     observable at its start. Ctrl-C keeps whole rounds; run the same command
-    again to resume.
+    again to resume. Ends with a summary per agent; exits 3 when an agent never
+    decided because its provider failed (the summary names the cause), 1 when
+    the record fails verification.
+
+    Example: tradeleague replay weights --market ../shared/data/us_equities_daily
+    --agent cash=baseline:cash --agent mom=baseline:momentum --start 2025-06-02 --end 2025-07-01
     """
     console = board_console()
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
@@ -347,15 +353,20 @@ def replay_weights(
             ) from exc
         store.refresh_projections()
         report = verify(store)
-    luck = {d: season_luck(state, d) for d in Division}
-    console.print(render_table(state, division, luck[division]))
+        calls = answers_payload(store, season_id) if out is not None else {}
+        luck = {d: season_luck(state, d) for d in Division}
+        console.print(render_table(state, division, luck[division]))
+        status = print_summary(console, store, season_id)
     if out is not None:
-        report_json = json.dumps(build_report(state, luck), indent=2)
-        out.write_text(report_json + "\n", encoding="utf-8")
+        payload = build_report(state, luck)
+        payload["answers"] = calls
+        out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         console.print(f"Report written to {out}")
     console.print("Record verified." if report.ok else "[red]Record FAILED verification.[/]")
     if not report.ok:
         raise typer.Exit(1)
+    if status:
+        raise typer.Exit(status)
 
 
 FeedsOpt = Annotated[
