@@ -125,3 +125,28 @@ def test_piped_replay_prints_a_line_a_round_and_sigint_says_how_to_resume(
     total = int(progress[0].split()[1].split("/")[1])
     assert [int(x.split()[1].split("/")[0]) for x in progress] == list(range(1, total + 1))
     assert all("decisions" in x and "no decision" in x for x in progress)
+
+
+def test_direction_board_shows_the_cause_beside_timeout_skips(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """An arena model whose every call got HTTP 400 keeps the seed's ``timeout`` class,
+    with the cause beside it, and the replay exits 3 with REPORT.json's answers.
+    """
+    report = tmp_path / "REPORT.json"
+    with FakeProvider(Script(models={"m": Behaviour(fault=Fault.CONTEXT_EXCEEDED)})) as fake:
+        done = run_cli(
+            "replay", "direction", "--market", str(shared_data / "crypto_1m"),
+            "--agent", f"ctx=openai:m@{fake.url}", "--agent", "up=baseline:up",
+            "--start", "2025-09-01T06:00Z", "--end", "2025-09-01T06:20Z", "--timeout", "10",
+            "--db", f"sqlite:///{tmp_path / 'arena.db'}", "--out", str(report),
+            cwd=tmp_path, OPENAI_API_KEY="sk-test-not-a-key",
+        )  # fmt: skip
+    assert done.returncode == EXIT_NO_DECISIONS, done.stderr
+    flat = " ".join(done.stdout.replace("│", " ").split())
+    assert "timeout:4 (context_too_small 4)" in flat
+    assert "ctx never decided: the prompt of 2503 tokens does not fit" in flat
+    assert len([line for line in done.stdout.splitlines() if line.startswith("round ")]) == 4
+    calls = json.loads(report.read_text())["answers"]["ctx"]
+    assert len(calls) == 4
+    assert {c["error_class"] for c in calls} == {"context_too_small"}

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,6 +43,7 @@ from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import pct, report_payload
 from tradeleague.formats.direction.timing import round_opens
+from tradeleague.league.answers import summarise
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import recorded_answers, replay_direction
 from tradeleague.llm.gateway import Gateway, ModelGateway
@@ -78,11 +81,29 @@ def _rate(row: ModelRow) -> str:
     return "-" if row.hit_rate is None else f"{pct(row.hit_rate)}%"
 
 
-def board_table(board: Board) -> Table:
+def _skips(row: ModelRow, causes: Mapping[str, Counter[str]] | None) -> str:
+    """Return the skip classes of ``row``, the provider faults beside ``timeout``.
+
+    The seed's classes stay (a provider fault is a ``timeout`` skip: no answer
+    came); the cause is shown beside it, e.g. ``timeout:12 (key_rejected 12)``.
+    """
+    faults = (causes or {}).get(row.entrant.name)
+    parts = []
+    for kind, count in row.skips.items():
+        text = f"{kind}:{count}"
+        if kind == "timeout" and faults:
+            text += " (" + ", ".join(f"{c} {n}" for c, n in sorted(faults.items())) + ")"
+        parts.append(text)
+    return " ".join(parts) or "-"
+
+
+def board_table(board: Board, causes: Mapping[str, Counter[str]] | None = None) -> Table:
     """Return the models' board as a Rich table, with the luck columns (D-SCO, D-LCK).
 
     Hit rates below break-even are greyed (D-SCO-6); the caption carries the
     break-even line, the luckiest-of-N line and the paper-trading line (C-1).
+    ``causes`` (provider faults by class, per model) are shown beside the
+    ``timeout`` skips.
     """
     luck = "-" if board.luckiest is None else f"{pct(board.luckiest)}%"
     table = Table(
@@ -99,7 +120,7 @@ def board_table(board: Board) -> Table:
     for row in board.models:
         ci = row.interval
         grey = board.below_break_even(row)
-        skips = " ".join(f"{k}:{v}" for k, v in row.skips.items()) or "-"
+        skips = _skips(row, causes)
         table.add_row(
             str(row.rank),
             row.entrant.name,
@@ -254,9 +275,10 @@ def register_replay(replay_app: typer.Typer) -> None:
                 f"--replay-answers: {exc}; the answers' stream must hold this span recorded "
                 "with the same agents, --start, --end, --payout and --timeout"
             ) from exc
-        console.print(board_table(board))
         with open_store(db, upgrade=False) as store:
-            status = print_summary(console, store, stream)
+            summaries = summarise(store, stream)
+            console.print(board_table(board, causes={s.agent: s.faults for s in summaries}))
+            status = print_summary(console, store, stream, summaries)
             calls = answers_payload(store, stream) if out is not None else {}
         if out is not None:
             payload = report_payload(board)

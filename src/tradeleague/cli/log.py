@@ -16,7 +16,7 @@ from rich.table import Table
 
 from tradeleague.cli.store import DbOption
 from tradeleague.errors import ConfigError
-from tradeleague.league.answers import CallRow, call_rows, summarise
+from tradeleague.league.answers import AgentSummary, CallRow, call_rows, summarise
 from tradeleague.store import Store
 
 __all__ = ["EXIT_NO_DECISIONS", "answers_payload", "print_summary", "register"]
@@ -35,14 +35,16 @@ def answers_payload(store: Store, season: str) -> dict[str, list[dict[str, objec
     return out
 
 
-def print_summary(console: Console, store: Store, season: str) -> int:
+def print_summary(
+    console: Console, store: Store, season: str, summaries: list[AgentSummary] | None = None
+) -> int:
     """Print each agent's decisions, no-decisions and faults; return the exit status to use.
 
     Returns ``EXIT_NO_DECISIONS`` when an agent never decided because of
     provider faults (each such agent gets one line with the cause and the
     likely fix), else 0.
     """
-    summaries = summarise(store, season)
+    summaries = summarise(store, season) if summaries is None else summaries
     if not summaries:
         return 0
     console.print("[bold]Per agent[/]")
