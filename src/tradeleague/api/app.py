@@ -126,6 +126,26 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
+    @router.get("/runs", summary="List my runs")
+    async def my_runs(
+        service: ServiceDep,
+        key: KeyDep,
+        mine: Annotated[
+            bool, Query(description="Only the caller's runs (the only list there is).")
+        ] = True,
+    ) -> Response:
+        def work() -> Response:
+            return _json({"runs": service.runs(service.authenticate(key))})
+
+        return await call(service, work)
+
+    @router.get("/runs/{run_id}", summary="One of my runs: status, bar, queued orders")
+    async def one_run(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return _json(service.run(service.authenticate(key), run_id))
+
+        return await call(service, work)
+
     @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio (S-API-1)")
     async def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
