@@ -42,3 +42,23 @@ def test_get_a_run_and_my_runs(
     with TestClient(create_app(service), headers={"X-API-Key": other}) as stranger:
         assert stranger.get("/api/v1/runs").json()["runs"] == []
         assert stranger.get(f"/api/v1/runs/{run_id}").status_code == 404
+
+
+def test_delete_cancels_a_queued_order_only(api: TestClient, scenario: Scenario) -> None:
+    """DELETE /runs/{id}/orders/{n} removes the n-th queued order; a filled one is gone."""
+    run_id = api.post("/api/v1/runs", json={"scenario": scenario.id}).json()["id"]
+    symbol = scenario.config.symbols[0]
+    orders = [
+        {"symbol": symbol, "side": "buy", "quantity": "1"},
+        {"symbol": symbol, "side": "buy", "quantity": "2"},
+    ]
+    api.post(f"/api/v1/runs/{run_id}/trades", json={"orders": orders})
+    gone = api.delete(f"/api/v1/runs/{run_id}/orders/0")
+    assert gone.status_code == 200, gone.text
+    assert gone.json()["cancelled"] == orders[0]
+    assert api.get(f"/api/v1/runs/{run_id}").json()["queued"] == [orders[1]]
+    stepped = api.post(f"/api/v1/runs/{run_id}/step").json()
+    assert [f["quantity"] for f in stepped["fills"]] == ["2"]
+    late = api.delete(f"/api/v1/runs/{run_id}/orders/0")
+    assert late.status_code == 404
+    assert "there is no queued order 0" in late.text

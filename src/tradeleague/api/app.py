@@ -173,6 +173,20 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
+    @router.delete("/runs/{run_id}/orders/{order}", summary="Cancel a queued order")
+    async def cancel_order(
+        run_id: RunId,
+        order: Annotated[
+            int, Path(ge=0, le=10_000, description="The order's place in the queue, from 0.")
+        ],
+        service: ServiceDep,
+        key: KeyDep,
+    ) -> Response:
+        def work() -> Response:
+            return _json(service.cancel_order(service.authenticate(key), run_id, order))
+
+        return await call(service, work)
+
     @router.post("/runs/{run_id}/step", response_model=StepOut, summary="Advance one bar (S-API-3)")
     async def step(
         run_id: RunId,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -256,6 +257,35 @@ class ServiceRuns(ServiceBase):
             "run_id": run_id,
             "index": state.index,
             "accepted": len(orders),
+            "queued": [order_view(o) for o in state.queued],
+        }
+
+    def cancel_order(self, account: Account, run_id: str, position: int) -> dict[str, object]:
+        """Cancel the queued order at ``position`` (0 first); orders already filled stay.
+
+        Raises
+        ------
+        ServiceError
+            404 ``order_not_found`` when no queued order has that place.
+        """
+        with self._mutate(account, run_id, "cancel an order in") as (conn, row, now):
+            state = self._state(run_id, str(row.state))
+            if not 0 <= position < len(state.queued):
+                raise ServiceError(
+                    404,
+                    "order_not_found",
+                    f"Run {run_id} has {len(state.queued)} queued order(s), numbered from 0; "
+                    f"there is no queued order {position} (a filled order cannot be cancelled).",
+                )
+            cancelled = state.queued[position]
+            state = replace(state, queued=state.queued[:position] + state.queued[position + 1 :])
+            text = state.to_json()
+            conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
+        self._remember(run_id, text, state)
+        return {
+            "run_id": run_id,
+            "index": state.index,
+            "cancelled": order_view(cancelled),
             "queued": [order_view(o) for o in state.queued],
         }
 
