@@ -62,3 +62,20 @@ def test_delete_cancels_a_queued_order_only(api: TestClient, scenario: Scenario)
     late = api.delete(f"/api/v1/runs/{run_id}/orders/0")
     assert late.status_code == 404
     assert "there is no queued order 0" in late.text
+
+
+def test_every_link_in_the_index_answers_200(service: ScenarioService) -> None:
+    """The API root links only what a plain GET can open; templates are apart (issue 11)."""
+    from tradeleague.api.site import create_site
+
+    def links(value: object) -> list[str]:
+        if isinstance(value, str):
+            return [value] if value.startswith("/") else []
+        if isinstance(value, dict):
+            return [x for k, v in value.items() if k != "templates" for x in links(v)]
+        return []
+
+    with TestClient(create_site(service)) as client:
+        found = links(client.get("/api/v1").json())
+        assert "/api/v1/limits" in found
+        assert {path: client.get(path).status_code for path in found} == dict.fromkeys(found, 200)
