@@ -567,8 +567,9 @@ def release_hold_cmd(
     Example: tradeleague weights release-hold --season S1 --symbol SPY --by operator
     """
     # SPEC: W-HOLD-2.
+    clock = operator_clock(now)
     with open_store(db, upgrade=False) as store:
-        ops.release_hold(store, operator_clock(now), ops.load_season(store, season), symbol, by)
+        ops.release_hold(store, clock, ops.load_season(store, season), symbol, by)
     typer.echo(f"released {symbol}")
 
 
@@ -583,10 +584,9 @@ def pause_cmd(
 
     Example: tradeleague weights pause --season S1 --agent mom
     """
+    clock = operator_clock(now)
     with open_store(db, upgrade=False) as store:
-        ops.pause_agent(
-            store, operator_clock(now), ops.load_season(store, season), agent, "operator"
-        )
+        ops.pause_agent(store, clock, ops.load_season(store, season), agent, "operator")
     typer.echo(f"paused {agent}")
 
 
@@ -602,8 +602,9 @@ def resume_cmd(
     Example: tradeleague weights resume --season S1 --agent mom
     """
     # SPEC: W-VAL-9.
+    clock = operator_clock(now)
     with open_store(db, upgrade=False) as store:
-        ops.resume_agent(store, operator_clock(now), ops.load_season(store, season), agent)
+        ops.resume_agent(store, clock, ops.load_season(store, season), agent)
     typer.echo(f"resumed {agent}")
 
 
