@@ -257,8 +257,9 @@ def test_direction_replay_help_teaches_every_option() -> None:
     result = CliRunner().invoke(app, ["replay", "direction", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
-    assert "baseline: coin_flip, down, momentum, up)" in text
-    assert "buy_and_hold" not in text
+    assert "baseline: coin-flip, down, momentum, up)" in text  # one naming style (issue 11)
+    assert "buy-and-hold" not in text
+    assert "coin_flip" not in text
     for example in ("crypto_1m", "2025-09-01T06:00Z", "+8.00", "sqlite:///", "REPORT.json",
                     "up=baseline:up"):  # fmt: skip
         assert example in text, example

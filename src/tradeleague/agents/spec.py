@@ -77,9 +77,11 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 """The key variable of an ``openai`` agent on a base URL that matches no preset."""
 
 LOCAL_PROVIDER = "local"
+HOUSE_MODEL_NAMES = ("house", "smollm2")
+"""The names of the bundled house model after ``local:``; any other must be a ``.gguf`` file."""
 """The gateway provider name of the house model (``tradeleague.llm.local.LocalProvider``)."""
 
-_WEIGHTS_BASELINES = ("cash", "buy_and_hold", "equal_weight", "momentum", "coin_flip")
+_WEIGHTS_BASELINES = ("cash", "buy-and-hold", "equal-weight", "momentum", "coin-flip")
 """The weights league's baselines, as ``AGENT_OPTION_HELP`` lists them."""
 
 
@@ -194,6 +196,11 @@ def parse_agent_spec(text: str) -> AgentSpec:
         )
     if not target:
         raise ConfigError(f"agent spec {text!r}: {kind}: needs a target ({_EXAMPLES})")
+    if kind == "local" and target not in HOUSE_MODEL_NAMES and not target.endswith(".gguf"):
+        raise ConfigError(
+            f"agent spec {text!r}: local: takes the house model ({', '.join(HOUSE_MODEL_NAMES)}) "
+            "or a .gguf file, e.g. local:house"
+        )
     options = _options(raw_options, kind, text)
     given = dict(options)
     base_url: str | None = None

@@ -59,21 +59,27 @@ def create_site(
 
     @app.get("/api/v1", tags=["public"])
     def root() -> dict[str, object]:
-        """Say what this server offers, and that it is paper trading only."""
+        """Say what this server offers, and that it is paper trading only.
+
+        Every path outside ``templates`` answers 200 to a plain GET; the
+        templates need an id filled in or an API key.
+        """
         return {
             "disclaimer": DISCLAIMER,
             "version": __version__,
             "formats": {
                 "scenario": {
-                    "leaderboard": "/api/v1/leaderboard",
                     "scenarios": "/api/v1/leaderboard/scenarios",
-                    "runs": "/api/v1/runs",
                 },
                 "weights": "/api/v1/weights",
-                "direction": "/api/v1/direction/boards",
+                "direction": "/api/v1/direction",
             },
             "limits": "/api/v1/limits",
             "docs": "/docs",
+            "templates": {
+                "leaderboard": "/api/v1/leaderboard?scenario={scenario_id}&metric=return",
+                "runs": "GET or POST /api/v1/runs with the X-API-Key header",
+            },
         }
 
     @app.get("/api/v1/limits", tags=["public"])

@@ -12,6 +12,7 @@ Run it over stdio with ``python -m tradeleague.mcp --db URL``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -31,11 +32,11 @@ _T = TypeVar("_T")
 
 
 class OrderArg(BaseModel):
-    """One market order: symbol, side, positive quantity as decimal text."""
+    """One market order: symbol, side, positive quantity (a number or decimal text, 10 or "0.5")."""
 
     symbol: str = Field(pattern=r"^[A-Za-z0-9.\-]{1,20}$")
     side: Literal["buy", "sell", "short", "cover"]
-    quantity: str = Field(pattern=r"^[0-9]+(\.[0-9]{1,6})?$")
+    quantity: Decimal = Field(gt=0, le=Decimal(10) ** 12, decimal_places=6, allow_inf_nan=False)
 
 
 def _call(action: Callable[[], _T]) -> _T:
