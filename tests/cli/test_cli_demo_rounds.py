@@ -34,7 +34,7 @@ def test_demo_direction_plays_n_rounds(tmp_path: Path) -> None:
     """The demo's arena board counts exactly the rounds asked."""
     console = Console(file=io.StringIO(), width=150)
     with open_store(f"sqlite:///{tmp_path / 'demo.db'}") as store:
-        board = asyncio.run(_direction(store, _candles(None), 5, console))
+        board = asyncio.run(_direction(store, _candles(None), 5, console, "demo-direction"))
     assert board.rounds == 5
     lines = [x for x in console.file.getvalue().splitlines() if x.startswith("round ")]  # type: ignore[attr-defined]
     assert len(lines) == 5
