@@ -413,8 +413,8 @@ def test_execution_fee_and_rounding_t_cyc_8() -> None:
     )
     fill = out.results[0].fill
     assert fill is not None
-    # 10% of 10,000 dollars, fee included (less two micro-dollars of rounding slack).
-    dollars = usd(1_000) - 2
+    # 10% of 10,000 dollars, fee included (less 100 micro-dollars of rounding slack).
+    dollars = usd(1_000) - 100
     assert fill.qty == dollars * MICRO * MICRO // (usd(3) * (MICRO + 1_000))
     assert fill.fee == -(-fill.value * 1_000 // MICRO)
     assert out.book.portfolio.cash == PRESET.start_cash - fill.value - fill.fee

@@ -15,7 +15,7 @@ from tradeleague.money import Usd
 from tradeleague.sim import Portfolio
 from tradeleague.sim.portfolio import position_value
 
-__all__ = ["Book", "Closed", "Thesis"]
+__all__ = ["Book", "Closed", "Thesis", "book_from_payload", "book_payload"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,3 +80,67 @@ class Book:
     def budget_left(self, prices: Mapping[str, Usd]) -> int:
         """Return equity less gross exposure: room for new positions (T-ACT-5), at least 0."""
         return max(0, self.portfolio.equity(prices) - self.portfolio.notional(prices))
+
+
+def book_payload(book: Book) -> dict[str, object]:
+    """Return the book's canonical JSON form (micro-unit integers as strings)."""
+    return {
+        "portfolio": book.portfolio.state(),
+        "theses": {
+            s: {
+                "direction": t.direction,
+                "basis": str(t.basis),
+                "invalidation_price": str(t.invalidation_price),
+                "thesis": t.thesis,
+                "invalidation": t.invalidation,
+                "confidence": t.confidence,
+                "opened_cycle": t.opened_cycle,
+            }
+            for s, t in sorted(book.theses.items())
+        },
+        "closed": {
+            s: {"direction": c.direction, "cycle": c.cycle} for s, c in sorted(book.closed.items())
+        },
+    }
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"expected an integer, got {value!r}")
+    return int(value)
+
+
+def book_from_payload(payload: Mapping[str, object]) -> Book:
+    """Rebuild a book from `book_payload` output.
+
+    Raises
+    ------
+    ValueError
+        If the payload is not a book's form.
+    """
+    portfolio, theses, closed = payload["portfolio"], payload["theses"], payload["closed"]
+    if not (
+        isinstance(portfolio, Mapping)
+        and isinstance(theses, Mapping)
+        and isinstance(closed, Mapping)
+    ):
+        raise ValueError("a book holds portfolio, theses and closed objects")
+    carried: dict[str, Thesis] = {}
+    for symbol, t in theses.items():
+        if not isinstance(t, Mapping):
+            raise ValueError("a thesis is an object")
+        carried[str(symbol)] = Thesis(
+            direction=_int(t["direction"]),
+            basis=_int(t["basis"]),
+            invalidation_price=_int(t["invalidation_price"]),
+            thesis=str(t["thesis"]),
+            invalidation=str(t["invalidation"]),
+            confidence=_int(t["confidence"]),
+            opened_cycle=_int(t["opened_cycle"]),
+        )
+    recent: dict[str, Closed] = {}
+    for symbol, c in closed.items():
+        if not isinstance(c, Mapping):
+            raise ValueError("a close is an object")
+        recent[str(symbol)] = Closed(_int(c["direction"]), _int(c["cycle"]))
+    return Book(Portfolio.from_state(portfolio), carried, recent)

@@ -8,7 +8,8 @@ through the one engine (``sim.execute_order``) at the current price with the
 0.1% fee, rounded up to the micro-dollar; shorts are collateralised by cash
 (their proceeds credited to cash) and gross exposure after an open or add may
 not exceed equity (a leverage cap of 1). Sizing is a percent of equity: the
-dollars include the fee, and the quantity rounds down to a millionth of a unit.
+dollars include the fee (less 100 micro-dollars for rounding), and the
+quantity rounds down to a millionth of a unit.
 """
 
 from __future__ import annotations
@@ -101,6 +102,10 @@ class Attempt:
         return self.answer_reject is not None or any(not r.executed for r in self.results)
 
 
+_SLACK = 100
+"""Micro-dollars kept back from each open's dollars, for valuation rounding (ours)."""
+
+
 def order_rules(preset: ThesisPreset) -> OrderRules:
     """Return the engine's rules for this format: shorts allowed, no leverage, the fee."""
     return OrderRules(allow_short=True, leverage_cap=1, fee=PpmFee(preset.fee_ppm))
@@ -114,7 +119,7 @@ def _reject(item: Item, shown: str, reason: Reason, detail: str) -> Result:
 
 def _size(book: Book, market: Market, pct: int, price: int, preset: ThesisPreset) -> Qty:
     equity = book.portfolio.equity(market.prices)
-    dollars = max(0, equity * pct // 10_000 - 2)
+    dollars = max(0, equity * pct // 10_000 - _SLACK)
     return Qty(div_round(dollars * MICRO * MICRO, price * (MICRO + preset.fee_ppm), Rounding.DOWN))
 
 
