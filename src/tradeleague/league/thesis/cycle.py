@@ -229,6 +229,7 @@ def _judged(
     book: Book,
     picture: Picture,
     detail: str = "",
+    steps: int | None = None,
 ) -> list[Event]:
     results = attempt.results if attempt is not None else ()
     decisions: list[dict[str, object]] = []
@@ -263,6 +264,8 @@ def _judged(
         "positions": {s: str(q) for s, q in sorted(book.portfolio.positions.items())},
         "book": book_payload(book),
     }
+    if steps is not None:
+        payload["steps"] = steps  # T-AGT-2: each step is a ModelCalled event before this one
     events = [
         order_filled(stream, name, r.fill, at, {"round": round_iso, "by": "decision"})
         for r in results
@@ -284,6 +287,12 @@ def _records(
         )
         for r in reply.records
     ]
+
+
+def _steps(agent: Agent, taken: TakenTurn) -> int | None:
+    if agent.kind != "tools" or taken.reply is None:
+        return None
+    return len(taken.reply.records)
 
 
 def _text_of(taken: TakenTurn) -> tuple[str, str | None, str]:
@@ -392,58 +401,50 @@ async def play_cycle(
     await pacing.ask(at)
     second: list[tuple[Agent, Turn]] = []
     firsts: dict[str, Attempt] = {}
+
+    def judge(taken: TakenTurn, agent: Agent, name: str, attempt_no: int) -> Attempt | None:
+        outcome, raw, detail = _text_of(taken)
+        nonlocal events
+        if taken.reply is not None:
+            events += _records(stream, at, round_iso, name, taken.reply)
+        steps = _steps(agent, taken)
+        if outcome != Outcome.ANSWERED.value:
+            events += _judged(
+                stream, at, round_iso, name, attempt_no, outcome, raw, None, books[name],
+                picture, detail, steps,
+            )  # fmt: skip
+            return None
+        acted = firsts[name].acted if attempt_no == 2 else frozenset()
+        attempt = play_attempt(raw, books[name], market, preset, acted)
+        books[name] = attempt.book
+        events += _judged(
+            stream, at, round_iso, name, attempt_no, outcome, raw, attempt, attempt.book,
+            picture, "", steps,
+        )  # fmt: skip
+        return attempt
+
     async for taken in pacing.turns(asks, config.limit):
         agent, turn = asks[taken.index]
         name = names[taken.index]
-        outcome, raw, detail = _text_of(taken)
-        if taken.reply is not None:
-            events += _records(stream, at, round_iso, name, taken.reply)
-        if outcome != Outcome.ANSWERED.value:
-            events += _judged(
-                stream, at, round_iso, name, 1, outcome, raw, None, books[name], picture, detail
-            )
+        attempt = judge(taken, agent, name, 1)
+        if attempt is None or not attempt.needs_correction:
             continue
-        attempt = play_attempt(raw, books[name], market, preset)
-        books[name] = attempt.book
         firsts[name] = attempt
-        events += _judged(
-            stream, at, round_iso, name, 1, outcome, raw, attempt, attempt.book, picture
+        budget = attempt.book.budget_left(picture.prices)
+        raw = taken.reply.text if taken.reply is not None else None
+        follow = correction_messages(
+            turn.messages, raw or "", attempt.answer_reject, attempt.results, budget
         )
-        if attempt.needs_correction:
-            budget = attempt.book.budget_left(picture.prices)
-            follow = correction_messages(
-                turn.messages, raw or "", attempt.answer_reject, attempt.results, budget
-            )
-            key = CallKey(state.season, round_iso, name, 1)
-            second.append(
-                (
-                    agent,
-                    Turn(
-                        format=tev.FORMAT,
-                        key=key,
-                        messages=follow,
-                        params=config.params,
-                        view=turn.view,
-                    ),
-                )
-            )
+        used = len(taken.reply.records) if taken.reply is not None else 0
+        key = CallKey(state.season, round_iso, name, max(1, used))  # after the first's steps
+        second.append(
+            (agent, Turn(format=tev.FORMAT, key=key, messages=follow, params=config.params,
+                         view=turn.view))
+        )  # fmt: skip
     if second:
         second_names = [t.key.agent for _, t in second]
         async for taken in pacing.turns(second, config.limit):
-            name = second_names[taken.index]
-            outcome, raw, detail = _text_of(taken)
-            if taken.reply is not None:
-                events += _records(stream, at, round_iso, name, taken.reply)
-            if outcome != Outcome.ANSWERED.value:
-                events += _judged(
-                    stream, at, round_iso, name, 2, outcome, raw, None, books[name], picture, detail
-                )
-                continue
-            attempt = play_attempt(raw, books[name], market, preset, firsts[name].acted)
-            books[name] = attempt.book
-            events += _judged(
-                stream, at, round_iso, name, 2, outcome, raw, attempt, attempt.book, picture
-            )
+            judge(taken, second[taken.index][0], second_names[taken.index], 2)
     equity = {
         n: {
             "equity": str(b.portfolio.equity(picture.prices)),

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from tradeleague.agents.base import Agent, Turn
+from tradeleague.agents.inverse import SharedAgent
 from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.calls import CallParams
 from tradeleague.clock import ReplayClock
@@ -58,7 +59,8 @@ def cycle_times(start: date, end: date, preset: ThesisPreset) -> list[int]:
 
 async def _fast_forward(state: SeasonState, agents: Mapping[str, Agent]) -> None:
     """Move scripted agents past the answers a resumed season already played."""
-    for name, agent in agents.items():
+    for name, held in agents.items():
+        agent = held.agent if isinstance(held, SharedAgent) else held
         if not isinstance(agent, ScriptedAgent) or name not in state.agents:
             continue
         dummy = Turn(format=tev.FORMAT, key=CallKey("", "", name), messages=(), params=CallParams())
