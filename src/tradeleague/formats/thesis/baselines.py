@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 
@@ -118,7 +119,7 @@ def _coin(seed: int) -> Callable[[ThesisView], Decision | None]:
 
 def make_baseline(
     name: str, seed: int = 0
-) -> tuple[Callable[[ThesisView], Decision | None], Callable[[Decision | None], str]]:
+) -> tuple[Callable[[Any], Decision | None], Callable[[Decision | None], str]]:
     """Return the ``(decide, render)`` pair of baseline ``name``.
 
     Raises

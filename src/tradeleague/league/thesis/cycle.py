@@ -261,7 +261,7 @@ def _judged(
         "decisions": decisions,
         "equity": str(book.portfolio.equity(picture.prices)),
         "cash": str(book.portfolio.cash),
-        "positions": {s: str(q) for s, q in sorted(book.portfolio.positions.items())},
+        "positions": {normalise(s): str(q) for s, q in sorted(book.portfolio.positions.items())},
         "book": book_payload(book),
     }
     if steps is not None:
