@@ -17,6 +17,7 @@ from tradeleague.agents.baseline_agent import BaselineAgent
 from tradeleague.agents.inverse import SharedAgent
 from tradeleague.agents.recorded import calls_in
 from tradeleague.agents.scripted import ScriptedAgent
+from tradeleague.agents.thesis import ThesisMirror
 from tradeleague.agents.tools import Tool, ToolBox, ToolsAgent
 from tradeleague.calls import CallParams, Outcome
 from tradeleague.errors import ConfigError
@@ -26,7 +27,6 @@ from tradeleague.formats.thesis.baselines import ThesisView, make_baseline
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe
-from tradeleague.league.thesis.agents import ThesisMirror
 from tradeleague.league.thesis.cycle import CycleConfig, Entrant
 from tradeleague.league.thesis.data import load_tape
 from tradeleague.league.thesis.replay import cycle_times, run_season

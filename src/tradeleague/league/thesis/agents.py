@@ -9,44 +9,17 @@ lets an agent enter at cycle N (0 first), so a mirror may join mid-season.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 
-from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.base import Agent
 from tradeleague.agents.inverse import SharedAgent
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec
+from tradeleague.agents.thesis import ThesisMirror
 from tradeleague.errors import ConfigError
-from tradeleague.formats.thesis.baselines import ThesisView, make_baseline
-from tradeleague.formats.thesis.inverse import invert_thesis_answer
+from tradeleague.formats.thesis.baselines import make_baseline
 from tradeleague.league.thesis.cycle import Entrant
 from tradeleague.llm.gateway import ModelGateway
 
 __all__ = ["ThesisMirror", "build_roster"]
-
-
-@dataclass(slots=True, kw_only=True)
-class ThesisMirror:
-    """Answer with the source's reply to the same turn, sides swapped (T-AGT-1).
-
-    The source is asked under its own name in the call key (shared, so it is
-    asked once per key); the model calls stay on the source's record.
-    """
-
-    name: str
-    source: Agent
-    kind: str = "inverse"
-    labels: dict[str, str] = field(default_factory=dict)
-
-    async def answer(self, turn: Turn) -> AgentReply:
-        """Return the source's reply, inverted where it reads as an answer."""
-        reply = await self.source.answer(
-            replace(turn, key=replace(turn.key, agent=self.source.name))
-        )
-        text = reply.text
-        view = turn.view
-        if text is not None and isinstance(view, ThesisView):
-            inverted = invert_thesis_answer(text, view.prices)
-            text = text if inverted is None else inverted
-        return AgentReply(outcome=reply.outcome, text=text, latency_ms=reply.latency_ms)
 
 
 def _join(texts: Sequence[str]) -> dict[str, int]:

@@ -14,10 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
-from tradeleague.agents.base import Agent, Turn
-from tradeleague.agents.inverse import SharedAgent
-from tradeleague.agents.scripted import ScriptedAgent
-from tradeleague.calls import CallParams
+from tradeleague.agents.base import Agent
+from tradeleague.agents.thesis import skip_played
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind, utc_iso
@@ -27,7 +25,6 @@ from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION, T
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.thesis.cycle import CycleConfig, Entrant, monitor_events, play_cycle
 from tradeleague.league.thesis.state import SeasonState
-from tradeleague.llm.records import CallKey
 from tradeleague.store import Store
 
 __all__ = ["cycle_times", "replay_season_id", "run_season"]
@@ -59,13 +56,9 @@ def cycle_times(start: date, end: date, preset: ThesisPreset) -> list[int]:
 
 async def _fast_forward(state: SeasonState, agents: Mapping[str, Agent]) -> None:
     """Move scripted agents past the answers a resumed season already played."""
-    for name, held in agents.items():
-        agent = held.agent if isinstance(held, SharedAgent) else held
-        if not isinstance(agent, ScriptedAgent) or name not in state.agents:
-            continue
-        dummy = Turn(format=tev.FORMAT, key=CallKey("", "", name), messages=(), params=CallParams())
-        for _ in range(state.agents[name].attempts - agent.played):
-            await agent.answer(dummy)
+    for name, agent in agents.items():
+        if name in state.agents:
+            await skip_played(agent, state.agents[name].attempts)
 
 
 async def run_season(
