@@ -21,6 +21,7 @@ from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.web.direction_api import DirectionReads, direction_router
 from tradeleague.web.pages import install_pages
+from tradeleague.web.thesis_api import ThesisReads, thesis_router
 from tradeleague.web.weights_api import WeightsReads, weights_router
 
 __all__ = ["create_site"]
@@ -55,7 +56,11 @@ def create_site(
     direction = DirectionReads(store, stream=direction_stream, preset=direction_preset)
     app.include_router(weights_router(reads=weights))
     app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
-    install_pages(app, weights=weights, direction=direction, service=service, clock=clock)
+    thesis = ThesisReads(store)
+    app.include_router(thesis_router(thesis))
+    install_pages(
+        app, weights=weights, direction=direction, service=service, clock=clock, thesis=thesis
+    )
 
     @app.get("/api/v1", tags=["public"])
     def root() -> dict[str, object]:
@@ -73,6 +78,7 @@ def create_site(
                 },
                 "weights": "/api/v1/weights",
                 "direction": "/api/v1/direction",
+                "thesis": "/api/v1/thesis",
             },
             "limits": "/api/v1/limits",
             "docs": "/docs",
