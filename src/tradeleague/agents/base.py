@@ -18,7 +18,7 @@ from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.untrusted import bounded_int, clean_text
 
-__all__ = ["MAX_LATENCY_MS", "Agent", "AgentReply", "Turn"]
+__all__ = ["MAX_LATENCY_MS", "PROMPT_BLIND_KINDS", "Agent", "AgentReply", "Turn", "reads_messages"]
 
 MAX_LATENCY_MS = 10**9
 """The longest latency a reply may claim (about 11.6 days); a longer one is cut to it."""
@@ -105,3 +105,18 @@ class Agent(Protocol):
     async def answer(self, turn: Turn) -> AgentReply:
         """Answer ``turn``; faults are outcomes, never exceptions."""
         ...
+
+
+PROMPT_BLIND_KINDS = frozenset({"baseline", "scripted"})
+"""Kinds of agent that never read a turn's messages: a baseline decides from the
+turn's structured view, a scripted agent plays its file."""
+
+
+def reads_messages(agent: Agent) -> bool:
+    """Return whether ``agent`` reads a turn's messages (a format builds them only if so).
+
+    The answer a prompt-blind agent gives does not depend on the messages, so
+    leaving them out changes no event; it spares a round the prompt of every
+    baseline and scripted agent.
+    """
+    return agent.kind not in PROMPT_BLIND_KINDS

@@ -36,8 +36,6 @@ from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.feeds import FrozenBarsSource, PriceSource
-from tradeleague.feeds.chainlink import ChainlinkSource
-from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
 from tradeleague.league.pacing import LivePacing
@@ -362,6 +360,8 @@ def create_season_cmd(
     """Start a 28-day season (W-SEA-1) over the symbols of --feeds or --market."""
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
     if feeds is not None:
+        from tradeleague.feeds.registry import load_registry  # eth_utils: slow to import
+
         registry = load_registry(feeds)
         chosen = names or sorted(registry.feeds)
         missing = sorted(set(chosen) - set(registry.feeds))
@@ -432,6 +432,10 @@ def _round_source(
     if feeds is not None:
         if not rpc_url:
             raise ConfigError("--feeds needs --rpc-url or $TRADELEAGUE_RPC_URL")
+        # web3 is slow to import: only a live price source pays for it.
+        from tradeleague.feeds.chainlink import ChainlinkSource
+        from tradeleague.feeds.registry import load_registry
+
         return ChainlinkSource(load_registry(feeds), rpc_url, history=bars)
     if bars is None:
         raise ConfigError("give --feeds with --rpc-url (live) or --market (frozen bars)")
