@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,6 +20,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import (
     REPLAY_ANSWERS_HELP,
     AgentSpec,
@@ -44,7 +46,7 @@ from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import MICRO, format_usd
 from tradeleague.store import open_store
 
-__all__ = ["board_table", "direction_baselines", "register_replay"]
+__all__ = ["board_table", "direction_baselines", "register_replay", "seeded_baselines"]
 
 
 def direction_baselines(name: str) -> tuple[Any, Any]:
@@ -56,6 +58,16 @@ def direction_baselines(name: str) -> tuple[Any, Any]:
         For any other name.
     """
     return direction_baseline(name, seed=0)
+
+
+def seeded_baselines(season: str, agent: str) -> Callable[[str], tuple[Any, Any]]:
+    """Return the baseline factory of ``agent``: its coin draws from its own seed.
+
+    The seed derives from the season (its stream) and the agent's name
+    (`tradeleague.agents.seeds.agent_seed`), so no two coin flippers agree by accident.
+    """
+    seed = agent_seed(season, agent)
+    return lambda name: direction_baseline(name, seed=seed)
 
 
 def _rate(row: ModelRow) -> str:
@@ -231,7 +243,10 @@ async def _run(
                     model=spec.target,
                 ),
                 agent=build_agent(
-                    spec, gateway=gateway, format_name=FORMAT, baseline_factory=direction_baselines
+                    spec,
+                    gateway=gateway,
+                    format_name=FORMAT,
+                    baseline_factory=seeded_baselines(stream, spec.name),
                 ),
             )
             for spec in specs

@@ -197,7 +197,7 @@ async def replay_roster(
     """
     replay = None if answers is None else ReplayGateway(answers)
     specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
-    _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed)
+    _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed, season=season)
     try:
         with _progress(console) as progress:
             task = progress.add_task(f"weights season {season}", total=None)
@@ -487,7 +487,7 @@ def run_round_cmd(
             raise ConfigError("the season is not running (W-SEA-2)")
         source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
-        _, agents, gateway = build_agents(specs)
+        _, agents, gateway = build_agents(specs, season=state.season_id)
 
         async def go() -> list[object]:
             try:
