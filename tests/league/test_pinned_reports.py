@@ -2,7 +2,9 @@
 
 The files in ``tests/pinned/`` were written by the code at commit ``abd1703``
 (before the round engine and event vocabulary were unified) with exactly the
-commands below, run from the repository root. Every refactoring since must
+commands below, run from the repository root, and re-pinned once when every
+seeded baseline began to draw from its own seed, derived from the season and its
+name (issue 16): only the coin flippers' results moved. Every refactoring since must
 reproduce them byte for byte: a weights Open replay on daily bars, a weights
 Pro replay on hourly bars and a direction replay on one-minute candles, each
 with every baseline (coin flip included) and scripted agents giving valid and
@@ -167,7 +169,7 @@ def run_case(name: str, data: Path, tmp: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_replay_report_matches_the_pinned_file_byte_for_byte(
     name: str, shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """C-1: the same replay writes the same REPORT.json as the code at ``abd1703``."""
+    """C-1: the same replay writes the same REPORT.json as the pinned file."""
     got = without_additions(run_case(name, shared_data, tmp_path, monkeypatch))
     want = (PINNED / f"{name}.REPORT.json").read_bytes()
     if got == want:

@@ -40,7 +40,6 @@ from tradeleague.agents.llm import LlmAgent
 from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.errors import ConfigError, TradeleagueError
 from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
-from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset
 from tradeleague.llm.types import Provider
 
@@ -292,6 +291,10 @@ def providers_for(
     file. Every house-model agent runs on the same model, so two different
     files in one roster are an error.
     """
+    # Imported here, not at the top: the OpenAI SDK is slow to import, and a
+    # command that runs no model agent never pays for it.
+    from tradeleague.llm.openai_compat import OpenAICompatProvider
+
     endpoints: dict[str, ProviderPreset] = {}
     local_paths: set[str | None] = set()
     for spec in specs:

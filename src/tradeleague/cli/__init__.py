@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from tradeleague import DISCLAIMER, __version__
-from tradeleague.cli import data, demo, limits, log, replay, scenario, stats, store, weights
+from tradeleague.cli import data, demo, limits, log, null, replay, scenario, stats, store, weights
 from tradeleague.errors import TradeleagueError
 
 __all__ = ["app", "main"]
@@ -30,7 +30,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-for _module in (data, stats, store, demo, replay, log, scenario, weights, limits):
+for _module in (data, stats, null, store, demo, replay, log, scenario, weights, limits):
     _module.register(app)
 
 

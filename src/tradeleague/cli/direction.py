@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import (
     REPLAY_ANSWERS_HELP,
     AgentSpec,
@@ -52,7 +53,7 @@ from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import MICRO, format_usd
 from tradeleague.store import Store, open_store
 
-__all__ = ["board_table", "direction_baselines", "register_replay"]
+__all__ = ["board_table", "direction_baselines", "register_replay", "seeded_baselines"]
 
 
 def direction_baselines(name: str) -> tuple[Any, Any]:
@@ -75,6 +76,25 @@ def direction_baselines(name: str) -> tuple[Any, Any]:
 
 SHOWN_BASELINES = tuple(sorted(n.replace("_", "-") for n in BASELINE_NAMES))
 """The arena's baselines as the help writes them (one style: ``coin-flip``)."""
+
+
+def seeded_baselines(season: str, agent: str) -> Callable[[str], tuple[Any, Any]]:
+    """Return the baseline factory of ``agent``: its coin draws from its own seed.
+
+    The seed derives from the season (its stream) and the agent's name
+    (`tradeleague.agents.seeds.agent_seed`), so no two coin flippers agree by accident.
+    """
+    seed = agent_seed(season, agent)
+
+    def make(name: str) -> tuple[Any, Any]:
+        try:
+            return direction_baseline(name.replace("-", "_"), seed=seed)
+        except ConfigError:
+            raise ConfigError(
+                f"unknown direction baseline {name!r}; choose one of: {', '.join(SHOWN_BASELINES)}"
+            ) from None
+
+    return make
 
 
 def _rate(row: ModelRow) -> str:
@@ -335,7 +355,10 @@ async def _run(
                     model=spec.target,
                 ),
                 agent=build_agent(
-                    spec, gateway=gateway, format_name=FORMAT, baseline_factory=direction_baselines
+                    spec,
+                    gateway=gateway,
+                    format_name=FORMAT,
+                    baseline_factory=seeded_baselines(stream, spec.name),
                 ),
             )
             for spec in specs

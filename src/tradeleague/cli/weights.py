@@ -37,8 +37,6 @@ from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.feeds import FrozenBarsSource, PriceSource
-from tradeleague.feeds.chainlink import ChainlinkSource
-from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
@@ -192,7 +190,7 @@ async def replay_roster(
     """
     replay = None if answers is None else ReplayGateway(answers)
     specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
-    _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed)
+    _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed, season=season)
     try:
         with round_progress(console, store, season_stream(season)) as progress:
 
@@ -403,6 +401,8 @@ def create_season_cmd(
     # SPEC: W-SEA-1 (a season starts on a Monday 00:00 UTC).
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
     if feeds is not None:
+        from tradeleague.feeds.registry import load_registry  # eth_utils: slow to import
+
         registry = load_registry(feeds)
         chosen = names or sorted(registry.feeds)
         missing = sorted(set(chosen) - set(registry.feeds))
@@ -483,6 +483,10 @@ def _round_source(
     if feeds is not None:
         if not rpc_url:
             raise ConfigError("--feeds needs --rpc-url or $TRADELEAGUE_RPC_URL")
+        # web3 is slow to import: only a live price source pays for it.
+        from tradeleague.feeds.chainlink import ChainlinkSource
+        from tradeleague.feeds.registry import load_registry
+
         return ChainlinkSource(load_registry(feeds), rpc_url, history=bars)
     if bars is None:
         raise ConfigError("give --feeds with --rpc-url (live) or --market (frozen bars)")
@@ -537,7 +541,7 @@ def run_round_cmd(
             raise ConfigError("the season is not running")  # W-SEA-2
         source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
-        _, agents, gateway = build_agents(specs)
+        _, agents, gateway = build_agents(specs, season=state.season_id)
 
         async def go() -> list[object]:
             try:

@@ -16,6 +16,7 @@ from typing import Any
 
 from tradeleague.agents.base import Agent, resume_agent
 from tradeleague.agents.baselines import BASELINES, WeightsAgent, WeightsView, make_baseline
+from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
 from tradeleague.errors import ConfigError
 from tradeleague.formats.weights import render_answer
@@ -88,12 +89,15 @@ def build_agents(
     gateway: ModelGateway | None = None,
     environ: Mapping[str, str] | None = None,
     seed: int = 0,
+    season: str | None = None,
 ) -> tuple[list[AgentSpec], dict[str, Agent], Gateway | None]:
     """Parse ``NAME=SPEC`` texts and build their agents (``tradeleague.agents.spec``).
 
     Returns the specs, the agents by name, and the live gateway made for the
     model agents (``None`` when ``gateway`` was given or none is needed); close
-    it when done.
+    it when done. With ``season``, each seeded baseline draws from its own seed,
+    derived from the season, its name and ``seed`` (`agent_seed`); without it,
+    every one uses ``seed``.
     """
     parsed = [parse_agent_spec(s) for s in specs]
     names = [p.name for p in parsed]
@@ -104,12 +108,17 @@ def build_agents(
         made = Gateway(providers_for(parsed, environ=environ))
         gateway = made
 
-    def factory(name: str) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
-        return weights_baseline(name, seed=seed)
+    def factory(agent: str) -> Callable[[str], tuple[Callable[[Any], Any], Callable[[Any], str]]]:
+        own = seed if season is None else agent_seed(season, agent, seed)
+        return lambda name: weights_baseline(name, seed=own)
 
     agents = {
         p.name: build_agent(
-            p, gateway=gateway, format_name="weights", baseline_factory=factory, environ=environ
+            p,
+            gateway=gateway,
+            format_name="weights",
+            baseline_factory=factory(p.name),
+            environ=environ,
         )
         for p in parsed
     }
