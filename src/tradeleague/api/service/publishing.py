@@ -13,12 +13,36 @@ from tradeleague.api.service.errors import ServiceError
 from tradeleague.api.service.keys import Account
 from tradeleague.api.service.rows import iso, loads, results_of
 from tradeleague.api.service.tables import scenario_runs
+from tradeleague.api.service.views import results_view
 from tradeleague.events import Event, EventKind
 from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED, SCENARIO_RUN_PUBLISHED
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
 from tradeleague.formats.scenario.luck import RunRecord
+from tradeleague.store.records import completed_results
+from tradeleague.store.schema import events
 
 __all__ = ["ServicePublishing"]
+
+
+def _completion_of_run() -> sa.ColumnElement[bool]:
+    return sa.and_(
+        events.c.stream == sa.literal(run_stream("")) + scenario_runs.c.id,
+        events.c.kind == SCENARIO_RUN_COMPLETED,
+    )
+
+
+def _results(payload: str) -> dict[str, object]:
+    return loads(completed_results(loads(payload)))
+
+
+def _logged_results(conn: sa.Connection, run_id: str) -> str | None:
+    """Return the results text a run's completion event holds (``None`` before it completes)."""
+    payload = conn.execute(
+        sa.select(events.c.payload).where(
+            events.c.stream == run_stream(run_id), events.c.kind == SCENARIO_RUN_COMPLETED
+        )
+    ).scalar()
+    return None if payload is None else completed_results(loads(str(payload)))
 
 
 class ServicePublishing(ServiceBase):
@@ -51,25 +75,31 @@ class ServicePublishing(ServiceBase):
             row = conn.execute(
                 sa.select(scenario_runs).where(scenario_runs.c.id == run_id)
             ).one_or_none()
+            logged = None if row is None else _logged_results(conn, run_id)
         if row is None or row.published_at is None:
             raise ServiceError(404, "run_not_found", f"There is no published run {run_id!r}.")
-        return results_of(
-            row, run_id, {"account": row.account, "published_at": iso(row.published_at)}
-        )
+        extra = {"account": row.account, "published_at": iso(row.published_at)}
+        if logged is None:
+            return results_of(row, run_id, extra)  # not complete: 409
+        # the public reads show what the events say, never a row edited behind the log
+        results = ScenarioResults.from_payload(loads(logged))
+        return results_view(run_id, str(row.scenario_id), str(row.status), results, extra)
 
     def published(self, scenario_id: str) -> list[tuple[str, str, ScenarioResults]]:
         """Return ``(run id, account, results)`` of the published runs, oldest first."""
         with self.read("read the leaderboard from") as conn:
             rows = conn.execute(
-                sa.select(scenario_runs.c.id, scenario_runs.c.account, scenario_runs.c.results)
+                sa.select(scenario_runs.c.id, scenario_runs.c.account, events.c.payload)
+                .join(events, _completion_of_run())
                 .where(
                     scenario_runs.c.scenario_id == scenario_id,
                     scenario_runs.c.published_at.is_not(None),
                 )
                 .order_by(scenario_runs.c.published_at, scenario_runs.c.id)
             ).all()
+        # each run's results as its completion event holds them: an edited row changes nothing
         return [
-            (str(r.id), str(r.account), ScenarioResults.from_payload(loads(str(r.results))))
+            (str(r.id), str(r.account), ScenarioResults.from_payload(_results(str(r.payload))))
             for r in rows
         ]
 
