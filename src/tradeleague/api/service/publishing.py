@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from tradeleague.api.service.base import ServiceBase, run_stream
 from tradeleague.api.service.errors import ServiceError
 from tradeleague.api.service.keys import Account
-from tradeleague.api.service.rows import iso, loads, results_of
+from tradeleague.api.service.rows import iso, loads
 from tradeleague.api.service.tables import scenario_runs
 from tradeleague.api.service.views import results_view
 from tradeleague.events import Event, EventKind
@@ -76,12 +76,10 @@ class ServicePublishing(ServiceBase):
                 sa.select(scenario_runs).where(scenario_runs.c.id == run_id)
             ).one_or_none()
             logged = None if row is None else _logged_results(conn, run_id)
-        if row is None or row.published_at is None:
+        # only a run the log completed is public, with the results its events hold
+        if row is None or row.published_at is None or logged is None:
             raise ServiceError(404, "run_not_found", f"There is no published run {run_id!r}.")
         extra = {"account": row.account, "published_at": iso(row.published_at)}
-        if logged is None:
-            return results_of(row, run_id, extra)  # not complete: 409
-        # the public reads show what the events say, never a row edited behind the log
         results = ScenarioResults.from_payload(loads(logged))
         return results_view(run_id, str(row.scenario_id), str(row.status), results, extra)
 
