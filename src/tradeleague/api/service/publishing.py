@@ -6,6 +6,9 @@ are readable without a key and it joins its scenario's leaderboard.
 
 from __future__ import annotations
 
+import threading
+from typing import Final
+
 import sqlalchemy as sa
 
 from tradeleague.api.service.base import ServiceBase, run_stream
@@ -117,16 +120,36 @@ class ServicePublishing(ServiceBase):
         The fills are the ``OrderFilled`` payloads in order (bar index, bar time,
         whether forced, the fill); the equity path is the one its
         ``ScenarioRunCompleted`` event holds (empty for a run recorded before
-        that event carried it).
+        that event carried it). A completed run's record never changes, so it is
+        read from the log once and kept (the leaderboard reads every published
+        run's record on each request).
         """
+        kept = self._run_records.get(run_id)
+        if kept is not None:
+            return kept[0], [dict(f) for f in kept[1]]
         fills: list[dict[str, object]] = []
         equity: tuple[int, ...] = ()
+        completed = False
         for stored in self.store.events(run_stream(run_id)):
             event = stored.event
             if event.kind == EventKind.ORDER_FILLED:
                 fills.append(dict(event.payload))
             elif event.kind == SCENARIO_RUN_COMPLETED:
+                completed = True
                 path = event.payload.get("equity")
                 if isinstance(path, list):
                     equity = tuple(int(str(v)) for v in path)
-        return RunRecord(run_id=run_id, equity=equity, trades=len(fills)), fills
+        record = RunRecord(run_id=run_id, equity=equity, trades=len(fills))
+        if completed:
+            cache = self._run_records
+            with _RECORDS_LOCK:
+                while len(cache) >= _RECORDS_KEPT:
+                    del cache[next(iter(cache))]
+                cache[run_id] = (record, tuple(fills))
+        return record, fills
+
+
+_RECORDS_KEPT: Final = 2048
+"""Completed runs' records kept in memory per service."""
+
+_RECORDS_LOCK = threading.Lock()
