@@ -10,6 +10,7 @@ uninterrupted run's with the same orders, and ``verify`` passes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -132,10 +133,8 @@ def test_a_killed_scenario_service_resumes_the_run(tmp_path: Path, seed: int) ->
         assert trade.status_code == 200
 
         def step() -> None:
-            try:
+            with contextlib.suppress(httpx.TransportError):  # killed under it
                 client.post(f"/api/v1/runs/{run_id}/step", timeout=5)
-            except httpx.TransportError:
-                pass  # killed under it
 
         in_flight = threading.Thread(target=step)
         in_flight.start()
