@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/round_fanout.py
 	$(BIN)/python bench/api_steps.py
 	$(BIN)/python bench/house_model_validity.py
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache

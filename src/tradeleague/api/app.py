@@ -317,8 +317,9 @@ def create_app(service: ScenarioService) -> FastAPI:
     app.include_router(_public_router())
     app.include_router(_agent_router())
 
+    # on the event loop itself: a health check must not queue behind busy worker threads
     @app.get("/healthz", include_in_schema=False)
-    def healthz() -> dict[str, str]:
+    async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
     return app
