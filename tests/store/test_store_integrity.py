@@ -281,3 +281,14 @@ def test_the_cli_round_trip_of_an_event_store_event(sqlite_url: str) -> None:
         store.append([Event(STREAM, "Note", {"text": "é \u200b"}, T0)])
     result = CliRunner().invoke(app, ["verify", "--db", sqlite_url])
     assert result.exit_code == 0, result.output
+
+
+def test_events_past_a_projection_cursor_must_still_fold(db_url: str) -> None:
+    """C-4: a forked season (an account opened twice) fails verify though no projection read it."""
+    with open_store(db_url) as store:
+        _season(store)
+        assert verify(store).ok
+        store.append([account_opened(STREAM, "alice", usd(10_000), T0 + timedelta(hours=3))])
+        report = verify(store)
+    assert [(m.check, m.seq) for m in report.mismatches] == [("projection_error", 4)]
+    assert "twice" in report.mismatches[0].detail
