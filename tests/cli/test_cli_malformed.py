@@ -89,6 +89,11 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["scenario", "create", "s", "--market", "/nonexistent", "--symbols", "SPY",
              "--start", "2024-01-01", "--end", "2024-02-01"],
         ],
+        "db keygen": [["db", "keygen", "--out", "/nonexistent/dir/head.key"]],
+        "db sign-head": [
+            ["db", "sign-head", "--key", "/nonexistent/head.key", "--out", "head.json",
+             "--db", "sqlite:///nothere.db"],
+        ],
         "keys create": [["keys", "create", "--account", "a", "--tier", "bogus"]],
         "weights create-season": [
             ["weights", "create-season", "--start", "2026-03-03", "--market", daily],

@@ -146,7 +146,13 @@ def verify_command(
 def keygen_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the new private key.")],
 ) -> None:
-    """Write a new Ed25519 key for signing chain heads (never overwrites a file)."""
+    """Write a new Ed25519 key for signing chain heads (never overwrites a file).
+
+    Keep the key private; publish the public key it prints, so anyone can check
+    a signed head with `tradeleague verify --checkpoint FILE --signer HEX`.
+
+    Example: tradeleague db keygen --out ~/.config/tradeleague/head.key
+    """
     from tradeleague.store.signing import generate_key
 
     public = generate_key(out)
@@ -158,7 +164,13 @@ def sign_head_command(
     out: Annotated[Path, typer.Option("--out", help="Where to write the signed head.")],
     db: DbOption = None,
 ) -> None:
-    """Sign the chain head with a key and write it to a file to publish."""
+    """Sign the chain head with a key and write it to a file to publish.
+
+    A published signed head lets anyone prove later that no event up to it was
+    cut or replaced (`tradeleague verify --checkpoint FILE`).
+
+    Example: tradeleague db sign-head --key head.key --out head.json --db sqlite:///league.db
+    """
     from tradeleague.store import describe
     from tradeleague.store.signing import load_key, sign_head
 
