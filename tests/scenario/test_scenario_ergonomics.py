@@ -79,3 +79,22 @@ def test_every_link_in_the_index_answers_200(service: ScenarioService) -> None:
         found = links(client.get("/api/v1").json())
         assert "/api/v1/limits" in found
         assert {path: client.get(path).status_code for path in found} == dict.fromkeys(found, 200)
+
+
+def test_a_body_that_is_not_json_is_told_to_send_json(api: TestClient, scenario: Scenario) -> None:
+    """A form body is a 415 that says to send JSON; a body with no type, a 422 that says so."""
+    form = api.post(
+        "/api/v1/runs",
+        content=f"scenario={scenario.id}",
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert form.status_code == 415, form.text
+    error = form.json()["error"]
+    assert error["code"] == "unsupported_media_type"
+    assert "application/x-www-form-urlencoded" in error["message"]
+    assert "Content-Type: application/json" in error["message"]
+    bare = api.post("/api/v1/runs", content=b"")
+    assert bare.status_code == 422, bare.text
+    assert "Content-Type: application/json" in bare.json()["error"]["message"]
+    fine = api.post("/api/v1/runs", json={"scenario": scenario.id})
+    assert fine.status_code == 201

@@ -46,14 +46,30 @@ async def _service(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status)
 
 
+_SEND_JSON = "Send the body as JSON, with the header Content-Type: application/json."
+
+
+def _is_json(content_type: str) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or kind.endswith("+json")
+
+
 async def _validation(request: Request, exc: Exception) -> JSONResponse:
     if not isinstance(exc, RequestValidationError):
         raise exc
+    body_problem = any(item.get("loc", ("",))[0] == "body" for item in exc.errors())
+    content_type = request.headers.get("content-type", "")
+    if body_problem and content_type and not _is_json(content_type):
+        shown = content_type.split(";", 1)[0].strip()[:60]
+        return error_response(
+            415, "unsupported_media_type", f"The body was sent as {shown}. {_SEND_JSON}"
+        )
     problems = []
     for item in exc.errors()[:5]:
         where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
         problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
-    return error_response(422, "invalid_request", "; ".join(problems) + ".")
+    hint = f" {_SEND_JSON}" if body_problem and not content_type else ""
+    return error_response(422, "invalid_request", "; ".join(problems) + "." + hint)
 
 
 async def _http(request: Request, exc: Exception) -> JSONResponse:
