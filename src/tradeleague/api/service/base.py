@@ -86,17 +86,6 @@ class ServiceBase:
         # completed runs' records (immutable once complete), read from the log once
         self._run_records: dict[str, tuple[RunRecord, tuple[dict[str, object], ...]]] = {}
 
-    @property
-    def runs_inline(self) -> bool:
-        """Return whether an event loop may call this service directly.
-
-        True on SQLite: every call is a short local transaction behind one
-        writer lock, so handing it to a worker thread costs more than the call
-        and buys no parallelism. On PostgreSQL calls wait on the network and
-        on row locks, so the REST layer runs them in worker threads.
-        """
-        return self._sqlite
-
     def _state(self, run_id: str, text: str) -> RunState:
         """Return the parsed state ``text`` of ``run_id``, reusing the last parse if unchanged.
 
