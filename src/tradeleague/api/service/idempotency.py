@@ -13,9 +13,11 @@ Client errors (4xx) are recorded and replayed like successes; a server error
 releases the key, so a retry runs again. A claim is a lease: if the release
 itself never commits (the database went away mid-request), the key stays in
 flight only for ``IN_FLIGHT_LEASE``; after that a retry with the same
-parameters claims it again and runs the request (the step's own work is one
-transaction, so a request whose response was never recorded never changed
-anything either). Keys are scoped to the account and
+parameters claims it again and runs the request. The step's own work is one
+transaction, so a request cut before it committed changed nothing. One gap
+remains: a server killed after the step committed but before its response
+was recorded leaves a claim whose retry, after the lease, steps again;
+closing it means recording the response inside the step's transaction. Keys are scoped to the account and
 expire ``idempotency_ttl`` after their first use (the service's
 `ServicePreset`; the seed's 24 hours), measured on the injected clock.
 """
