@@ -76,7 +76,9 @@ def _args(fmt: str, shared_data: Path, folder: Path) -> list[str]:
     return _direction(shared_data, _script(folder)) if fmt == "direction" else _weights(shared_data)
 
 
-@pytest.mark.parametrize(("fmt", "seed"), [("direction", 3), ("direction", 8), ("weights", 5)])
+@pytest.mark.parametrize(
+    ("fmt", "seed"), [("direction", 3), ("direction", 8), ("weights", 5), ("weights", 2)]
+)
 def test_chaos_replay_killed_resumes_to_the_same_report(
     fmt: str, seed: int, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
