@@ -150,4 +150,6 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
         "/methodology/weights",
         "/methodology/direction",
         "/methodology/scenario",
+        "/thesis",
+        "/methodology/thesis",
     ]
