@@ -13,6 +13,8 @@ import contextlib
 from fastapi import FastAPI
 
 from tradeleague import DISCLAIMER, __version__
+from tradeleague.api.account.routes import install_accounts
+from tradeleague.api.account.setup import AccountSettings, build_accounts
 from tradeleague.api.app import create_app
 from tradeleague.api.service import ScenarioService
 from tradeleague.clock import Clock
@@ -33,6 +35,7 @@ def create_site(
     weights_preset: WeightsPreset | None = None,
     direction_preset: DirectionPreset | None = None,
     clock: Clock | None = None,
+    accounts: AccountSettings | None = None,
 ) -> FastAPI:
     """Return the scenario app with the weights and direction read APIs and the pages.
 
@@ -46,6 +49,9 @@ def create_site(
         The rules the formats run with (their methodology pages show them).
     clock
         Season status and the live round's countdown (default: the wall clock).
+    accounts
+        Sign-in and owners' settings (default: the request's host, chain 1,
+        the running season, master keys from the environment).
     """
     app = create_app(service)
     store = service.store
@@ -55,6 +61,7 @@ def create_site(
     direction = DirectionReads(store, stream=direction_stream, preset=direction_preset)
     app.include_router(weights_router(reads=weights))
     app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
+    install_accounts(app, build_accounts(service, accounts))
     install_pages(app, weights=weights, direction=direction, service=service, clock=clock)
 
     @app.get("/api/v1", tags=["public"])
@@ -72,6 +79,7 @@ def create_site(
                 "weights": "/api/v1/weights",
                 "direction": "/api/v1/direction/boards",
             },
+            "account": "/api/v1/account",
             "limits": "/api/v1/limits",
             "docs": "/docs",
         }

@@ -42,7 +42,7 @@ from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
-from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.agents import build_agents, owner_key_readers
 from tradeleague.league.weights.replay import (
     RosterEntry,
     recorded_answers,
@@ -483,7 +483,7 @@ def run_round_cmd(
             raise ConfigError("the season is not running (W-SEA-2)")
         source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
-        _, agents, gateway = build_agents(specs)
+        _, agents, gateway = build_agents(specs, api_keys=owner_key_readers(store, state))
 
         async def go() -> list[object]:
             try:

@@ -18,10 +18,14 @@ from tradeleague.agents.baselines import BASELINES, WeightsView, make_baseline
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
 from tradeleague.errors import ConfigError
 from tradeleague.formats.weights import render_answer
-from tradeleague.llm.gateway import Gateway, ModelGateway
+from tradeleague.keys import KeyVault, MasterKeyError
+from tradeleague.keys.stored import OwnerKeys
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
 from tradeleague.money import MICRO
+from tradeleague.store import Store
 
-__all__ = ["build_agents", "current_weights_bps", "weights_baseline"]
+__all__ = ["build_agents", "current_weights_bps", "owner_key_readers", "weights_baseline"]
 
 _REASONS = {
     "cash": "Hold everything in cash.",
@@ -70,19 +74,39 @@ def weights_baseline(
     return decide, render
 
 
+def owner_key_readers(
+    store: Store, state: SeasonState, environ: Mapping[str, str] | None = None
+) -> dict[str, ApiKey]:
+    """Return, by agent, a reader of the key its owner stored (opened at call time).
+
+    The vault comes from the master keys in ``environ`` (the process
+    environment by default); with none configured, every stored key reads as
+    unreadable at the call (W-VAL-8), which counts toward a Pro pause (W-VAL-9).
+    """
+    try:
+        vault: KeyVault | None = KeyVault.from_env(environ)
+    except MasterKeyError:
+        vault = None
+    keys = OwnerKeys(store, vault)
+    return {agent: keys.reader(state.season_id, agent) for agent in keys.agents(state.season_id)}
+
+
 def build_agents(
     specs: Sequence[str],
     *,
     gateway: ModelGateway | None = None,
     environ: Mapping[str, str] | None = None,
     seed: int = 0,
+    api_keys: Mapping[str, ApiKey] | None = None,
 ) -> tuple[list[AgentSpec], dict[str, Agent], Gateway | None]:
     """Parse ``NAME=SPEC`` texts and build their agents (``tradeleague.agents.spec``).
 
     Returns the specs, the agents by name, and the live gateway made for the
     model agents (``None`` when ``gateway`` was given or none is needed); close
-    it when done.
+    it when done. ``api_keys`` gives, by agent name, the key an owner stored
+    (read from the vault at call time) in place of the environment's.
     """
+    keys = api_keys or {}
     parsed = [parse_agent_spec(s) for s in specs]
     names = [p.name for p in parsed]
     if len(set(names)) != len(names):
@@ -97,7 +121,12 @@ def build_agents(
 
     agents = {
         p.name: build_agent(
-            p, gateway=gateway, format_name="weights", baseline_factory=factory, environ=environ
+            p,
+            gateway=gateway,
+            format_name="weights",
+            baseline_factory=factory,
+            environ=environ,
+            api_key=keys.get(p.name),
         )
         for p in parsed
     }
