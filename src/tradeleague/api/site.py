@@ -9,8 +9,10 @@ direction arena's endpoints (``/api/v1/direction``) share one store; the root
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
+from starlette.routing import Route
 
 from tradeleague import DISCLAIMER, __version__
 from tradeleague.api.account.routes import install_accounts
@@ -21,6 +23,7 @@ from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.weights import WeightsPreset
+from tradeleague.mcp.hosted import MCP_PATH, HostedMcp
 from tradeleague.web.direction_api import DirectionReads, direction_router
 from tradeleague.web.pages import install_pages
 from tradeleague.web.weights_api import WeightsReads, weights_router
@@ -62,6 +65,7 @@ def create_site(
     app.include_router(weights_router(reads=weights))
     app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
     install_accounts(app, build_accounts(service, accounts))
+    _mount_mcp(app, service)
     install_pages(app, weights=weights, direction=direction, service=service, clock=clock)
 
     @app.get("/api/v1", tags=["public"])
@@ -80,6 +84,7 @@ def create_site(
                 "direction": "/api/v1/direction/boards",
             },
             "account": "/api/v1/account",
+            "mcp": MCP_PATH,
             "limits": "/api/v1/limits",
             "docs": "/docs",
         }
@@ -90,3 +95,19 @@ def create_site(
         return {"disclaimer": DISCLAIMER, "limits": {k: list(v) for k, v in LIMITS.items()}}
 
     return app
+
+
+def _mount_mcp(app: FastAPI, service: ScenarioService) -> None:
+    """Serve the hosted MCP server at ``/mcp``, its session manager in the app's lifespan."""
+    hosted = HostedMcp(service)
+    app.router.routes.append(
+        Route(MCP_PATH, hosted, methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    )
+    before = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(application: FastAPI) -> AsyncIterator[None]:
+        async with hosted.running(), before(application):
+            yield
+
+    app.router.lifespan_context = lifespan

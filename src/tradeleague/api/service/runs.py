@@ -278,6 +278,33 @@ class ServiceRuns(ServiceBase):
             row = self._row(conn, account, run_id, lock=False)
         return results_of(row, run_id)
 
+    def list_runs(self, account: Account, limit: int = 100) -> list[dict[str, object]]:
+        """Return the account's newest runs (at most ``limit``): id, scenario, status, times."""
+        query = (
+            sa.select(
+                scenario_runs.c.id,
+                scenario_runs.c.scenario_id,
+                scenario_runs.c.status,
+                scenario_runs.c.created_at,
+                scenario_runs.c.published_at,
+            )
+            .where(scenario_runs.c.account == account.name)
+            .order_by(scenario_runs.c.created_at.desc(), scenario_runs.c.id.desc())
+            .limit(max(1, min(limit, 1000)))
+        )
+        with self.read("list runs in") as conn:
+            rows = conn.execute(query).all()
+        return [
+            {
+                "id": str(r.id),
+                "scenario_id": str(r.scenario_id),
+                "status": str(r.status),
+                "created_at": iso(r.created_at),
+                "published": r.published_at is not None,
+            }
+            for r in rows
+        ]
+
     def sweep_abandoned(self) -> int:
         """Mark every active run idle for the preset's ``idle_limit``; return how many (S-SVC-3)."""
         now = self.clock.now()
