@@ -13,7 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, BackgroundTasks, Cookie, FastAPI, Header, Path, Request, Response
+from fastapi import (
+    APIRouter,
+    BackgroundTasks,
+    Cookie,
+    FastAPI,
+    Header,
+    Path,
+    Query,
+    Request,
+    Response,
+)
 
 from tradeleague.api.account.models import AgentIn, KeyIn, LoginIn, PromptIn
 from tradeleague.api.account.owners import Owners
@@ -24,7 +34,7 @@ from tradeleague.api.account.sessions import (
     Session,
     Sessions,
 )
-from tradeleague.api.account.signin import SignIn
+from tradeleague.api.account.signin import ADDRESS_PATTERN, SignIn, message_for
 from tradeleague.api.app import call, dumps
 from tradeleague.api.models import ErrorOut
 from tradeleague.api.service.errors import ServiceError
@@ -114,10 +124,23 @@ def account_router() -> APIRouter:
         return session
 
     @router.get("/nonce", summary="A sign-in nonce, with the domain and chain id to sign for")
-    async def nonce(request: Request) -> Response:
+    async def nonce(
+        request: Request,
+        address: Annotated[
+            str | None,
+            Query(
+                pattern=ADDRESS_PATTERN,
+                description="Your wallet's address: the answer then holds the message to sign.",
+            ),
+        ] = None,
+    ) -> Response:
         def work(a: Accounts) -> Response:
             c = a.signin.nonce(request_host(request))
-            return _json({"nonce": c.nonce, "domain": c.domain, "chain_id": c.chain_id})
+            body: dict[str, Any] = {"nonce": c.nonce, "domain": c.domain, "chain_id": c.chain_id}
+            if address is not None:
+                uri = f"{request.url.scheme}://{c.domain}/account"
+                body["message"] = message_for(c, address, uri, a.owners.service.clock.now())
+            return _json(body)
 
         return await run(request, work)
 

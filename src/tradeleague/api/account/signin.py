@@ -25,7 +25,17 @@ from tradeleague.api.service.errors import ServiceError
 if TYPE_CHECKING:
     from siwe import SiweMessage
 
-__all__ = ["MAX_MESSAGE_CHARS", "NONCE_TTL", "Challenge", "SignIn"]
+__all__ = [
+    "ADDRESS_PATTERN",
+    "MAX_MESSAGE_CHARS",
+    "NONCE_TTL",
+    "Challenge",
+    "SignIn",
+    "message_for",
+]
+
+ADDRESS_PATTERN: Final = r"^0x[0-9a-fA-F]{40}$"
+"""An Ethereum address as a wallet gives it (any case)."""
 
 NONCE_TTL: Final = timedelta(minutes=10)
 """How long a nonce may be signed and sent back."""
@@ -44,6 +54,41 @@ class Challenge:
     domain: str
     chain_id: int
     expires_at: datetime
+
+
+def message_for(challenge: Challenge, address: str, uri: str, issued_at: datetime) -> str:
+    """Return the EIP-4361 message a wallet at ``address`` signs for ``challenge``.
+
+    Raises
+    ------
+    ServiceError
+        422 ``invalid_address`` when ``address`` is not an Ethereum address.
+    """
+    from eth_utils.address import is_address, to_checksum_address
+
+    if not is_address(address):
+        raise ServiceError(422, "invalid_address", "That is not an Ethereum address.")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from siwe import SiweMessage
+
+    return str(
+        SiweMessage(
+            domain=challenge.domain,
+            address=to_checksum_address(address),
+            statement="Sign in to tradeleague. This sends no transaction and costs nothing.",
+            uri=uri,
+            version="1",
+            chain_id=challenge.chain_id,
+            nonce=challenge.nonce,
+            issued_at=_stamp(issued_at),
+            expiration_time=_stamp(challenge.expires_at),
+        ).prepare_message()
+    )
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _refused(code: str, message: str) -> ServiceError:
@@ -100,7 +145,8 @@ class SignIn:
         """
         if len(message) > MAX_MESSAGE_CHARS or len(signature) > _SIGNATURE_CHARS:
             raise _refused("invalid_message", "The sign-in message or signature is too long.")
-        parsed = _parse(message)
+        # A form's textarea sends CRLF line ends; the signed message has LF (EIP-4361).
+        parsed = _parse(message.replace("\r\n", "\n"))
         now = self._service.clock.now()
         with self._service.write("sign in to") as conn:
             row = conn.execute(
