@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tradeleague.api.account.owners import OwnerConfig, Owners, Summarize
@@ -15,9 +17,9 @@ from tradeleague.keys import KeyVault, MasterKeyError
 from tradeleague.keys.stored import OwnerKeys
 from tradeleague.league.weights import ops
 from tradeleague.league.weights.summary import summarize_strategy
-from tradeleague.llm.gateway import ModelGateway
+from tradeleague.llm.gateway import Gateway
 
-__all__ = ["AccountSettings", "build_accounts", "summarizer"]
+__all__ = ["AccountSettings", "build_accounts", "house_summarizer", "summarizer"]
 
 _log = logging.getLogger(__name__)
 
@@ -71,25 +73,45 @@ def build_accounts(service: ScenarioService, settings: AccountSettings | None = 
 
 def summarizer(
     service: ScenarioService,
-    gateway: ModelGateway,
+    gateway: Callable[[], Gateway],
     *,
     provider: str,
     model: str,
     preset: WeightsPreset | None = None,
 ) -> Summarize:
-    """Return a `Summarize` that asks ``model`` through ``gateway`` (W-REC-3, C-5).
+    """Return a `Summarize` that asks ``model`` through a gateway (W-REC-3, C-5).
 
-    A failed summary is logged and leaves the agent as it is: the prompt change
+    ``gateway`` makes a gateway for one summary, closed when it is written (the
+    summary runs on the server's event loop, after the owner's answer). A
+    failed summary is logged and leaves the agent as it is: the prompt change
     it follows has already been recorded.
     """
 
     async def write(season: str, agent: str) -> None:
+        made = gateway()
         try:
             state = ops.load_season(service.store, season, preset)
             await summarize_strategy(
-                service.store, service.clock, state, agent, gateway, provider=provider, model=model
+                service.store, service.clock, state, agent, made, provider=provider, model=model
             )
         except Exception as exc:  # a summary is best effort; the owner's action stands
             _log.warning("no strategy summary for agent %s: %s", agent, type(exc).__name__)
+        finally:
+            await made.aclose()
 
     return write
+
+
+def house_summarizer(
+    service: ScenarioService, preset: WeightsPreset | None = None
+) -> Summarize | None:
+    """Return a `Summarize` on the house model, or ``None`` where it cannot run here."""
+    from tradeleague.llm.local import LocalProvider, bundled_model_path
+
+    if importlib.util.find_spec("llama_cpp") is None or bundled_model_path() is None:
+        return None
+
+    def gateway() -> Gateway:
+        return Gateway([LocalProvider()])
+
+    return summarizer(service, gateway, provider="local", model="house", preset=preset)
