@@ -37,6 +37,7 @@ from tradeleague.league.weights import ops
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.league.weights.summary import latest_summaries
 from tradeleague.llm.presets import PRESETS
+from tradeleague.store.schema import events
 from tradeleague.untrusted import clean_text, is_blank
 
 __all__ = [
@@ -135,13 +136,21 @@ class Owners:
         if self.config.season is not None:
             return self.config.season
         now = self.service.clock.now()
+        query = (
+            sa.select(events.c.stream)
+            .where(
+                events.c.kind == EventKind.SEASON_STARTED,
+                events.c.stream.startswith(ev.STREAM_PREFIX),
+            )
+            .order_by(events.c.seq)
+        )
+        with self.service.read("find the running season in") as conn:
+            streams = [str(s) for s in conn.execute(query).scalars()]
         found: str | None = None
-        for stored in self.service.store.events():
-            e = stored.event
-            if e.kind == EventKind.SEASON_STARTED and e.stream.startswith(ev.STREAM_PREFIX):
-                state = self._state(str(e.payload["season"]))
-                if state.window is not None and state.window.running(now):
-                    found = state.season_id
+        for stream in streams:
+            state = self._state(stream.removeprefix(ev.STREAM_PREFIX))
+            if state.window is not None and state.window.running(now):
+                found = state.season_id
         return found
 
     def _state(self, season: str) -> SeasonState:
