@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from eth_account import Account
 
 from account.owners_kit import NOW, new_season, owner, sign, site, siwe_text  # type: ignore[import-not-found]
 from tradeleague.api import ScenarioService
+from tradeleague.api.account.owners import OwnerConfig
+from tradeleague.api.account.setup import AccountSettings
 from tradeleague.clock import ReplayClock
 from tradeleague.store import open_store
 
@@ -43,7 +46,7 @@ def test_wallet_signs_in_creates_open_agent_and_changes_prompt_three_times(
                 assert changed.json()["agent"]["prompt_changes_left_today"] == 2 - n
             fourth = me.write("POST", "/api/v1/account/agent/prompt", {"prompt": "p3"})
             assert fourth.status_code == 429
-            assert fourth.headers["Retry-After"].isdigit()
+            assert fourth.headers["Retry-After"] == str((24 * 60 - 9 * 60 - 15) * 60)
             assert fourth.json()["error"]["retry_at"] == "2026-10-07T00:00:00Z"
             again = me.write("POST", "/api/v1/account/agent", {**OPEN_AGENT, "name": "second"})
             assert again.status_code == 409
@@ -115,3 +118,38 @@ def test_cookie_writes_need_the_csrf_token(sqlite_url: str) -> None:
             assert wrong.status_code == 403
             assert me.write("POST", "/api/v1/account/logout").status_code == 200
             assert me.http.get("/api/v1/account").status_code == 401
+
+
+def test_hostile_agent_bodies_are_refused_with_reasons(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An owner cannot point the server at an address of its choosing, name an environment
+    variable for its key, or send oversized, blank or unknown fields."""
+    monkeypatch.delenv("TRADELEAGUE_MASTER_KEY", raising=False)
+    monkeypatch.delenv("TRADELEAGUE_MASTER_KEY_FILE", raising=False)
+    clock = ReplayClock(NOW)
+    allowed = "http://127.0.0.1:9/v1"
+    settings = AccountSettings(owners=OwnerConfig(endpoints=(allowed,)))
+    with open_store(sqlite_url) as store:
+        new_season(store, clock)
+        with site(ScenarioService(store, clock), clock, settings) as base, owner(base) as me:
+            assert me.login(clock).status_code == 200
+            pro = {"name": "p", "division": "pro", "prompt": "x", "key": "sk-0123456789abcdef"}
+            cases = [
+                ({**pro, "model": "openai:m@http://169.254.169.254/v1"}, "endpoint_not_allowed"),
+                ({**pro, "model": "openai:llama3@ollama"}, "endpoint_not_allowed"),
+                ({**pro, "model": f"openai:m@{allowed},key_env=HOME"}, "invalid_model"),
+                ({**pro, "model": "baseline:cash"}, "invalid_model"),
+                ({**pro, "model": f"openai:m@{allowed}", "key": None}, "invalid_key"),
+                ({**pro, "model": f"openai:m@{allowed}", "key": "sk-\u00e9\u0000"}, "invalid_key"),
+                ({**pro, "model": f"openai:m@{allowed}"}, "vault_unavailable"),
+                ({**OPEN_AGENT, "name": "n" * 41}, "invalid_request"),
+                ({**OPEN_AGENT, "prompt": " \u200b "}, "invalid_request"),
+                ({**OPEN_AGENT, "owner": "0xsomeone"}, "invalid_request"),
+                ({**OPEN_AGENT, "division": "vip"}, "invalid_request"),
+            ]
+            for body, code in cases:
+                answer = me.write("POST", "/api/v1/account/agent", body)
+                assert answer.status_code in (422, 503), (body, answer.text)
+                assert answer.json()["error"]["code"] == code, (body, answer.text)
+            assert me.http.get("/api/v1/account").json()["agent"] is None

@@ -17,7 +17,13 @@ from fastapi import APIRouter, BackgroundTasks, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment
 
-from tradeleague.api.account.routes import Accounts, accounts_of, request_host, session_cookies
+from tradeleague.api.account.routes import (
+    Accounts,
+    accounts_of,
+    request_host,
+    retry_after,
+    session_cookies,
+)
 from tradeleague.api.account.sessions import CSRF_COOKIE, SESSION_COOKIE, Session
 from tradeleague.api.account.signin import message_for
 from tradeleague.api.app import call
@@ -114,7 +120,9 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
                     a.sessions.check_csrf(session, csrf_cookie, form.get("csrf_token"))
                     notice = do(a, session, form)
                 except ServiceError as exc:
-                    return render(a, request, session, exc.status, problem=exc.message)
+                    refused = render(a, request, session, exc.status, problem=exc.message)
+                    refused.headers.update(retry_after(exc, a.owners.service.clock.now()))
+                    return refused
                 if path == "/account/logout":
                     response = RedirectResponse("/account", status_code=303)
                     response.delete_cookie(SESSION_COOKIE)

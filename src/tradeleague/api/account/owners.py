@@ -127,7 +127,10 @@ class Owners:
         self.keys = keys
         self.config = config or OwnerConfig()
         self.summarize = summarize
-        allowed = [p.base_url for p in PRESETS.values()] + list(self.config.endpoints)
+        # Only the hosted providers that take a key: the local servers' presets (Ollama,
+        # vLLM, llama.cpp) point at this machine, which an owner must not reach.
+        hosted = [p.base_url for p in PRESETS.values() if p.key_env is not None]
+        allowed = hosted + list(self.config.endpoints)
         self._endpoints = {u.rstrip("/") for u in allowed}
 
     # -- the season ------------------------------------------------------------------------

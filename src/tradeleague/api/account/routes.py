@@ -9,8 +9,10 @@ nonce instead.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
 from fastapi import (
@@ -40,7 +42,14 @@ from tradeleague.api.models import ErrorOut
 from tradeleague.api.service.errors import ServiceError
 from tradeleague.disclaimer import DISCLAIMER
 
-__all__ = ["Accounts", "account_router", "accounts_of", "install_accounts", "session_cookies"]
+__all__ = [
+    "Accounts",
+    "account_router",
+    "accounts_of",
+    "install_accounts",
+    "retry_after",
+    "session_cookies",
+]
 
 _T = TypeVar("_T")
 _MAX_HOST_CHARS = 255
@@ -82,11 +91,18 @@ def _json(body: dict[str, Any], status: int = 200) -> Response:
     )
 
 
-def _error(exc: ServiceError) -> Response:
-    headers: dict[str, str] = {}
+def retry_after(exc: ServiceError, now: datetime) -> dict[str, str]:
+    """Return the ``Retry-After`` header (whole seconds) of an error with a ``retry_at`` time."""
+    at = exc.extra.get("retry_at")
+    if exc.status != 429 or not isinstance(at, str):
+        return {}
+    moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    return {"Retry-After": str(max(1, math.ceil((moment - now).total_seconds())))}
+
+
+def _error(exc: ServiceError, now: datetime) -> Response:
     body = exc.body()
-    if exc.status == 429 and exc.code == "prompt_changes_exhausted":
-        headers["Retry-After"] = "3600"
+    headers = retry_after(exc, now)
     return Response(dumps(body), exc.status, headers, media_type="application/json")
 
 
@@ -112,7 +128,7 @@ def account_router() -> APIRouter:
             try:
                 return work(accounts)
             except ServiceError as exc:
-                return _error(exc)
+                return _error(exc, accounts.owners.service.clock.now())
 
         return await call(accounts.owners.service, guarded)
 
