@@ -99,6 +99,14 @@ def test_replayed_expired_and_foreign_messages_are_refused(sqlite_url: str) -> N
                 "/api/v1/account/login", json={"message": text, "signature": forged}
             )
             assert answer.json()["error"]["code"] == "invalid_signature"
+            challenge = me.http.get("/api/v1/account/nonce").json()
+            text = siwe_text(me.wallet, domain=challenge["domain"], nonce=challenge["nonce"])
+            body = {"message": text, "signature": sign(me.wallet, text)}
+            elsewhere = {"Origin": "https://evil.example"}
+            cross = me.http.post("/api/v1/account/login", json=body, headers=elsewhere)
+            assert (cross.status_code, cross.json()["error"]["code"]) == (403, "cross_site")
+            here = {"Origin": base}
+            assert me.http.post("/api/v1/account/login", json=body, headers=here).status_code == 200
             junk = me.http.post("/api/v1/account/login", json={"message": "hi", "signature": "x"})
             assert junk.json()["error"]["code"] == "invalid_message"
 

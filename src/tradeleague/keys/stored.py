@@ -101,6 +101,38 @@ class OwnerKeys:
             raise KeyUnreadable("the owner has stored no key")
         return self._vault.open(str(row.owner), SealedKey.from_json(str(row.sealed)))
 
+    def rotate(self, at: datetime) -> int:
+        """Re-seal every stored key sealed under an older master key; return how many.
+
+        A record that does not open is left as it was (its agent's calls keep
+        reading ``key_unreadable`` until the owner stores a new key).
+
+        Raises
+        ------
+        KeyUnreadable
+            If no vault is configured.
+        """
+        if self._vault is None:
+            raise KeyUnreadable("no master key is configured, so keys cannot be re-sealed")
+        done = 0
+        with self._store.transaction("re-seal owners' keys in", write=True) as conn:
+            rows = conn.execute(sa.select(owner_keys)).all()
+            for row in rows:
+                try:
+                    sealed = SealedKey.from_json(str(row.sealed))
+                    if not self._vault.needs_rotation(sealed):
+                        continue
+                    fresh = self._vault.rotate(str(row.owner), sealed)
+                except KeyUnreadable:
+                    continue
+                conn.execute(
+                    sa.update(owner_keys)
+                    .where(owner_keys.c.season == row.season, owner_keys.c.agent == row.agent)
+                    .values(sealed=fresh.to_json(), updated_at=at)
+                )
+                done += 1
+        return done
+
     def reader(self, season: str, agent: str) -> Callable[[], str]:
         """Return a key reader for the gateway: it opens ``agent``'s key when called."""
 

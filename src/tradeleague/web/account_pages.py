@@ -20,6 +20,7 @@ from jinja2 import Environment
 from tradeleague.api.account.routes import (
     Accounts,
     accounts_of,
+    check_origin,
     request_host,
     retry_after,
     session_cookies,
@@ -96,6 +97,7 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
 
         def work(a: Accounts) -> Response:
             try:
+                check_origin(request)
                 wallet = a.signin.login(_field(form, "message"), _field(form, "signature"))
             except ServiceError as exc:
                 return render(a, request, None, exc.status, problem=exc.message)

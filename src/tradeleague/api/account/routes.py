@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, TypeVar
+from urllib.parse import urlsplit
 
 from fastapi import (
     APIRouter,
@@ -46,6 +47,7 @@ __all__ = [
     "Accounts",
     "account_router",
     "accounts_of",
+    "check_origin",
     "install_accounts",
     "retry_after",
     "session_cookies",
@@ -73,6 +75,21 @@ def accounts_of(request: Request) -> Accounts:
 def request_host(request: Request) -> str:
     """Return the request's host (what a sign-in message must name unless configured)."""
     return request.headers.get("host", "")[:_MAX_HOST_CHARS]
+
+
+def check_origin(request: Request) -> None:
+    """Refuse a sign-in posted from another site (login CSRF), when the browser says so.
+
+    Raises
+    ------
+    ServiceError
+        403 ``cross_site`` when an ``Origin`` header names another host.
+    """
+    origin = request.headers.get("origin")
+    if origin is None:
+        return
+    if origin == "null" or urlsplit(origin).netloc.lower() != request_host(request).lower():
+        raise ServiceError(403, "cross_site", "Sign in from this site's own page.")
 
 
 def session_cookies(response: Response, request: Request, cookie: str, csrf: str) -> None:
@@ -163,6 +180,7 @@ def account_router() -> APIRouter:
     @router.post("/login", summary="Sign in with a signed EIP-4361 message")
     async def login(body: LoginIn, request: Request) -> Response:
         def work(a: Accounts) -> Response:
+            check_origin(request)
             wallet = a.signin.login(body.message, body.signature)
             cookie, csrf = a.sessions.open(wallet)
             response = _json({"wallet": wallet, "csrf_token": csrf})
