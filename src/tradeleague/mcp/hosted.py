@@ -57,7 +57,10 @@ class HostedMcp:
             return service.authenticate(_KEY.get())
 
         self.server = build_server(service, account)
-        self._app: ASGIApp = self.server.streamable_http_app(
+        self._app: ASGIApp = self._fresh()
+
+    def _fresh(self) -> ASGIApp:
+        return self.server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             stateless_http=True,
             json_response=True,
@@ -67,7 +70,11 @@ class HostedMcp:
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        """Run the MCP session manager (enter it in the site's lifespan)."""
+        """Run the MCP session manager (enter it in the site's lifespan, once per start).
+
+        A session manager runs once, so each start of the site makes a new one.
+        """
+        self._app = self._fresh()
         async with self.server.session_manager.run():
             yield
 
