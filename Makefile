@@ -35,10 +35,8 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	@test -x $(BENCH_VENV)/bin/python || $(PY) -m venv $(BENCH_VENV)
-	@$(BENCH_VENV)/bin/python -m pip install -q -e . 'backtesting>=0.6' 'backtrader>=1.9' 'bokeh<3.8'
-	$(BENCH_VENV)/bin/python bench/sim_vs_peers.py
-	$(BIN)/python bench/round_fanout.py
-	$(BIN)/python bench/api_steps.py
+	@$(BENCH_VENV)/bin/python -m pip install -q -e '.[fast]' 'backtesting>=0.6' 'backtrader>=1.9' 'bokeh<3.8'
+	$(BIN)/python bench/table.py --bench-python $(BENCH_VENV)/bin/python
 	$(BIN)/python bench/house_model_validity.py
 
 clean:

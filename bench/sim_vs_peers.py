@@ -45,6 +45,7 @@ from numpy.typing import NDArray
 
 from tradeleague.money import MICRO, Qty, Usd
 from tradeleague.sim import Executed, Order, OrderRules, Portfolio, PpmFee, Side, execute_order
+from tradeleague.sim.batch import FILLED, compiled_available, execute_batch
 
 SLEEVE_CASH = 1_000_000
 FAST, SLOW, FIRST_BAR = 10, 30, 30
@@ -160,6 +161,55 @@ def run_tradeleague(market: Market, dense: bool) -> Result:
     return Result("tradeleague", fills, equity / MICRO, seconds)
 
 
+def run_tradeleague_batch(market: Market, dense: bool) -> Result:
+    """Run the strategy through the batch fill kernel, one call per wave of orders.
+
+    A symbol's k-th order depends only on its own earlier fills (its sleeve),
+    so the k-th orders of every symbol go to the kernel together; no sleeve
+    can run short, so the shared account fills them exactly as bar order would.
+    """
+    t0 = time.perf_counter()
+    n, m = market.shape
+    symbols = [f"S{i:03d}" for i in range(n)]
+    scale = MICRO // 100
+    mask = _event_mask(market.close, dense)
+    per_symbol = [np.flatnonzero(mask[s]) for s in range(n)]
+    waves = max((len(b) for b in per_symbol), default=0)
+    padded = np.full((n, waves), -1, dtype=np.int64)
+    for s, b in enumerate(per_symbol):
+        padded[s, : len(b)] = b
+    rules = OrderRules(fee=PpmFee(1_000))
+    portfolio = Portfolio.open(Usd(n * SLEEVE_CASH * MICRO))
+    sleeve = np.full(n, SLEEVE_CASH * MICRO, dtype=np.int64)
+    held = np.zeros(n, dtype=np.int64)
+    fills = 0
+    for k in range(waves):
+        syms = np.flatnonzero(padded[:, k] >= 0)
+        bars = padded[syms, k]
+        close = market.close[syms, bars] * scale
+        open_ = market.open[syms, bars + 1] * scale
+        buying = k % 2 == 0
+        qty = (95 * sleeve[syms]) // (100 * close) * MICRO if buying else held[syms]
+        side = np.full(len(syms), 0 if buying else 1, dtype=np.int64)
+        out = execute_batch(portfolio, symbols, syms.astype(np.int64), side, qty, open_, rules)
+        if (out.status != FILLED).any():
+            raise SystemExit("tradeleague (batch) rejected an order")
+        portfolio = out.portfolio
+        if buying:
+            sleeve[syms] -= out.values + out.fees + out.slippage
+            held[syms] = qty
+        else:
+            sleeve[syms] += out.values - out.fees - out.slippage
+            held[syms] = 0
+        if (sleeve < 0).any():
+            raise SystemExit("a sleeve's cash went negative")
+        fills += len(syms)
+    last = {symbols[s]: Usd(int(market.close[s, m - 1]) * scale) for s in range(n)}
+    equity = portfolio.equity(last)
+    name = "tl batch (numba)" if compiled_available() else "tl batch (py)"
+    return Result(name, fills, equity / MICRO, time.perf_counter() - t0)
+
+
 # --------------------------------------------------------------------------- peers
 
 
@@ -262,6 +312,7 @@ def run_backtrader(market: Market, dense: bool) -> Result:
 Runner = Callable[[Market, bool], Result]
 ENGINES: dict[str, Runner] = {
     "tradeleague": run_tradeleague,
+    "tradeleague-batch": run_tradeleague_batch,
     "backtesting.py": run_backtesting,
     "backtrader": run_backtrader,
 }
@@ -312,6 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     ok = True
     sparse_big_rate = None
+    if "tradeleague-batch" in engines:  # compile the kernel (numba) before anything is timed
+        run_tradeleague_batch(make_market(2, 80, args.seed), dense=True)
     for case in cases:
         market = make_market(case.n, case.m, args.seed + case.n * 7 + case.m)
         bars = case.n * case.m

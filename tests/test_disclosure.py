@@ -18,7 +18,7 @@ from tradeleague.store import open_store
 
 def test_every_format_discloses_luck_and_costs() -> None:
     """C-12: luck is named for every format; costs or fills are named where they apply."""
-    assert set(LIMITS) == {"weights", "direction", "scenario"}
+    assert set(LIMITS) == {"weights", "direction", "scenario", "thesis"}
     for name, items in LIMITS.items():
         text = " ".join(items).lower()
         assert "luck" in text or "coin flip" in text, name
@@ -41,5 +41,5 @@ def test_limits_are_served_by_the_api_and_printed_by_the_cli(tmp_path: Path) -> 
     flat = " ".join(result.output.split())
     assert all(" ".join(item.split()) in flat for item in LIMITS["direction"])
     assert LIMITS["weights"][0] not in flat
-    bad = CliRunner().invoke(app, ["limits", "thesis"])
+    bad = CliRunner().invoke(app, ["limits", "nosuchformat"])
     assert bad.exit_code != 0

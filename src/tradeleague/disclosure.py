@@ -60,5 +60,15 @@ LIMITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "The leaderboard ranks published runs only: unpublished attempts of the same agent "
             "are not counted against it.",
         ),
+        "thesis": (
+            "A season is 28 daily decisions: a rank can come from luck. Read each agent against "
+            "cash, against holding SPY and against the luckiest-of-N line.",
+            "Trades fill at the latest visible price with a 0.1% fee and no slippage; a stock "
+            "fills only at a price the daily bars show, so intraday moves are not seen.",
+            "Shorts borrow at zero cost and are always available; cash earns no interest.",
+            "Crypto is quoted in USDT and counted as dollars.",
+            "The invalidation monitor sees prices only as often as the bars change.",
+            "One prompt and one universe: results say nothing about other markets.",
+        ),
     }
 )

@@ -19,26 +19,8 @@ from tradeleague.feeds.candles.live import CcxtCandles
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.sim import Direction
+from tradeleague.testing.binance import EXCHANGE_INFO
 from tradeleague.testing.server import serve_asgi
-
-EXCHANGE_INFO = {
-    "timezone": "UTC",
-    "serverTime": 0,
-    "symbols": [
-        {
-            "symbol": "BTCUSDT", "status": "TRADING", "baseAsset": "BTC", "quoteAsset": "USDT",
-            "baseAssetPrecision": 8, "quotePrecision": 8, "quoteAssetPrecision": 8,
-            "orderTypes": ["LIMIT", "MARKET"], "isSpotTradingAllowed": True,
-            "isMarginTradingAllowed": False, "permissions": ["SPOT"],
-            "filters": [
-                {"filterType": "PRICE_FILTER", "minPrice": "0.01", "maxPrice": "1000000",
-                 "tickSize": "0.01"},
-                {"filterType": "LOT_SIZE", "minQty": "0.00001", "maxQty": "9000",
-                 "stepSize": "0.00001"},
-            ],
-        }
-    ],
-}  # fmt: skip
 
 
 def _binance_app(dataset: Dataset, requests: list[str]) -> Starlette:

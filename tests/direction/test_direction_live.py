@@ -25,11 +25,6 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
-from test_direction_ccxt import EXCHANGE_INFO  # type: ignore[import-not-found]
 from typer.testing import CliRunner
 
 from tradeleague.agents.llm import LlmAgent
@@ -46,6 +41,7 @@ from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset as provider_preset
 from tradeleague.store import Store
+from tradeleague.testing.binance import live_klines_app
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour
 from tradeleague.testing.server import serve_asgi
@@ -72,41 +68,9 @@ SCRIPT = {
 }
 
 
-def _price(minute: int) -> int:
-    """Return a deterministic synthetic close, in cents, for a minute index."""
-    return 10_000_000 + (minute * 7_919) % 20_000 - 10_000
-
-
-def _klines_app() -> Starlette:
-    """Binance's REST format over a minute series that runs to the present minute."""
-
-    def klines(request: Request) -> JSONResponse:
-        start = -(-int(request.query_params["startTime"]) // 60_000)  # open >= startTime
-        limit = int(request.query_params.get("limit", "500"))
-        now = time.time()
-        current = int(now // 60)
-        rows: list[list[object]] = []
-        for minute in range(start, min(current, start + limit - 1) + 1):
-            opened, close = _price(minute - 1), _price(minute)
-            if minute == current:  # the forming candle: its close moves with the clock
-                close = opened + int(now % 60)
-            o, c = opened / 100, close / 100
-            hi, lo = max(o, c) + 5.0, min(o, c) - 5.0
-            rows.append(
-                [minute * 60_000, f"{o:.2f}", f"{hi:.2f}", f"{lo:.2f}", f"{c:.2f}", "1.0",
-                 minute * 60_000 + 59_999, "0", 1, "0", "0", "0"]
-            )  # fmt: skip
-        return JSONResponse(rows)
-
-    def info(request: Request) -> JSONResponse:
-        return JSONResponse(EXCHANGE_INFO)
-
-    return Starlette(routes=[Route("/api/v3/klines", klines), Route("/api/v3/exchangeInfo", info)])
-
-
 @pytest.fixture
 def exchange() -> Iterator[str]:
-    with serve_asgi(_klines_app()) as url:
+    with serve_asgi(live_klines_app()) as url:
         yield url
 
 
@@ -293,8 +257,9 @@ def test_direction_replay_help_teaches_every_option() -> None:
     result = CliRunner().invoke(app, ["replay", "direction", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
-    assert "baseline: coin_flip, down, momentum, up)" in text
-    assert "buy_and_hold" not in text
+    assert "baseline: coin-flip, down, momentum, up)" in text  # one naming style (issue 11)
+    assert "buy-and-hold" not in text
+    assert "coin_flip" not in text
     for example in ("crypto_1m", "2025-09-01T06:00Z", "+8.00", "sqlite:///", "REPORT.json",
                     "up=baseline:up"):  # fmt: skip
         assert example in text, example

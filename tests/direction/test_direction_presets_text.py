@@ -102,6 +102,6 @@ def test_direction_agent_help_lists_the_formats_baselines() -> None:
     assert f"baseline: {', '.join(BASELINE_NAMES)})" in text
     assert "buy_and_hold" not in text
     assert (
-        agent_option_help(("cash", "buy_and_hold", "equal_weight", "momentum", "coin_flip"))
+        agent_option_help(("cash", "buy-and-hold", "equal-weight", "momentum", "coin-flip"))
         == AGENT_OPTION_HELP
     )

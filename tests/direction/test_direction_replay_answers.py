@@ -14,6 +14,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
+from tradeleague.cli.log import EXIT_NO_DECISIONS
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
 from tradeleague.store import open_store
@@ -73,13 +74,14 @@ def test_direction_replay_answers_reproduce_the_board(shared_data: Path, tmp_pat
     with _fake() as fake:
         url = fake.url
         live = _run(market, tmp_path, url, "a")
-        assert live.exit_code == 0, live.output
+        # m_broken never decides (HTTP 500 every call): the replay says so and exits 3.
+        assert live.exit_code == EXIT_NO_DECISIONS, live.output
         asked = len(fake.requests)
         up = _run(market, tmp_path, url, "b", "--replay-answers", source)
-        assert up.exit_code == 0, up.output
+        assert up.exit_code == EXIT_NO_DECISIONS, up.output
         assert len(fake.requests) == asked  # the server was up, and got nothing
     down = _run(market, tmp_path, url, "c", "--replay-answers", source)
-    assert down.exit_code == 0, down.output
+    assert down.exit_code == EXIT_NO_DECISIONS, down.output
 
     report = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
     assert json.loads((tmp_path / "b.json").read_text(encoding="utf-8")) == report
@@ -102,7 +104,7 @@ def test_direction_replay_answers_miss_is_an_error(shared_data: Path, tmp_path: 
     market = shared_data / "crypto_1m"
     source = f"sqlite:///{tmp_path / 'a.db'}"
     with _fake() as fake:
-        assert _run(market, tmp_path, fake.url, "a").exit_code == 0
+        assert _run(market, tmp_path, fake.url, "a").exit_code == EXIT_NO_DECISIONS
         asked = len(fake.requests)
         extra = _run(
             market, tmp_path, fake.url, "d",

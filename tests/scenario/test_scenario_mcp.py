@@ -35,7 +35,7 @@ async def test_mcp_tools_run_a_scenario_end_to_end(
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "tradeleague.mcp", "--db", sqlite_url],
-        env={"TRADELEAGUE_API_KEY": key},
+        env={"TRADELEAGUE_API_KEY": key, "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
         cwd=str(tmp_path),
     )
     async with Client(params) as client:
@@ -54,6 +54,13 @@ async def test_mcp_tools_run_a_scenario_end_to_end(
             )
         )
         assert queued["accepted"] == 1
+        numbers = [
+            {"symbol": "SPY", "side": "buy", "quantity": 1},
+            {"symbol": "SPY", "side": "buy", "quantity": 0.5},
+        ]
+        as_numbers = await client.call_tool("trade", {"run_id": run_id, "orders": numbers})
+        assert not as_numbers.is_error, _text(as_numbers)  # issue 11: MCP takes numbers
+        assert _data(as_numbers)["accepted"] == 2
         early = await client.call_tool("results", {"run_id": run_id})
         assert early.is_error
         assert "run_not_complete" in _text(early)

@@ -16,7 +16,7 @@ def test_site_root_lists_the_formats_with_the_disclaimer(service: ScenarioServic
         assert root.status_code == 200
         body = root.json()
         assert body["disclaimer"] == DISCLAIMER
-        assert set(body["formats"]) == {"scenario", "weights", "direction"}
+        assert set(body["formats"]) == {"scenario", "weights", "direction", "thesis"}
         weights = client.get("/api/v1/weights")
         assert weights.status_code == 200
         assert weights.json()["disclaimer"] == DISCLAIMER

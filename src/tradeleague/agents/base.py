@@ -18,7 +18,16 @@ from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.untrusted import bounded_int, clean_text
 
-__all__ = ["MAX_LATENCY_MS", "Agent", "AgentReply", "Turn"]
+__all__ = [
+    "MAX_LATENCY_MS",
+    "PROMPT_BLIND_KINDS",
+    "Agent",
+    "AgentReply",
+    "Resumable",
+    "Turn",
+    "reads_messages",
+    "resume_agent",
+]
 
 MAX_LATENCY_MS = 10**9
 """The longest latency a reply may claim (about 11.6 days); a longer one is cut to it."""
@@ -105,3 +114,43 @@ class Agent(Protocol):
     async def answer(self, turn: Turn) -> AgentReply:
         """Answer ``turn``; faults are outcomes, never exceptions."""
         ...
+
+
+@runtime_checkable
+class Resumable(Protocol):
+    """An agent (or decision rule) whose answers depend on how many turns it has taken.
+
+    A scripted file plays its lines in order; a seeded coin flip draws from one
+    generator. After a restart the engine rebuilds each agent fresh and calls
+    ``resume`` with the number of turns the record says it already took, so
+    the next answer is the one an uninterrupted run would have given.
+    """
+
+    def resume(self, turns: int) -> None:
+        """Continue as if ``turns`` turns had been taken (idempotent: at least that many)."""
+        ...
+
+
+def resume_agent(agent: object, turns: int) -> None:
+    """Resume ``agent`` after ``turns`` past turns, if its answers depend on them.
+
+    Agents without sequential state (a model, a rule that reads only the
+    turn) are left as they are.
+    """
+    if turns > 0 and isinstance(agent, Resumable):
+        agent.resume(turns)
+
+
+PROMPT_BLIND_KINDS = frozenset({"baseline", "scripted"})
+"""Kinds of agent that never read a turn's messages: a baseline decides from the
+turn's structured view, a scripted agent plays its file."""
+
+
+def reads_messages(agent: Agent) -> bool:
+    """Return whether ``agent`` reads a turn's messages (a format builds them only if so).
+
+    The answer a prompt-blind agent gives does not depend on the messages, so
+    leaving them out changes no event; it spares a round the prompt of every
+    baseline and scripted agent.
+    """
+    return agent.kind not in PROMPT_BLIND_KINDS

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from tradeleague.agents.base import AgentReply, Turn
+from tradeleague.agents.base import AgentReply, Turn, resume_agent
 from tradeleague.calls import Outcome
 
 __all__ = ["BaselineAgent"]
@@ -41,6 +41,10 @@ class BaselineAgent(Generic[D]):
     render: Callable[[D | None], str] = field(repr=False)
     kind: str = "baseline"
     labels: dict[str, str] = field(default_factory=dict)
+
+    def resume(self, turns: int) -> None:
+        """Resume the rule after ``turns`` past turns, when it holds state (a seeded coin)."""
+        resume_agent(self.decide, turns)
 
     async def answer(self, turn: Turn) -> AgentReply:
         """Decide from ``turn.view`` and answer with the rendered text, at latency 0."""

@@ -134,12 +134,28 @@ class CoinFlip:
     seed: int = 0
     name: str = "coin-flip"
     rng: _random_module.Random = field(init=False)
+    turns: int = field(default=0, init=False)
+    """Turns decided so far, skipped ones (``resume``) included."""
+    _owed: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.rng = _random_module.Random(self.seed)  # noqa: S311 - a baseline, not crypto
 
+    def resume(self, turns: int) -> None:
+        """Continue after ``turns`` past turns: their draws are skipped at the next turn.
+
+        Each turn draws once per symbol of the universe, which is fixed for a
+        season, so the draws owed are made (and dropped) once the next turn
+        shows the universe; the answers that follow are an uninterrupted run's.
+        """
+        self._owed = max(self._owed, turns - self.turns)
+
     def decide(self, view: WeightsView) -> dict[str, int] | None:
         """Return equal weights over the symbols whose coin came up heads."""
+        for _ in range(self._owed * len(view.symbols)):
+            self.rng.random()
+        self.turns += self._owed + 1
+        self._owed = 0
         heads = [s for s in sorted(view.symbols) if self.rng.random() < 0.5]
         return _spread(heads, view.max_weight_bps)
 

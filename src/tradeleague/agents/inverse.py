@@ -21,7 +21,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.base import Agent, AgentReply, Turn, resume_agent
 from tradeleague.llm.records import CallKey
 
 __all__ = [
@@ -110,6 +110,10 @@ class SharedAgent:
         self.kind = agent.kind
         self._replies: dict[CallKey, asyncio.Future[AgentReply]] = {}
 
+    def resume(self, turns: int) -> None:
+        """Resume the shared agent after ``turns`` past turns."""
+        resume_agent(self.agent, turns)
+
     async def answer(self, turn: Turn) -> AgentReply:
         """Return the shared reply to ``turn.key``, asking the agent on the first call only."""
         pending = self._replies.get(turn.key)
@@ -155,6 +159,10 @@ class InverseAgent:
     inverter: Inverter = field(repr=False)
     kind: str = "inverse"
     labels: dict[str, str] = field(default_factory=dict)
+
+    def resume(self, turns: int) -> None:
+        """Resume the mirrored source after ``turns`` past turns (idempotent if shared)."""
+        resume_agent(self.source, turns)
 
     async def answer(self, turn: Turn) -> AgentReply:
         """Return the source's reply with its text inverted where it can be.

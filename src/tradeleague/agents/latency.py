@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.base import Agent, AgentReply, Turn, resume_agent
 
 __all__ = ["SimulatedLatency", "seeded_latency"]
 
@@ -52,6 +52,10 @@ class SimulatedLatency:
     def __post_init__(self) -> None:
         self.name = self.agent.name
         self.kind = self.agent.kind
+
+    def resume(self, turns: int) -> None:
+        """Resume the wrapped agent after ``turns`` past turns."""
+        resume_agent(self.agent, turns)
 
     async def answer(self, turn: Turn) -> AgentReply:
         """Answer through the wrapped agent, with the simulated latency."""

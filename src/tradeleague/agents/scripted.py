@@ -157,6 +157,10 @@ class ScriptedAgent:
         """Whether every line has been played."""
         return self._next >= len(self.lines)
 
+    def resume(self, turns: int) -> None:
+        """Continue after ``turns`` played turns: the next turn plays line ``turns + 1``."""
+        self._next = max(self._next, turns)
+
     async def answer(self, turn: Turn) -> AgentReply:
         """Play the next line; ``provider_error`` with no text once the script is exhausted."""
         index = self._next

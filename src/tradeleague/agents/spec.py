@@ -40,7 +40,6 @@ from tradeleague.agents.llm import LlmAgent
 from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.errors import ConfigError, TradeleagueError
 from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
-from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset
 from tradeleague.llm.types import Provider
 
@@ -77,9 +76,11 @@ DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 """The key variable of an ``openai`` agent on a base URL that matches no preset."""
 
 LOCAL_PROVIDER = "local"
+HOUSE_MODEL_NAMES = ("house", "smollm2")
+"""The names of the bundled house model after ``local:``; any other must be a ``.gguf`` file."""
 """The gateway provider name of the house model (``tradeleague.llm.local.LocalProvider``)."""
 
-_WEIGHTS_BASELINES = ("cash", "buy_and_hold", "equal_weight", "momentum", "coin_flip")
+_WEIGHTS_BASELINES = ("cash", "buy-and-hold", "equal-weight", "momentum", "coin-flip")
 """The weights league's baselines, as ``AGENT_OPTION_HELP`` lists them."""
 
 
@@ -194,6 +195,11 @@ def parse_agent_spec(text: str) -> AgentSpec:
         )
     if not target:
         raise ConfigError(f"agent spec {text!r}: {kind}: needs a target ({_EXAMPLES})")
+    if kind == "local" and target not in HOUSE_MODEL_NAMES and not target.endswith(".gguf"):
+        raise ConfigError(
+            f"agent spec {text!r}: local: takes the house model ({', '.join(HOUSE_MODEL_NAMES)}) "
+            "or a .gguf file, e.g. local:house"
+        )
     options = _options(raw_options, kind, text)
     given = dict(options)
     base_url: str | None = None
@@ -285,6 +291,10 @@ def providers_for(
     file. Every house-model agent runs on the same model, so two different
     files in one roster are an error.
     """
+    # Imported here, not at the top: the OpenAI SDK is slow to import, and a
+    # command that runs no model agent never pays for it.
+    from tradeleague.llm.openai_compat import OpenAICompatProvider
+
     endpoints: dict[str, ProviderPreset] = {}
     local_paths: set[str | None] = set()
     for spec in specs:

@@ -215,6 +215,26 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
+    @router.get("/runs", summary="List my runs")
+    async def my_runs(
+        service: ServiceDep,
+        key: KeyDep,
+        mine: Annotated[
+            bool, Query(description="Only the caller's runs (the only list there is).")
+        ] = True,
+    ) -> Response:
+        def work() -> Response:
+            return _json({"runs": service.runs(service.authenticate(key))})
+
+        return await call(service, work)
+
+    @router.get("/runs/{run_id}", summary="One of my runs: status, bar, queued orders")
+    async def one_run(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return _json(service.run(service.authenticate(key), run_id))
+
+        return await call(service, work)
+
     @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio (S-API-1)")
     async def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
@@ -246,6 +266,20 @@ def _agent_router() -> APIRouter:
                 digest,
                 lambda: service.trade(account, run_id, orders),
             )
+
+        return await call(service, work)
+
+    @router.delete("/runs/{run_id}/orders/{order}", summary="Cancel a queued order")
+    async def cancel_order(
+        run_id: RunId,
+        order: Annotated[
+            int, Path(ge=0, le=10_000, description="The order's place in the queue, from 0.")
+        ],
+        service: ServiceDep,
+        key: KeyDep,
+    ) -> Response:
+        def work() -> Response:
+            return _json(service.cancel_order(service.authenticate(key), run_id, order))
 
         return await call(service, work)
 

@@ -50,7 +50,10 @@ class _In(BaseModel):
 class CreateRunIn(_In):
     """Start a run in a scenario version (S-API-5)."""
 
-    scenario: str = Field(pattern=ID_PATTERN, description="The scenario version's id.")
+    scenario: str = Field(
+        pattern=r"^[0-9A-Za-z._\-]{1,100}$",
+        description="The scenario version's id, or a scenario's name for its latest version.",
+    )
 
 
 class OrderIn(_In):

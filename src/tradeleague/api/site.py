@@ -26,6 +26,7 @@ from tradeleague.formats.weights import WeightsPreset
 from tradeleague.mcp.hosted import MCP_PATH, HostedMcp
 from tradeleague.web.direction_api import DirectionReads, direction_router
 from tradeleague.web.pages import install_pages
+from tradeleague.web.thesis_api import ThesisReads, thesis_router
 from tradeleague.web.weights_api import WeightsReads, weights_router
 
 __all__ = ["create_site"]
@@ -66,27 +67,38 @@ def create_site(
     app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
     install_accounts(app, build_accounts(service, accounts))
     _mount_mcp(app, service)
-    install_pages(app, weights=weights, direction=direction, service=service, clock=clock)
+    thesis = ThesisReads(store)
+    app.include_router(thesis_router(thesis))
+    install_pages(
+        app, weights=weights, direction=direction, service=service, clock=clock, thesis=thesis
+    )
 
     @app.get("/api/v1", tags=["public"])
     def root() -> dict[str, object]:
-        """Say what this server offers, and that it is paper trading only."""
+        """Say what this server offers, and that it is paper trading only.
+
+        Every path outside ``templates`` answers 200 to a plain GET; the
+        templates need an id filled in or an API key.
+        """
         return {
             "disclaimer": DISCLAIMER,
             "version": __version__,
             "formats": {
                 "scenario": {
-                    "leaderboard": "/api/v1/leaderboard",
                     "scenarios": "/api/v1/leaderboard/scenarios",
-                    "runs": "/api/v1/runs",
                 },
                 "weights": "/api/v1/weights",
-                "direction": "/api/v1/direction/boards",
+                "direction": "/api/v1/direction",
+                "thesis": "/api/v1/thesis",
             },
             "account": "/api/v1/account",
             "mcp": MCP_PATH,
             "limits": "/api/v1/limits",
             "docs": "/docs",
+            "templates": {
+                "leaderboard": "/api/v1/leaderboard?scenario={scenario_id}&metric=return",
+                "runs": "GET or POST /api/v1/runs with the X-API-Key header",
+            },
         }
 
     @app.get("/api/v1/limits", tags=["public"])

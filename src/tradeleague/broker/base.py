@@ -13,7 +13,7 @@ back and it never settles later (D-SKP-1: "voided, not guessed").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol, runtime_checkable
@@ -21,7 +21,7 @@ from typing import Protocol, runtime_checkable
 from tradeleague.money import Usd
 from tradeleague.sim import Direction, OptionResult
 
-__all__ = ["BinaryOrder", "Broker", "CloseEvent", "Placed", "Rejected"]
+__all__ = ["BinaryOrder", "Broker", "CloseEvent", "Placed", "Rejected", "RestorableBroker"]
 
 _MS = timedelta(milliseconds=1)
 
@@ -143,4 +143,17 @@ class Broker(Protocol):
         Called for trades with no close event by the grace (``unsettled``) and
         for the trades of a round voided by a league fault.
         """
+        ...
+
+
+@runtime_checkable
+class RestorableBroker(Protocol):
+    """A broker whose book lives in the arena's process (the paper broker).
+
+    An arena restarting on its log hands such a broker what the record says it
+    held; a broker keeping its own book elsewhere (an exchange) needs nothing.
+    """
+
+    async def restore(self, balances: Mapping[str, Usd], trades_placed: int) -> None:
+        """Set every account of ``balances``; number the next trade after ``trades_placed``."""
         ...

@@ -21,7 +21,7 @@ grace (``void``) and its stake is returned; a voided trade never settles later.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -109,6 +109,16 @@ class PaperBroker:
         if balance < 0:
             raise ValueError("an opening balance cannot be negative")
         self._balances[account] = balance
+
+    async def restore(self, balances: Mapping[str, Usd], trades_placed: int) -> None:
+        """Take up the book an arena's log holds: balances, and the trade numbering.
+
+        Trades placed before are not known here: their rounds are finished
+        (settled or voided) in the log, or voided by the restarted arena.
+        """
+        for account, balance in balances.items():
+            await self.open_account(account, balance)
+        self._next = max(self._next, trades_placed + 1)
 
     async def balance(self, account: str) -> Usd:
         """Return ``account``'s balance (stakes of open trades are held, not included).

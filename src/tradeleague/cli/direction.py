@@ -10,15 +10,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from datetime import UTC, datetime
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import Progress
+from rich.console import Console
 from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import (
     REPLAY_ANSWERS_HELP,
     AgentSpec,
@@ -28,45 +32,98 @@ from tradeleague.agents.spec import (
     providers_for,
 )
 from tradeleague.cli.console import board_console
+from tradeleague.cli.log import answers_payload, print_summary
+from tradeleague.cli.progress import round_progress
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
+from tradeleague.events import EventKind
 from tradeleague.formats.direction.baselines import BASELINE_NAMES, direction_baseline
 from tradeleague.formats.direction.board import Board, ModelRow
 from tradeleague.formats.direction.candle import MINUTE
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import pct, report_payload
+from tradeleague.formats.direction.timing import round_opens
+from tradeleague.league.answers import summarise
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import recorded_answers, replay_direction
 from tradeleague.llm.gateway import Gateway, ModelGateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import MICRO, format_usd
-from tradeleague.store import open_store
+from tradeleague.store import Store, open_store
 
-__all__ = ["board_table", "direction_baselines", "register_replay"]
+__all__ = ["board_table", "direction_baselines", "register_replay", "seeded_baselines"]
 
 
 def direction_baselines(name: str) -> tuple[Any, Any]:
-    """Return ``(decide, render)`` of an arena baseline: up, down, momentum or coin_flip.
+    """Return ``(decide, render)`` of an arena baseline: up, down, momentum or coin-flip.
+
+    ``coin-flip`` and ``coin_flip`` are the same baseline.
 
     Raises
     ------
     ConfigError
         For any other name.
     """
-    return direction_baseline(name, seed=0)
+    try:
+        return direction_baseline(name.replace("-", "_"), seed=0)
+    except ConfigError:
+        raise ConfigError(
+            f"unknown direction baseline {name!r}; choose one of: {', '.join(SHOWN_BASELINES)}"
+        ) from None
+
+
+SHOWN_BASELINES = tuple(sorted(n.replace("_", "-") for n in BASELINE_NAMES))
+"""The arena's baselines as the help writes them (one style: ``coin-flip``)."""
+
+
+def seeded_baselines(season: str, agent: str) -> Callable[[str], tuple[Any, Any]]:
+    """Return the baseline factory of ``agent``: its coin draws from its own seed.
+
+    The seed derives from the season (its stream) and the agent's name
+    (`tradeleague.agents.seeds.agent_seed`), so no two coin flippers agree by accident.
+    """
+    seed = agent_seed(season, agent)
+
+    def make(name: str) -> tuple[Any, Any]:
+        try:
+            return direction_baseline(name.replace("-", "_"), seed=seed)
+        except ConfigError:
+            raise ConfigError(
+                f"unknown direction baseline {name!r}; choose one of: {', '.join(SHOWN_BASELINES)}"
+            ) from None
+
+    return make
 
 
 def _rate(row: ModelRow) -> str:
     return "-" if row.hit_rate is None else f"{pct(row.hit_rate)}%"
 
 
-def board_table(board: Board) -> Table:
+def _skips(row: ModelRow, causes: Mapping[str, Counter[str]] | None) -> str:
+    """Return the skip classes of ``row``, the provider faults beside ``timeout``.
+
+    The seed's classes stay (a provider fault is a ``timeout`` skip: no answer
+    came); the cause is shown beside it, e.g. ``timeout:12 (key_rejected 12)``.
+    """
+    faults = (causes or {}).get(row.entrant.name)
+    parts = []
+    for kind, count in row.skips.items():
+        text = f"{kind}:{count}"
+        if kind == "timeout" and faults:
+            text += " (" + ", ".join(f"{c} {n}" for c, n in sorted(faults.items())) + ")"
+        parts.append(text)
+    return " ".join(parts) or "-"
+
+
+def board_table(board: Board, causes: Mapping[str, Counter[str]] | None = None) -> Table:
     """Return the models' board as a Rich table, with the luck columns (D-SCO, D-LCK).
 
     Hit rates below break-even are greyed (D-SCO-6); the caption carries the
     break-even line, the luckiest-of-N line and the paper-trading line (C-1).
+    ``causes`` (provider faults by class, per model) are shown beside the
+    ``timeout`` skips.
     """
     luck = "-" if board.luckiest is None else f"{pct(board.luckiest)}%"
     table = Table(
@@ -83,7 +140,7 @@ def board_table(board: Board) -> Table:
     for row in board.models:
         ci = row.interval
         grey = board.below_break_even(row)
-        skips = " ".join(f"{k}:{v}" for k, v in row.skips.items()) or "-"
+        skips = _skips(row, causes)
         table.add_row(
             str(row.rank),
             row.entrant.name,
@@ -113,7 +170,7 @@ def _moment(text: str | None, what: str) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-_AGENT_HELP = agent_option_help(BASELINE_NAMES) + (
+_AGENT_HELP = agent_option_help(SHOWN_BASELINES) + (
     " Example: --agent up=baseline:up --agent "
     "mini=openai:openai/gpt-4o-mini@openrouter,provider=openai,tier=ECO."
 )
@@ -146,6 +203,12 @@ _OUT_HELP = (
     "provider, tier, balance, roi, hit_rate, answer_rate, settled, wins, losses, "
     "draws, skips, streak, rank, ci_low, ci_high; and the provider and tier rows."
 )
+_DEFAULT_TIMEOUT_S = DirectionPreset().window.total_seconds()
+"""The preset's response window in seconds (45), the default of ``--timeout``."""
+_TIMEOUT_HELP = (
+    "Seconds each model may take to answer, from the ask (the response window); an "
+    "answer with under 30 seconds left before the round's end is not placed."
+)
 _STREAM_HELP = (
     "Event stream the arena records to in --db; use another name to keep several "
     "replays in one database."
@@ -174,36 +237,96 @@ def register_replay(replay_app: typer.Typer) -> None:
         db: Annotated[str | None, typer.Option(metavar="URL", help=_DB_HELP)] = None,
         out: Annotated[Path | None, typer.Option(metavar="PATH", help=_OUT_HELP)] = None,
         stream: Annotated[str, typer.Option(metavar="NAME", help=_STREAM_HELP)] = FORMAT,
+        timeout: Annotated[
+            float, typer.Option(metavar="SECONDS", help=_TIMEOUT_HELP)
+        ] = _DEFAULT_TIMEOUT_S,
         replay_answers: Annotated[
             str | None,
             typer.Option("--replay-answers", metavar="FROM_DB", help=_REPLAY_ANSWERS_HELP),
         ] = None,
     ) -> None:
-        """Replay direction-arena rounds over frozen candles with the paper broker."""
+        """Replay direction-arena rounds over frozen candles with the paper broker.
+
+        Ends with a summary per agent; exits 3 when an agent never decided because
+        its provider failed (the summary names the cause and the likely fix).
+
+        Example: tradeleague replay direction --market ../shared/data/crypto_1m
+        --agent up=baseline:up --agent coin=baseline:coin-flip --end 2025-09-02T06:00Z
+        """
         if not 0 <= payout <= 1000:
             raise ConfigError("--payout is a percent between 0 and 1000")
         preset = DirectionPreset(payout_ppm=payout * 10_000)
-        dataset = load_dataset(market, symbols=[preset.symbol])
-        series = dataset[preset.symbol]
-        first = _moment(start, "--start") or series.first + preset.candles * MINUTE
-        last = _moment(end, "--end") or series.last
+        if not 0 < timeout < preset.round_length.total_seconds():
+            raise ConfigError(
+                f"--timeout {timeout:g}: give the seconds a model may take, more than 0 and "
+                f"less than the {preset.round_length.total_seconds():g}-second round"
+            )
+        preset = replace(preset, window=timedelta(seconds=timeout))
         specs = [parse_agent_spec(text) for text in agent]
+        check_roster(specs)
+        dataset = load_dataset(market, symbols=[preset.symbol])
+        if dataset.bar_size != MINUTE:
+            raise ConfigError(
+                f"--market {market}: the arena needs one-minute candles, "
+                f"not {dataset.bar_size_text}"
+            )
+        series = dataset[preset.symbol]
+        earliest = series.first + preset.candles * MINUTE
+        first = _moment(start, "--start") or earliest
+        last = _moment(end, "--end") or series.last
+        if not round_opens(max(first, earliest), min(last, series.last), preset):
+            raise ConfigError(
+                f"no round with data between {first:%Y-%m-%d %H:%M} and {last:%Y-%m-%d %H:%M} "
+                f"UTC: the candles in {market} run from {series.first:%Y-%m-%d %H:%M} to "
+                f"{series.last:%Y-%m-%d %H:%M} UTC, and the first round needs "
+                f"{preset.candles} minutes of history"
+            )
         answers = None
         if replay_answers is not None:
             with open_store(replay_answers, upgrade=False) as source:
                 answers = recorded_answers(source, stream)
+        console = board_console()
         try:
-            board = asyncio.run(_run(specs, preset, dataset, first, last, db, stream, answers))
+            board = asyncio.run(
+                _run(specs, preset, dataset, first, last, db, stream, console, answers)
+            )
         except ReplayMissed as exc:
             raise ConfigError(
                 f"--replay-answers: {exc}; the answers' stream must hold this span recorded "
-                "with the same agents, --start, --end and --payout"
+                "with the same agents, --start, --end, --payout and --timeout"
             ) from exc
-        console = board_console()
-        console.print(board_table(board))
+        with open_store(db, upgrade=False) as store:
+            summaries = summarise(store, stream)
+            console.print(board_table(board, causes={s.agent: s.faults for s in summaries}))
+            status = print_summary(console, store, stream, summaries)
+            calls = answers_payload(store, stream) if out is not None else {}
         if out is not None:
-            out.write_text(json.dumps(report_payload(board), indent=2) + "\n", encoding="utf-8")
+            payload = report_payload(board)
+            payload["answers"] = calls
+            out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
             console.print(f"wrote {out}")
+        if status:
+            raise typer.Exit(status)
+
+
+def check_roster(specs: list[AgentSpec]) -> None:
+    """Build every agent once against a gateway that calls nothing: a bad spec fails first.
+
+    Raises
+    ------
+    ConfigError
+        For a duplicate name, an unknown baseline or an unreadable script.
+    """
+    names = [spec.name for spec in specs]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"agent names must be unique: {names}")
+    gateway = ReplayGateway(RecordedAnswers([]))
+    for spec in specs:
+        build_agent(spec, gateway=gateway, format_name=FORMAT, baseline_factory=direction_baselines)
+
+
+def _rounds_recorded(store: Store, stream: str) -> int:
+    return sum(1 for s in store.events(stream) if s.event.kind == EventKind.ROUND_FINISHED)
 
 
 async def _run(
@@ -214,6 +337,7 @@ async def _run(
     last: datetime,
     db: str | None,
     stream: str,
+    console: Console,
     answers: RecordedAnswers | None = None,
 ) -> Board:
     async with contextlib.AsyncExitStack() as stack:
@@ -231,18 +355,26 @@ async def _run(
                     model=spec.target,
                 ),
                 agent=build_agent(
-                    spec, gateway=gateway, format_name=FORMAT, baseline_factory=direction_baselines
+                    spec,
+                    gateway=gateway,
+                    format_name=FORMAT,
+                    baseline_factory=seeded_baselines(stream, spec.name),
                 ),
             )
             for spec in specs
         ]
-        with open_store(db) as store, Progress(transient=True) as progress:
-            task = progress.add_task("rounds", total=None)
-
-            def advance(done: int, total: int, round_id: str) -> None:
-                progress.update(task, completed=done, total=total, description=round_id)
-
-            return await replay_direction(
-                store, dataset, roster, start=first, end=last, preset=preset, stream=stream,
-                on_round=advance,
-            )  # fmt: skip
+        with open_store(db) as store:
+            console.print(f"Recording to {store.url}, stream [bold]{stream}[/]")
+            done = _rounds_recorded(store, stream)
+            total = len(round_opens(first, last, preset))
+            if done:
+                console.print(
+                    f"resuming from round {done + 1} of {total} ({done} already recorded "
+                    f"in stream {stream})",
+                    highlight=False,
+                )
+            with round_progress(console, store, stream) as progress:
+                return await replay_direction(
+                    store, dataset, roster, start=first, end=last, preset=preset, stream=stream,
+                    on_round=progress.tick,
+                )  # fmt: skip

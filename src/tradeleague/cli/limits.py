@@ -20,7 +20,10 @@ def limits(
         typer.Argument(metavar="[FORMAT]", help="weights, direction or scenario (default: all)."),
     ] = None,
 ) -> None:
-    """Print what a format's scoring does not account for: read it beside any board."""
+    """Print what a format's scoring does not account for: read it beside any board.
+
+    Example: tradeleague limits direction
+    """
     if format_name is not None and format_name not in LIMITS:
         raise ConfigError(f"no format {format_name!r}; choose one of: {', '.join(LIMITS)}")
     console = Console()

@@ -9,7 +9,11 @@ import typer
 __all__ = ["register"]
 
 # Each format's CLI module exposes ``register_replay(replay_app)``; add one line per format.
-_FORMAT_MODULES: tuple[str, ...] = ("tradeleague.cli.weights", "tradeleague.cli.direction")
+_FORMAT_MODULES: tuple[str, ...] = (
+    "tradeleague.cli.weights",
+    "tradeleague.cli.direction",
+    "tradeleague.cli.thesis",
+)
 
 replay_app = typer.Typer(
     name="replay",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
@@ -103,14 +104,12 @@ def _create(
             "--leverage",
             help="Leverage cap, one of "
             + ", ".join(str(c) for c in LEVERAGE_CAPS)
-            + ": notional exposure may not exceed equity x cap (S-FIL-5).",
+            + ": notional exposure may not exceed equity x cap.",
         ),
     ] = 1,
     shorting: Annotated[
         bool,
-        typer.Option(
-            "--shorting", help="Allow short and cover orders, zero borrow cost (S-FIL-4)."
-        ),
+        typer.Option("--shorting", help="Allow short and cover orders, zero borrow cost."),
     ] = False,
     cash: Annotated[
         str,
@@ -129,7 +128,7 @@ def _create(
         int,
         typer.Option(
             "--index-bps",
-            help="Default slippage of SPY, QQQ, IWM and DIA in bps (S-FIL-2; seed: "
+            help="Default slippage of SPY, QQQ, IWM and DIA in bps (seed: "
             f"{_SEED.slippage.index_bps}).",
         ),
     ] = _SEED.slippage.index_bps,
@@ -137,7 +136,7 @@ def _create(
         int,
         typer.Option(
             "--volatile-bps",
-            help="Default slippage of the high-variance names in bps (S-FIL-2; seed: "
+            help="Default slippage of the high-variance names in bps (seed: "
             f"{_SEED.slippage.high_variance_bps}).",
         ),
     ] = _SEED.slippage.high_variance_bps,
@@ -145,7 +144,7 @@ def _create(
         int,
         typer.Option(
             "--default-bps",
-            help="Default slippage of every other symbol in bps (S-FIL-2; seed: "
+            help="Default slippage of every other symbol in bps (seed: "
             f"{_SEED.slippage.default_bps}).",
         ),
     ] = _SEED.slippage.default_bps,
@@ -161,7 +160,7 @@ def _create(
     ] = False,
     db: DbOption = None,
 ) -> None:
-    """Provision an immutable scenario version from a folder of bars (S-SCN-1, S-SCN-2).
+    """Provision an immutable scenario version from a folder of bars.
 
     The bars of the slice are copied into the database with a content hash;
     runs stay pinned to the version they started on. Prints the version's id,
@@ -184,15 +183,23 @@ def _create(
         overrides = parse_slippage_overrides(slippage or [])
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
+    first, last = _date(start, "--start"), _date(end, "--end")
+    if first >= last:
+        raise ConfigError(f"--start {start} must come before --end {end}")
+    names = [s for s in symbols.split(",") if s.strip()]
+    if not names:
+        raise ConfigError("--symbols names no symbol; give e.g. SPY,AAPL")
+    if not Path(market).exists():
+        raise ConfigError(f"--market {market}: no such file or folder")
     service = _service(db)
     try:
         scenario = provision_from_market(
             service,
             name,
             market,
-            [s for s in symbols.split(",") if s.strip()],
-            _date(start, "--start"),
-            _date(end, "--end"),
+            names,
+            first,
+            last,
             leverage_cap=leverage,
             allow_short=shorting,
             cash=usd(cash),
@@ -231,13 +238,13 @@ def _keys_create(
         typer.Option(
             "--tier",
             help=f"Plan: free ({_SEED.free_quota} runs per UTC month, then 402) or pro "
-            f"({_SEED.pro_quota}, then 429) at the seed's quotas (S-SVC-5); serve "
+            f"({_SEED.pro_quota}, then 429) at the seed's quotas; serve "
             "--free-quota/--pro-quota change them. Re-tiers an existing account.",
         ),
     ] = "free",
     db: DbOption = None,
 ) -> None:
-    """Create an API key for an account and print it once (only its hash is kept, S-SVC-4).
+    """Create an API key for an account and print it once (only its hash is kept).
 
     The key goes to stdout alone, so it can be captured; agents send it as the
     X-API-Key header.
@@ -306,7 +313,7 @@ def _serve(
         typer.Option(
             "--free-quota",
             help="Runs a free account may start per UTC month; the next is refused with "
-            f"402 and --checkout-url (S-SVC-5; seed: {_SEED.free_quota}).",
+            f"402 and --checkout-url (seed: {_SEED.free_quota}).",
         ),
     ] = _SEED.free_quota,
     pro_quota: Annotated[
@@ -314,7 +321,7 @@ def _serve(
         typer.Option(
             "--pro-quota",
             help="Runs a pro account may start per UTC month; the next is refused with "
-            f"429 and resets_at (S-SVC-5; seed: {_SEED.pro_quota}).",
+            f"429 and resets_at (seed: {_SEED.pro_quota}).",
         ),
     ] = _SEED.pro_quota,
     idle_days: Annotated[
@@ -322,7 +329,7 @@ def _serve(
         typer.Option(
             "--idle-days",
             help="Days without activity after which a run is abandoned, fractions "
-            f"allowed, at least {MIN_IDLE_LIMIT / _HOUR:g} hour (S-SVC-3; seed: "
+            f"allowed, at least {MIN_IDLE_LIMIT / _HOUR:g} hour (seed: "
             f"{_SEED.idle_limit / _DAY:g}).",
         ),
     ] = _SEED.idle_limit / _DAY,
@@ -330,7 +337,7 @@ def _serve(
         float,
         typer.Option(
             "--idempotency-hours",
-            help="Hours an idempotency_key replays its first response (S-SVC-1; seed: "
+            help="Hours an idempotency_key replays its first response (seed: "
             f"{_SEED.idempotency_ttl / _HOUR:g}).",
         ),
     ] = _SEED.idempotency_ttl / _HOUR,
@@ -338,14 +345,12 @@ def _serve(
         str,
         typer.Option(
             "--checkout-url",
-            help="Upgrade page sent with a free account's 402 (S-SVC-5).",
+            help="Upgrade page sent with a free account's 402.",
         ),
     ] = _SEED.checkout_url,
     max_queued: Annotated[
         int,
-        typer.Option(
-            "--max-queued", help="Most orders that may wait for one step of a run (S-API-2)."
-        ),
+        typer.Option("--max-queued", help="Most orders that may wait for one step of a run."),
     ] = _SEED.max_queued,
     direction_stream: Annotated[
         str,

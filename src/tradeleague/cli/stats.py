@@ -145,7 +145,7 @@ def luck(
         ),
     ] = False,
 ) -> None:
-    """Say how much of a hit rate is luck (SPEC D-LCK-1..3, D-SCO-6).
+    """Say how much of a hit rate is luck.
 
     Reads an observed hit rate against a coin flip: its 95% confidence interval,
     the break-even hit rate at the payout, what a coin flip earns per round, how

@@ -97,7 +97,10 @@ def verify_command(
         ),
     ] = None,
 ) -> None:
-    """Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch."""
+    """Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch.
+
+    Example: tradeleague verify --db sqlite:///league.db --checkpoint 1234:<64 hex digits>
+    """
     from tradeleague.store import open_store, verify
 
     expected = _checkpoint(checkpoint)
@@ -112,7 +115,10 @@ def verify_command(
 
 
 def upgrade_command(db: DbOption = None) -> None:
-    """Create the schema in a blank database, or bring an old one to the current revision."""
+    """Create the schema in a blank database, or bring an old one to the current revision.
+
+    Example: tradeleague db upgrade --db postgresql+psycopg://league@localhost/league
+    """
     from tradeleague.store import describe, open_store
 
     with open_store(db):
@@ -136,7 +142,10 @@ def _info_table(info: DbInfo, console: Console) -> None:
 
 
 def info_command(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """Show the database (password masked), its schema revision, event count and head hash."""
+    """Show the database (password masked), its schema revision, event count and head hash.
+
+    Example: tradeleague db info --db sqlite:///league.db --json
+    """
     from tradeleague.store import describe
 
     info = describe(db)
@@ -147,7 +156,10 @@ def info_command(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 
 def refresh_command(db: DbOption = None) -> None:
-    """Bring every registered projection up to date with the event log."""
+    """Bring every registered projection up to date with the event log.
+
+    Example: tradeleague db refresh --db sqlite:///league.db
+    """
     from tradeleague.store import open_store
 
     with open_store(db, upgrade=False) as store:

@@ -24,28 +24,30 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
+from tradeleague.cli.log import answers_payload, print_summary
+from tradeleague.cli.progress import round_progress
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.feeds import FrozenBarsSource, PriceSource
-from tradeleague.feeds.chainlink import ChainlinkSource
-from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
+from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents, owner_key_readers
+from tradeleague.league.weights.events import season_stream
 from tradeleague.league.weights.replay import (
     RosterEntry,
     recorded_answers,
+    replay_hours,
     replay_season_id,
     run_season,
 )
@@ -169,17 +171,6 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
     return table
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    )
-
-
 async def replay_roster(
     store: Store,
     dataset: Dataset,
@@ -199,15 +190,12 @@ async def replay_roster(
     """
     replay = None if answers is None else ReplayGateway(answers)
     specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
-    _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed)
+    _parsed, agents, gateway = build_agents(specs, gateway=replay, seed=seed, season=season)
     try:
-        with _progress(console) as progress:
-            task = progress.add_task(f"weights season {season}", total=None)
+        with round_progress(console, store, season_stream(season)) as progress:
 
             def tick(index: int, total: int, hour: datetime) -> None:
-                progress.update(
-                    task, completed=index + 1, total=total, description=hour.isoformat()
-                )
+                progress.tick(index + 1, total, hour.isoformat())
 
             return await run_season(
                 store,
@@ -248,6 +236,33 @@ async def _replay(
     )
 
 
+def check_roster(specs: list[str]) -> None:
+    """Build the agents of ``specs`` once, calling nothing, so a bad spec fails before any effect.
+
+    Raises
+    ------
+    ConfigError
+        For a malformed spec, a duplicate name, an unknown baseline or an
+        unreadable script.
+    """
+    build_agents(specs, gateway=ReplayGateway(RecordedAnswers([])))
+
+
+def say_resuming(console: Console, store: Store, season_id: str, hours: list[datetime]) -> None:
+    """Print "resuming from round N of M" when ``season_id`` already has rounds recorded."""
+    stream = season_stream(season_id)
+    if not store.count(stream):
+        return
+    state = SeasonState.from_events(stream, (s.event for s in store.events(stream)))
+    done = sum(1 for hour in hours if state.recorded(hour))
+    if done:
+        console.print(
+            f"resuming from round {done + 1} of {len(hours)} "
+            f"({done} already recorded in season {season_id})",
+            highlight=False,
+        )
+
+
 _REPLAY_ANSWERS_HELP = (
     REPLAY_ANSWERS_HELP
     + " The calls are found by season id: give the same --season, or for the default id "
@@ -278,7 +293,12 @@ def replay_weights(
     Rounds: 15:00..19:00 UTC each trading day for intraday bars, one at 15:00
     for daily bars. No look-ahead: a round's price is the latest price
     observable at its start. Ctrl-C keeps whole rounds; run the same command
-    again to resume.
+    again to resume. Ends with a summary per agent; exits 3 when an agent never
+    decided because its provider failed (the summary names the cause), 1 when
+    the record fails verification.
+
+    Example: tradeleague replay weights --market ../shared/data/us_equities_daily
+    --agent cash=baseline:cash --agent mom=baseline:momentum --start 2025-06-02 --end 2025-07-01
     """
     console = board_console()
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
@@ -291,6 +311,15 @@ def replay_weights(
     )
     day0 = _day(start, "--start") or first
     day1 = _day(end, "--end") or last + timedelta(days=1)
+    if timeout <= 0:
+        raise ConfigError(f"--timeout {timeout:g}: give the seconds a model call may take, e.g. 60")
+    check_roster(agent)
+    hours = replay_hours(FrozenBarsSource(dataset), day0, day1, WeightsPreset())
+    if not hours:
+        raise ConfigError(
+            f"no trading day with bars between {day0} and {day1}: the data in {market} "
+            f"runs from {first} to {last}"
+        )
     season_id = season or replay_season_id(dataset.label, day0, day1, division)
     answers = None
     if replay_answers is not None:
@@ -299,6 +328,7 @@ def replay_weights(
             console.print(f"Answering from {source_store.url}: {len(answers)} recorded calls")
     with open_store(db) as store:
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
+        say_resuming(console, store, season_id, hours)
         try:
             state = asyncio.run(
                 _replay(
@@ -321,15 +351,20 @@ def replay_weights(
             ) from exc
         store.refresh_projections()
         report = verify(store)
-    luck = {d: season_luck(state, d) for d in Division}
-    console.print(render_table(state, division, luck[division]))
+        calls = answers_payload(store, season_id) if out is not None else {}
+        luck = {d: season_luck(state, d) for d in Division}
+        console.print(render_table(state, division, luck[division]))
+        status = print_summary(console, store, season_id)
     if out is not None:
-        report_json = json.dumps(build_report(state, luck), indent=2)
-        out.write_text(report_json + "\n", encoding="utf-8")
+        payload = build_report(state, luck)
+        payload["answers"] = calls
+        out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         console.print(f"Report written to {out}")
     console.print("Record verified." if report.ok else "[red]Record FAILED verification.[/]")
     if not report.ok:
         raise typer.Exit(1)
+    if status:
+        raise typer.Exit(status)
 
 
 FeedsOpt = Annotated[
@@ -359,9 +394,15 @@ def create_season_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Start a 28-day season (W-SEA-1) over the symbols of --feeds or --market."""
+    """Start a 28-day season over the symbols of --feeds or --market.
+
+    Example: tradeleague weights create-season --start 2026-03-02 --market bars/
+    """
+    # SPEC: W-SEA-1 (a season starts on a Monday 00:00 UTC).
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
     if feeds is not None:
+        from tradeleague.feeds.registry import load_registry  # eth_utils: slow to import
+
         registry = load_registry(feeds)
         chosen = names or sorted(registry.feeds)
         missing = sorted(set(chosen) - set(registry.feeds))
@@ -377,6 +418,11 @@ def create_season_cmd(
     else:
         raise ConfigError("give --feeds (live Chainlink prices) or --market (frozen bars)")
     day = _day(start, "--start") or date.min
+    if day.weekday() != 0:
+        raise ConfigError(
+            f"--start {day.isoformat()} is a {day.strftime('%A')}: a season starts on a Monday, "
+            f"e.g. {(day + timedelta(days=(7 - day.weekday()) % 7)).isoformat()}"
+        )
     clock = operator_clock(now)
     with open_store(db) as store:
         season_id = ops.create_season(
@@ -404,9 +450,14 @@ def add_agent_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Create an agent with 10,000 virtual USD (W-PF-1, W-REC-1, W-DIV-3)."""
+    """Create an agent with 10,000 virtual USD.
+
+    Example: tradeleague weights add-agent --season S1 --name mom --owner 0xabc
+    --spec baseline:momentum --division pro
+    """
+    # SPEC: W-PF-1, W-REC-1, W-DIV-3.
     clock = operator_clock(now)
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
         agent = ops.add_agent(
             store,
@@ -432,6 +483,10 @@ def _round_source(
     if feeds is not None:
         if not rpc_url:
             raise ConfigError("--feeds needs --rpc-url or $TRADELEAGUE_RPC_URL")
+        # web3 is slow to import: only a live price source pays for it.
+        from tradeleague.feeds.chainlink import ChainlinkSource
+        from tradeleague.feeds.registry import load_registry
+
         return ChainlinkSource(load_registry(feeds), rpc_url, history=bars)
     if bars is None:
         raise ConfigError("give --feeds with --rpc-url (live) or --market (frozen bars)")
@@ -457,17 +512,20 @@ def run_round_cmd(
     ] = False,
     now: NowOpt = None,
 ) -> None:
-    """Run a round now, if the round clock allows (W-RND-1).
+    """Run a round now, if the round clock allows.
 
     Prices come from Chainlink (--feeds and --rpc-url) or from frozen bars (--market).
-    A ``--force``d round still belongs to the hour it runs in, one round an hour,
-    and its ``RoundStarted`` says ``forced``; its 50-minute cut-off (W-SKP-2) counts
-    from the hour, so Pro agents of a round forced 50 minutes or more into its hour
-    are skipped. A forced round is a played round: the day's first is its Open round
-    (W-DIV-1), so a later regular round that day does not ask the Open division.
+    A forced round (--force) still belongs to the hour it runs in, one round an
+    hour, and is recorded as forced; its 50-minute cut-off counts from the hour,
+    so Pro agents of a round forced 50 minutes or more into its hour are
+    skipped. A forced round is a played round: the day's first is its Open
+    round, so a later regular round that day does not ask the Open division.
+
+    Example: tradeleague weights run-round --season S1 --market ../shared/data/us_equities_1h
     """
+    # SPEC: W-RND-1 (the round clock), W-SKP-2 (the cut-off), W-DIV-1 (the Open round).
     clock = operator_clock(now)
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
         moment = clock.now()
         slot = round_slot(moment, state.preset)
@@ -480,10 +538,12 @@ def run_round_cmd(
         if state.recorded(hour):
             raise ConfigError(f"the round of {hour.isoformat()} is already recorded")
         if state.window is None or not state.window.running(moment):
-            raise ConfigError("the season is not running (W-SEA-2)")
+            raise ConfigError("the season is not running")  # W-SEA-2
         source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
-        _, agents, gateway = build_agents(specs, api_keys=owner_key_readers(store, state))
+        _, agents, gateway = build_agents(
+            specs, season=state.season_id, api_keys=owner_key_readers(store, state)
+        )
 
         async def go() -> list[object]:
             try:
@@ -508,9 +568,14 @@ def release_hold_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Release a price hold from the next round (W-HOLD-2); the release is recorded."""
-    with open_store(db) as store:
-        ops.release_hold(store, operator_clock(now), ops.load_season(store, season), symbol, by)
+    """Release a price hold from the next round; the release is recorded.
+
+    Example: tradeleague weights release-hold --season S1 --symbol SPY --by operator
+    """
+    # SPEC: W-HOLD-2.
+    clock = operator_clock(now)
+    with open_store(db, upgrade=False) as store:
+        ops.release_hold(store, clock, ops.load_season(store, season), symbol, by)
     typer.echo(f"released {symbol}")
 
 
@@ -521,11 +586,13 @@ def pause_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Pause an agent."""
-    with open_store(db) as store:
-        ops.pause_agent(
-            store, operator_clock(now), ops.load_season(store, season), agent, "operator"
-        )
+    """Pause an agent: it is not asked until resumed.
+
+    Example: tradeleague weights pause --season S1 --agent mom
+    """
+    clock = operator_clock(now)
+    with open_store(db, upgrade=False) as store:
+        ops.pause_agent(store, clock, ops.load_season(store, season), agent, "operator")
     typer.echo(f"paused {agent}")
 
 
@@ -536,17 +603,26 @@ def resume_cmd(
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
-    """Resume a paused agent (W-VAL-9)."""
-    with open_store(db) as store:
-        ops.resume_agent(store, operator_clock(now), ops.load_season(store, season), agent)
+    """Resume a paused agent.
+
+    Example: tradeleague weights resume --season S1 --agent mom
+    """
+    # SPEC: W-VAL-9.
+    clock = operator_clock(now)
+    with open_store(db, upgrade=False) as store:
+        ops.resume_agent(store, clock, ops.load_season(store, season), agent)
     typer.echo(f"resumed {agent}")
 
 
 @weights_app.command("table")
 def table_cmd(season: SeasonOpt, db: DbOption = None) -> None:
-    """Show both division tables (W-RNK-1..3, W-SEA-3)."""
+    """Show both division tables.
+
+    Example: tradeleague weights table --season S1 --db sqlite:///league.db
+    """
+    # SPEC: W-RNK-1..3, W-SEA-3.
     console = board_console()
-    with open_store(db) as store:
+    with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
     for division in Division:
         console.print(render_table(state, division))

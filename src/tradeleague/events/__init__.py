@@ -4,7 +4,7 @@
 - `schema`: the registry of payload schemas and the pure `check_payload`/`describe`.
 - `common`: the kinds shared by formats (`EventKind`) and the payloads written
   alike everywhere (``AccountOpened``, the one ``ModelCalled`` shape).
-- `weights`, `direction`, `scenario`: each format's own kinds and payloads.
+- `weights`, `direction`, `scenario`, `thesis`: each format's own kinds and payloads.
 
 Each kind's name is written once, in one of these modules; every writer and
 reader uses the constants.
@@ -12,7 +12,7 @@ reader uses the constants.
 
 from __future__ import annotations
 
-from tradeleague.events import direction, scenario, weights
+from tradeleague.events import direction, scenario, thesis, weights
 from tradeleague.events.base import Event, canonical_json, utc_iso
 from tradeleague.events.common import (
     MODEL_CALLED_VERSION,
@@ -52,6 +52,7 @@ __all__ = [
     "registered_kinds",
     "scenario",
     "schema_of",
+    "thesis",
     "upcast",
     "upcast_model_called",
     "utc_iso",

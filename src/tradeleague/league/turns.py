@@ -32,9 +32,18 @@ from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.calls import Outcome
 
-__all__ = ["TakenTurn", "TurnFault", "take_turn", "timeout_reply"]
+__all__ = ["GRACE_S", "TakenTurn", "TurnFault", "take_turn", "timeout_reply"]
 
 _log = logging.getLogger(__name__)
+
+GRACE_S = 5.0
+"""Seconds the league waits past a call's own deadline before it stops waiting.
+
+A model call carries its deadline to the provider (``CallParams.timeout_s``),
+so a slow provider ends as the provider's ``timeout``, with its call record.
+The league's hard deadline is that deadline plus this grace: it fires only
+for an agent that hangs beyond its own deadline, and never races the call.
+"""
 
 
 @dataclass(frozen=True, slots=True)

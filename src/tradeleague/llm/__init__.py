@@ -10,13 +10,17 @@
 - ``replay``: answering a re-run season from its recorded calls.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from tradeleague.llm.gateway import Call, Gateway, ModelGateway
-from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset, preset
 from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.llm.token_prices import Price, PriceTable
 from tradeleague.llm.types import ChatRequest, ModelReply, Provider
+
+if TYPE_CHECKING:
+    from tradeleague.llm.openai_compat import OpenAICompatProvider
 
 __all__ = [
     "PRESETS",
@@ -39,3 +43,12 @@ __all__ = [
     "custom_preset",
     "preset",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import ``OpenAICompatProvider`` on first use: the OpenAI SDK is slow to import."""
+    if name == "OpenAICompatProvider":
+        from tradeleague.llm.openai_compat import OpenAICompatProvider
+
+        return OpenAICompatProvider
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

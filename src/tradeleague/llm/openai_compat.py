@@ -230,11 +230,11 @@ class OpenAICompatProvider:
             )
         except openai.APITimeoutError as exc:
             if _connection_failed(exc):
-                error = f"connection failed: {exc}"
+                error = f"connection failed: {_root_cause(exc)}"
                 return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
             return _fault(Outcome.TIMEOUT, None, "the client timed out", started, key)
         except openai.APIConnectionError as exc:
-            error = f"connection failed: {exc}"
+            error = f"connection failed: {_root_cause(exc)}"
             return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
         except openai.APIStatusError as exc:
             message = _error_message(exc)
@@ -261,6 +261,23 @@ def _pick_transport(transport: Transport) -> Transport:
     if transport not in ("aiohttp", "httpx"):
         raise ConfigError(f"unknown transport {transport!r}; use auto, aiohttp or httpx")
     return transport
+
+
+def _root_cause(exc: BaseException) -> str:
+    """Return the innermost cause's message (``Connection refused``), not the client's summary.
+
+    The official client words a refused connection as "Request timed out." or
+    "Connection error."; the cause chain holds what really happened.
+    """
+    cause: BaseException = exc
+    seen = 0
+    while seen < 20:
+        inner = cause.__cause__ or cause.__context__
+        if inner is None:
+            break
+        cause, seen = inner, seen + 1
+    text = str(cause).strip() or type(cause).__name__
+    return text if cause is exc else f"{text} ({type(cause).__name__})"
 
 
 def _connection_failed(exc: BaseException) -> bool:

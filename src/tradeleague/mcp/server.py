@@ -49,11 +49,11 @@ _T = TypeVar("_T")
 
 
 class OrderArg(BaseModel):
-    """One market order: symbol, side, positive quantity (a number or decimal text, as REST)."""
+    """One market order: symbol, side, positive quantity (a number or decimal text, 10 or "0.5")."""
 
     symbol: str = Field(pattern=r"^[A-Za-z0-9.\-]{1,20}$")
     side: Literal["buy", "sell", "short", "cover"]
-    quantity: Decimal = Field(gt=0, le=Decimal(10) ** 12, decimal_places=6)
+    quantity: Decimal = Field(gt=0, le=Decimal(10) ** 12, decimal_places=6, allow_inf_nan=False)
 
 
 def _call(action: Callable[[], _T]) -> _T:
@@ -120,8 +120,8 @@ def build_server(service: ScenarioService, account: Account | AccountOf) -> MCPS
 
     @server.tool()
     def list_runs() -> dict[str, Any]:
-        """List your runs, newest first: id, scenario, status, bar index."""
-        return {"runs": _call(lambda: service.list_runs(who()))}
+        """List your runs, oldest first: id, scenario, status, bar index."""
+        return {"runs": _call(lambda: service.runs(who()))}
 
     @server.tool()
     def leaderboard(

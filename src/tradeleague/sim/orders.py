@@ -23,7 +23,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from tradeleague.money import Qty, Usd
+from tradeleague.money import Qty, Usd, format_usd, micros_to_str
 from tradeleague.sim.costs import (
     FeeModel,
     NoPriceSlippage,
@@ -115,6 +115,12 @@ class OrderRules:
             raise ValueError("a leverage cap must be positive")
 
 
+def _qty(micros: int) -> str:
+    """Return a quantity as people write it: ``10``, ``0.5`` (not micro-units)."""
+    text = micros_to_str(micros).rstrip("0").rstrip(".")
+    return text or "0"
+
+
 def _reject(order: Order, reason: RejectReason, detail: str) -> Rejection:
     return Rejection(order, reason, f"{order.side.value} {order.symbol}: {detail}")
 
@@ -163,11 +169,15 @@ def execute_order(
     elif side is Side.SELL:
         if quantity > held:
             return _reject(
-                order, RejectReason.EXCEEDS_POSITION, f"holding is {held}, order is {quantity}"
+                order,
+                RejectReason.EXCEEDS_POSITION,
+                f"holding is {_qty(held)}, order is {_qty(quantity)}",
             )
     elif quantity > -held:
         return _reject(
-            order, RejectReason.EXCEEDS_POSITION, f"short is {-held}, order is {quantity}"
+            order,
+            RejectReason.EXCEEDS_POSITION,
+            f"short is {_qty(-held)}, order is {_qty(quantity)}",
         )
     price = rules.price_slippage.fill_price(symbol, side, quoted)
     value = fill_value(quantity, price, side)
@@ -179,7 +189,7 @@ def execute_order(
         return _reject(
             order,
             RejectReason.INSUFFICIENT_CASH,
-            f"needs {-fill.cash_delta}, cash {portfolio.cash}",
+            f"needs ${format_usd(-fill.cash_delta)}, cash ${format_usd(portfolio.cash)}",
         )
     cap = rules.leverage_cap
     if cap is not None and (side is Side.BUY or side is Side.SHORT):
@@ -189,7 +199,8 @@ def execute_order(
             return _reject(
                 order,
                 RejectReason.LEVERAGE_EXCEEDED,
-                f"notional {notional} would exceed equity {equity} x {cap}",
+                f"notional ${format_usd(notional)} would exceed "
+                f"equity ${format_usd(equity)} x {cap}",
             )
     return Executed(fill, after)
 

@@ -85,22 +85,25 @@ def _refresh_one(connection: sa.Connection, name: str, projector: Projector) -> 
             if key not in states:
                 states[key] = _load(connection, name, key, projector)
             states[key] = projector.apply(states[key], event)
-            canonical_json(states[key])
         except (ValueError, TypeError, KeyError) as error:
             raise ProjectionError(
                 f"Projection {name!r} cannot apply the event at seq {last}: {error}."
             ) from error
         changed[key] = last
         applied += 1
-    upsert(
-        connection,
-        projections,
-        [
-            {"name": name, "key": k, "state": canonical_json(states[k]), "last_seq": s}
-            for k, s in changed.items()
-        ],
-        ["name", "key"],
-    )
+    # Each changed state is serialised once per refresh, not after every event: a
+    # season's state grows with its roster, so a per-event check made replays
+    # quadratic in the number of agents.
+    rows: list[dict[str, object]] = []
+    for k, s in changed.items():
+        try:
+            text = canonical_json(states[k])
+        except (ValueError, TypeError) as error:
+            raise ProjectionError(
+                f"Projection {name!r} cannot store its state after the event at seq {s}: {error}."
+            ) from error
+        rows.append({"name": name, "key": k, "state": text, "last_seq": s})
+    upsert(connection, projections, rows, ["name", "key"])
     if last != cursor:
         connection.execute(
             sa.update(projection_cursors)

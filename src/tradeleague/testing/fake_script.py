@@ -88,10 +88,18 @@ class Fault(enum.StrEnum):
     """HTTP 401 whose message quotes the whole key sent, and its ``Authorization`` header."""
     KEY_MASKED = "key_masked"
     """HTTP 401 quoting the key as OpenAI does: its first 8 characters, stars, its last 4."""
+    CONTEXT_EXCEEDED = "context_exceeded"
+    """HTTP 400 as llama.cpp sends when the prompt does not fit its context (``-c``)."""
 
 
 HTTP_FAULTS: Mapping[Fault, tuple[int, str, str]] = {
     Fault.UNAUTHORIZED: (401, "invalid_api_key", "Incorrect API key provided."),
+    Fault.CONTEXT_EXCEEDED: (
+        400,
+        "exceed_context_size_error",
+        "the request exceeds the available context size (n_prompt_tokens 2503, n_ctx 512); "
+        "try increasing the context size or enable context shift",
+    ),
     Fault.FORBIDDEN: (403, "permission_denied", "This key may not use this model."),
     Fault.NOT_FOUND: (404, "model_not_found", "The model does not exist."),
     Fault.RATE_LIMITED: (429, "rate_limit_exceeded", "Rate limit reached; retry later."),

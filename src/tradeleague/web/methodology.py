@@ -23,6 +23,9 @@ from tradeleague.formats.direction.season import SeasonEnd
 from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.formats.scenario import ServicePreset
 from tradeleague.formats.scenario.run import RunStatus
+from tradeleague.formats.thesis.answer import Reason as ThesisReason
+from tradeleague.formats.thesis.methodology import THESIS_NOTES
+from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.formats.weights.answer import NoDecisionCode
 from tradeleague.formats.weights.market_status import ClosedReason, HaltReason
@@ -33,7 +36,7 @@ from tradeleague.money import micros_to_str
 
 __all__ = ["FORMATS", "Methodology", "Setting", "methodology"]
 
-FORMATS: Final = ("weights", "direction", "scenario")
+FORMATS: Final = ("weights", "direction", "scenario", "thesis")
 """The formats with a methodology page."""
 
 _RULE_ID: Final = re.compile(r"\b[A-Z]{1,5}(?:-[A-Z0-9]{1,6})*-\d+(?:\.\.\d+)?\b")
@@ -59,6 +62,7 @@ class Methodology:
     settings: tuple[Setting, ...]
     codes: Mapping[str, tuple[str, ...]]
     limits: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 def _public(text: str) -> str:
@@ -137,6 +141,7 @@ def methodology(
     weights: WeightsPreset | None = None,
     direction: DirectionPreset | None = None,
     scenario: ServicePreset | None = None,
+    thesis: ThesisPreset | None = None,
 ) -> Methodology:
     """Return the methodology of format ``name`` built from its preset.
 
@@ -168,7 +173,11 @@ def methodology(
     elif name == "scenario":
         preset, title = scenario or ServicePreset(), "Scenario benchmark"
         groups = {"Run states": RunStatus}
+    elif name == "thesis":
+        preset, title = thesis or ThesisPreset(), "Thesis league"
+        groups = {"Rejection reasons (answers and decisions)": ThesisReason}
     else:
         raise KeyError(name)
     limits: Sequence[str] = LIMITS.get(name, ())
-    return Methodology(name, title, _settings(preset), _codes(groups), tuple(limits))
+    notes = THESIS_NOTES if name == "thesis" else ()
+    return Methodology(name, title, _settings(preset), _codes(groups), tuple(limits), notes)

@@ -38,6 +38,8 @@ from tradeleague.web.charts import line_chart, sparkline
 from tradeleague.web.direction_api import DirectionReads
 from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import FORMATS, methodology
+from tradeleague.web.thesis_api import ThesisReads
+from tradeleague.web.thesis_pages import install_thesis_pages
 from tradeleague.web.weights_api import WeightsReads
 
 __all__ = ["STATIC_DIR", "install_pages", "shown", "usd"]
@@ -105,6 +107,7 @@ def install_pages(
     direction: DirectionReads,
     service: ScenarioService,
     clock: Clock | None = None,
+    thesis: ThesisReads | None = None,
 ) -> None:
     """Add the site's pages, its stylesheet and its one script to ``app``.
 
@@ -118,6 +121,8 @@ def install_pages(
         The scenario service (leaderboards and published runs).
     clock
         The time the live round's countdown starts from (default: the wall clock).
+    thesis
+        The thesis league's read models (its pages are served when given).
     """
     env = _environment()
     now: Callable[[], datetime] = (clock or WallClock()).now
@@ -283,14 +288,22 @@ def install_pages(
             )
         )
 
+    if thesis is not None:
+        install_thesis_pages(router, thesis, page, guarded)
+
     @router.get("/methodology/{name}", response_class=HTMLResponse)
     def methodology_page(name: str) -> HTMLResponse:
         if name not in FORMATS:
             return missing(f"no format {name!r}")
         m = methodology(
-            name, weights=weights.preset, direction=direction.preset, scenario=service.preset
+            name,
+            weights=weights.preset,
+            direction=direction.preset,
+            scenario=service.preset,
+            thesis=thesis.preset if thesis is not None else None,
         )
-        return page("methodology.html", title=f"Methodology: {m.title}", m=m)
+        changes = direction.changelog()["changes"] if name == "direction" else []
+        return page("methodology.html", title=f"Methodology: {m.title}", m=m, changes=changes)
 
     app.include_router(router)
     install_account_pages(app, env)

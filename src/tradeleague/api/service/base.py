@@ -178,6 +178,28 @@ class ServiceBase:
         self._scenarios[scenario_id] = found
         return found
 
+    def scenario_by_ref(self, ref: str) -> Scenario:
+        """Return the scenario version ``ref`` names: its id, or a name's latest version.
+
+        Raises
+        ------
+        ServiceError
+            404 ``scenario_not_found`` when ``ref`` is neither.
+        """
+        try:
+            return self.scenario(ref)
+        except ServiceError:
+            with self.read("read a scenario from") as conn:
+                latest = latest_version(conn, ref)
+            if latest is None:
+                raise ServiceError(
+                    404,
+                    "scenario_not_found",
+                    f"There is no scenario with the id or name {ref!r}; "
+                    "GET /api/v1/scenarios lists them.",
+                ) from None
+            return self.scenario(str(latest.id))
+
     def scenarios(self) -> list[dict[str, object]]:
         """Return every scenario version, newest name-version last."""
         with self.read("list scenarios in") as conn:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -61,7 +62,7 @@ class ServiceRuns(ServiceBase):
     """The agent loop on stored runs (S-API-1..5, S-SVC-2, S-SVC-3, S-SVC-5)."""
 
     def create_run(self, account: Account, scenario_id: str) -> dict[str, object]:
-        """Start a run of ``scenario_id`` pinned to that version (S-API-5, S-SVC-5).
+        """Start a run of ``scenario_id`` (an id, or a name: its latest version), pinned to it.
 
         Raises
         ------
@@ -69,7 +70,7 @@ class ServiceRuns(ServiceBase):
             404 ``scenario_not_found``; 402 ``payment_required`` (free, with
             ``checkout_url``) or 429 ``quota_exceeded`` (pro, with ``resets_at``).
         """
-        scenario = self.scenario(scenario_id)
+        scenario = self.scenario_by_ref(scenario_id)  # an id or a name (issue 11)
         now = self.clock.now()
         start, reset = month_bounds(now)
         limit = self.preset.monthly_runs(account.tier)
@@ -176,6 +177,48 @@ class ServiceRuns(ServiceBase):
             self._abandon(conn, run_id, now)
         raise abandoned(run_id, self.preset.idle_limit)
 
+    def run(self, account: Account, run_id: str) -> dict[str, object]:
+        """Return one of the account's runs: its scenario, status, bar and queued orders.
+
+        A read only: it neither counts as activity nor abandons an idle run.
+
+        Raises
+        ------
+        ServiceError
+            404 ``run_not_found`` for another account's run or an unknown id.
+        """
+        with self.read("read a run from") as conn:
+            row = self._row(conn, account, run_id, lock=False)
+        return self._run_view(row)
+
+    def runs(self, account: Account) -> list[dict[str, object]]:
+        """Return every run of the account, oldest first (``GET /runs?mine``)."""
+        query = (
+            sa.select(scenario_runs)
+            .where(scenario_runs.c.account == account.name)
+            .order_by(scenario_runs.c.created_at, scenario_runs.c.id)
+        )
+        with self.read("list runs in") as conn:
+            rows = conn.execute(query).all()
+        return [self._run_view(row) for row in rows]
+
+    def _run_view(self, row: sa.Row[tuple[object, ...]]) -> dict[str, object]:
+        run_id = str(row.id)
+        scenario = self.scenario(str(row.scenario_id))
+        state = self._state(run_id, str(row.state))
+        created: datetime = row.created_at
+        return {
+            "id": run_id,
+            "scenario_id": scenario.id,
+            "scenario_name": scenario.config.name,
+            "status": str(row.status),
+            "index": state.index,
+            "last_index": scenario.bars.last,
+            "done": state.done,
+            "queued": [order_view(o) for o in state.queued],
+            "created_at": iso(created),
+        }
+
     def market(self, account: Account, run_id: str) -> dict[str, object]:
         """Return the run's current bar, recent history and portfolio (S-API-1).
 
@@ -219,6 +262,35 @@ class ServiceRuns(ServiceBase):
             "run_id": run_id,
             "index": state.index,
             "accepted": len(orders),
+            "queued": [order_view(o) for o in state.queued],
+        }
+
+    def cancel_order(self, account: Account, run_id: str, position: int) -> dict[str, object]:
+        """Cancel the queued order at ``position`` (0 first); orders already filled stay.
+
+        Raises
+        ------
+        ServiceError
+            404 ``order_not_found`` when no queued order has that place.
+        """
+        with self._mutate(account, run_id, "cancel an order in") as (conn, row, now):
+            state = self._state(run_id, str(row.state))
+            if not 0 <= position < len(state.queued):
+                raise ServiceError(
+                    404,
+                    "order_not_found",
+                    f"Run {run_id} has {len(state.queued)} queued order(s), numbered from 0; "
+                    f"there is no queued order {position} (a filled order cannot be cancelled).",
+                )
+            cancelled = state.queued[position]
+            state = replace(state, queued=state.queued[:position] + state.queued[position + 1 :])
+            text = state.to_json()
+            conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
+        self._remember(run_id, text, state)
+        return {
+            "run_id": run_id,
+            "index": state.index,
+            "cancelled": order_view(cancelled),
             "queued": [order_view(o) for o in state.queued],
         }
 
@@ -277,33 +349,6 @@ class ServiceRuns(ServiceBase):
         with self.read("read a run from") as conn:
             row = self._row(conn, account, run_id, lock=False)
         return results_of(row, run_id)
-
-    def list_runs(self, account: Account, limit: int = 100) -> list[dict[str, object]]:
-        """Return the account's newest runs (at most ``limit``): id, scenario, status, times."""
-        query = (
-            sa.select(
-                scenario_runs.c.id,
-                scenario_runs.c.scenario_id,
-                scenario_runs.c.status,
-                scenario_runs.c.created_at,
-                scenario_runs.c.published_at,
-            )
-            .where(scenario_runs.c.account == account.name)
-            .order_by(scenario_runs.c.created_at.desc(), scenario_runs.c.id.desc())
-            .limit(max(1, min(limit, 1000)))
-        )
-        with self.read("list runs in") as conn:
-            rows = conn.execute(query).all()
-        return [
-            {
-                "id": str(r.id),
-                "scenario_id": str(r.scenario_id),
-                "status": str(r.status),
-                "created_at": iso(r.created_at),
-                "published": r.published_at is not None,
-            }
-            for r in rows
-        ]
 
     def sweep_abandoned(self) -> int:
         """Mark every active run idle for the preset's ``idle_limit``; return how many (S-SVC-3)."""

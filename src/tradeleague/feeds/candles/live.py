@@ -24,7 +24,7 @@ from tradeleague.errors import ConfigError, DataError
 from tradeleague.formats.direction.candle import MINUTE, Candle
 from tradeleague.money import MICRO, Usd
 
-__all__ = ["CcxtCandles"]
+__all__ = ["CcxtCandles", "rebase_exchange"]
 
 _MICRO = Decimal("0.000001")
 
@@ -81,8 +81,7 @@ class CcxtCandles:
             raise ConfigError(f"ccxt has no exchange {exchange_id!r}")
         exchange = factory({"options": dict(options or {}), "enableRateLimit": True})
         if api_base is not None:
-            origin = _origin(exchange.urls.get("api"))
-            _rebase(exchange.urls["api"], origin, api_base.rstrip("/"))
+            rebase_exchange(exchange, api_base)
         return cls(exchange, clock, symbols)
 
     async def aclose(self) -> None:
@@ -124,6 +123,18 @@ class CcxtCandles:
             return None
         got = await self._fetch(symbol, open_time, 1)
         return next((c for c in got if c.open_time == open_time), None)
+
+
+def rebase_exchange(exchange: Any, api_base: str) -> None:
+    """Point every REST URL of a ``ccxt`` exchange at ``api_base`` (a mirror or a test server).
+
+    Raises
+    ------
+    ConfigError
+        If the exchange has no REST URL.
+    """
+    origin = _origin(exchange.urls.get("api"))
+    _rebase(exchange.urls["api"], origin, api_base.rstrip("/"))
 
 
 def _origin(api: object) -> str:

@@ -43,6 +43,7 @@ from tradeleague.formats.weights.prompt import (
     SymbolLine,
     answer_schema,
     build_messages,
+    market_lines,
     render_message,
 )
 from tradeleague.formats.weights.rounds import (
@@ -122,6 +123,7 @@ __all__ = [
     "is_due",
     "is_open_round",
     "join_refusal",
+    "market_lines",
     "max_drawdown_pct",
     "moved_too_far",
     "no_decision_for",

@@ -35,6 +35,7 @@ __all__ = [
     "SymbolLine",
     "answer_schema",
     "build_messages",
+    "market_lines",
     "render_message",
 ]
 
@@ -98,17 +99,32 @@ def _ret(value: Fraction | None) -> str:
     return "unknown" if value is None else _pct(value)
 
 
-def render_message(facts: AskFacts, preset: WeightsPreset) -> str:
-    """Return the text of the one message of W-ASK-1 (template ``PROMPT_VERSION``)."""
+def market_lines(lines: Sequence[SymbolLine]) -> tuple[str, ...]:
+    """Return the price lines of the message, the same for every agent of a round.
+
+    A round renders them once and passes them to `render_message` for each agent.
+    """
+    out = []
+    for line in lines:
+        rets = " ".join(f"{k}d {_ret(line.returns.get(k))}" for k in RETURN_PERIODS)
+        out.append(f"{line.symbol} {format_usd(line.price, 6)} | {rets}")
+    return tuple(out)
+
+
+def render_message(
+    facts: AskFacts, preset: WeightsPreset, market: Sequence[str] | None = None
+) -> str:
+    """Return the text of the one message of W-ASK-1 (template ``PROMPT_VERSION``).
+
+    ``market`` is ``market_lines(facts.lines)`` when the caller rendered it already.
+    """
     out = [
         "You manage a paper portfolio in a simulated league. No real orders are placed.",
         f"Time: {utc_iso(facts.time)[:16]}Z (UTC)",
         "",
         "Prices (USD per token) and returns over the last 1, 5 and 20 trading days:",
     ]
-    for line in facts.lines:
-        rets = " ".join(f"{k}d {_ret(line.returns.get(k))}" for k in RETURN_PERIODS)
-        out.append(f"{line.symbol} {format_usd(line.price, 6)} | {rets}")
+    out.extend(market_lines(facts.lines) if market is None else market)
     halted = ", ".join(sorted(facts.halted)) or "none"
     out += ["", f"Halted symbols (not traded this round): {halted}", ""]
     out.append(f"Portfolio value: {format_usd(facts.value)} USD")
@@ -125,9 +141,14 @@ def render_message(facts: AskFacts, preset: WeightsPreset) -> str:
     return "\n".join(out)
 
 
-def build_messages(facts: AskFacts, preset: WeightsPreset) -> tuple[Message, ...]:
-    """Return the messages of one turn: exactly one user message (W-ASK-1)."""
-    return (Message("user", render_message(facts, preset)),)
+def build_messages(
+    facts: AskFacts, preset: WeightsPreset, market: Sequence[str] | None = None
+) -> tuple[Message, ...]:
+    """Return the messages of one turn: exactly one user message (W-ASK-1).
+
+    ``market``: the round's `market_lines`, rendered once for every agent.
+    """
+    return (Message("user", render_message(facts, preset, market)),)
 
 
 def answer_schema(symbols: Sequence[str]) -> dict[str, Any]:

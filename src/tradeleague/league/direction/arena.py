@@ -42,11 +42,11 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from tradeleague.agents.base import Agent, Turn
+from tradeleague.agents.base import Agent, Turn, resume_agent
 from tradeleague.agents.llm import ReplayMissed
-from tradeleague.broker.base import Broker
+from tradeleague.broker.base import Broker, RestorableBroker
 from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind, utc_iso
@@ -55,6 +55,7 @@ from tradeleague.formats.direction.candle import MINUTE, Candle
 from tradeleague.formats.direction.ledger import ROUND_VOIDED, Entrant
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.prompt import answer_schema, build_messages
+from tradeleague.formats.direction.restart import CUT_DETAIL, ArenaRecord, read_record, started_at
 from tradeleague.formats.direction.season import SeasonEnd, season_end, season_id
 from tradeleague.formats.direction.timing import round_times
 from tradeleague.league.direction.faults import agent_fault, round_fault_payload, void_trades
@@ -62,6 +63,7 @@ from tradeleague.league.direction.round_state import OpenRound, RoundLog
 from tradeleague.league.direction.trades import BROKER_ERROR, TradeDesk
 from tradeleague.league.direction.visitors import Visitors
 from tradeleague.league.pacing import Pacing
+from tradeleague.league.turns import GRACE_S
 from tradeleague.llm.records import CallKey
 from tradeleague.money import Usd
 from tradeleague.store import Store
@@ -143,11 +145,68 @@ class DirectionArena:
         self._open: OpenRound | None = None
         self._in_flight: dict[str, int] = {}
         self._ending: SeasonEnd | None = None
+        self._record: ArenaRecord | None = None
+        self._resuming = asyncio.Lock()
+
+    # -- restart -----------------------------------------------------------------
+
+    async def resume(self) -> ArenaRecord:
+        """Take up the arena's state from its stream, once (a fresh stream holds none).
+
+        The season counter, the open season and its start, the visitors, every
+        account's balance at a paper broker, the broker's trade numbering and
+        each agent's turns so far (``resume_agent``) come from the log
+        (``read_record``). Rounds cut mid-way are voided now, stakes back,
+        and finished, exactly once; a season due to end (floor) ends now.
+
+        Raises
+        ------
+        ConfigError
+            If the open season was recorded with another roster.
+        """
+        async with self._resuming:
+            if self._record is None:
+                record = read_record(s.event for s in self.store.events(self.stream))
+                await self._restore(record)
+                self._record = record
+            return self._record
+
+    async def _restore(self, record: ArenaRecord) -> None:
+        season = record.season
+        names = [c.entrant.name for c in self.roster]
+        if season is not None and [e.name for e in season.roster] != names:
+            recorded = [e.name for e in season.roster]
+            raise ConfigError(
+                f"season {season.season} is open with the models {recorded}; "
+                "restart it with the same roster"
+            )
+        self._season_number = record.seasons
+        for c in self.roster:
+            resume_agent(c.agent, record.turns.get(c.entrant.name, 0))
+        if isinstance(self.broker, RestorableBroker):
+            await self.broker.restore(record.balances, record.trades_placed)
+        if season is None:
+            return
+        self.season = season.season
+        self._season_started = started_at(season.started, "started_at")
+        self._visitors.entrants = dict(season.visitors)
+        for view in record.cut:
+            times = round_times(started_at(view.started, "open_at"), self.preset)
+            live = OpenRound(times, season.season)
+            live.started = True
+            await self._void_after_fault(live, CUT_DETAIL)
+        if not record.cut and record.last_open is not None:
+            models = {n: await self.broker.balance(n) for n in names}
+            end = season_end(self.preset, self._season_started, record.last_open, models)
+            if end is SeasonEnd.FLOOR:
+                self._ending = end
+        await self._end_if_due()
 
     # -- seasons -----------------------------------------------------------------
 
     async def start_season(self) -> str:
         """Open a new season: every account (re)set to the starting balance (D-SEA-1)."""
+        await self.resume()
         self._season_number += 1
         self.season = season_id(self._season_number)
         self._season_started = self.clock.now()
@@ -218,6 +277,7 @@ class DirectionArena:
             If a replayed agent cannot answer from the record (nothing of a
             round not yet written is left behind).
         """
+        await self.resume()
         p = self.preset
         times = round_times(open_at, p)
         await self.clock.sleep_until(open_at)
@@ -342,7 +402,10 @@ class DirectionArena:
             )
             for c in self.roster
         ]
-        async with contextlib.aclosing(self.pacing.turns(asks, p.window)) as turns:
+        # D-RND-3: the window is the calls' own deadline; an answer after it is a
+        # timeout by its latency. The league stops waiting a grace later.
+        limit = p.window + timedelta(seconds=GRACE_S)
+        async with contextlib.aclosing(self.pacing.turns(asks, limit)) as turns:
             async for taken in turns:
                 name = self.roster[taken.index].entrant.name
                 if taken.fault is not None:

@@ -7,6 +7,11 @@ by design, each with its own event buffer (see ``arena``). A round that
 raises (``ReplayMissed``, say; every other failure is already absorbed by the
 arena as a void round) stops the driver: the rounds in flight are cancelled
 and the error propagates.
+
+Restarted on a stream that already holds events (after a crash, say), the
+arena first takes up its state from them (``DirectionArena.resume``): the
+season, its round numbering and every balance go on, and a round cut
+mid-way is voided and finished, once, before the next round opens.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ async def run_live(
         The ids of the rounds run, in open order.
     """
     clock = arena.clock
+    await arena.resume()  # a restart goes on from the record; a cut round is voided now
     open_at = next_open(arena, (start or clock.now()).astimezone(UTC))
     running: dict[asyncio.Task[str], datetime] = {}
     finished: dict[datetime, str] = {}

@@ -26,12 +26,14 @@ from tradeleague.broker.base import Broker
 from tradeleague.broker.paper import PaperBroker
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
+from tradeleague.events import utc_iso
 from tradeleague.feeds.candles.base import CandleSource
 from tradeleague.feeds.candles.frozen import FrozenCandles
 from tradeleague.formats.direction.board import Board, build_board
 from tradeleague.formats.direction.ledger import Ledger, fold
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
-from tradeleague.formats.direction.timing import round_opens
+from tradeleague.formats.direction.restart import ArenaRecord, read_record
+from tradeleague.formats.direction.timing import round_opens, round_times
 from tradeleague.league.direction.arena import Contestant, DirectionArena
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.llm.replay import RecordedAnswers
@@ -118,8 +120,10 @@ async def replay_direction(
     Parameters
     ----------
     store
-        Where the events go; ``stream`` must be empty there. Event ids are
-        derived from their place in the stream (`Store.deriving_ids`).
+        Where the events go, event ids derived from their place in the stream
+        (`Store.deriving_ids`). If ``stream`` already holds part of this same
+        replay (an interrupted run), the arena takes up its state from it and
+        only the rounds not recorded yet are played (``resume``).
     dataset
         One-minute candles holding ``preset.symbol``.
     roster
@@ -138,17 +142,23 @@ async def replay_direction(
     Raises
     ------
     ConfigError
-        If the stream already holds events or the span has no round.
+        If the stream holds another replay (span, roster or rules) or the span
+        has no round.
     """
     p = preset or DirectionPreset()
     if payout_ppm is not None:
         p = replace(p, payout_ppm=payout_ppm)
-    if store.count(stream):
-        raise ConfigError(f"stream {stream!r} already holds events; replay into a fresh one")
     opens = round_opens(start, end, p)
     if not opens:
         raise ConfigError(f"no {p.round_length} round opens between {start} and {end}")
     clock = ReplayClock(opens[0])
+    done_before: set[str] = set()
+    if store.count(stream):
+        record = read_record(stored.event for stored in store.events(stream))
+        _check_same_replay(record, stream, roster, opens, p)
+        done_before = record.rounds
+        if record.last_at is not None and record.last_at > clock.now():
+            clock.set(record.last_at)  # the clock goes on from where the record stopped
     candles = FrozenCandles(dataset, clock)
     arena = DirectionArena(
         store=store.deriving_ids(),  # same replay, same events, same chain head (C-1)
@@ -163,10 +173,47 @@ async def replay_direction(
         stream=stream,
     )
     for done, open_at in enumerate(opens, start=1):
-        rid = await arena.run_round(open_at)
+        rid = round_times(open_at, p).round_id
+        if rid not in done_before:
+            await arena.run_round(open_at)
         if on_round is not None:
             on_round(done, len(opens), rid)
     return load_board(store, stream, preset=p)
+
+
+def _check_same_replay(
+    record: ArenaRecord,
+    stream: str,
+    roster: Sequence[Contestant],
+    opens: Sequence[datetime],
+    preset: DirectionPreset,
+) -> None:
+    """Refuse to resume a stream that holds another replay than this one."""
+    first = next(iter(record.ledger.seasons.values()), None)
+    ids = {round_times(o, preset).round_id for o in opens}
+    same = (
+        first is not None
+        and first.started.get("started_at") == utc_iso(opens[0])
+        and [e.to_payload() for e in first.roster] == [c.entrant.to_payload() for c in roster]
+        and all(
+            first.started.get(k) == v
+            for k, v in {
+                "start_balance": str(int(preset.start_balance)),
+                "stake": str(int(preset.stake)),
+                "payout_ppm": preset.payout_ppm,
+                "floor": str(int(preset.season_floor)),
+                "length_s": int(preset.season_length.total_seconds()),
+                "prompt_version": preset.prompt_version,
+                "scoring_version": preset.scoring_version,
+            }.items()
+        )
+        and all(r in ids for s in record.ledger.seasons.values() for r in s.rounds)
+    )
+    if not same:
+        raise ConfigError(
+            f"stream {stream!r} holds a different replay (another span, roster or rules), "
+            "so it cannot be resumed; replay into a fresh stream or database"
+        )
 
 
 def run_direction_replay(

@@ -11,10 +11,12 @@ it (W-VAL-7), exactly as for a model answering the same weights.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from tradeleague.agents.base import Agent
-from tradeleague.agents.baselines import BASELINES, WeightsView, make_baseline
+from tradeleague.agents.base import Agent, resume_agent
+from tradeleague.agents.baselines import BASELINES, WeightsAgent, WeightsView, make_baseline
+from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
 from tradeleague.errors import ConfigError
 from tradeleague.formats.weights import render_answer
@@ -60,13 +62,7 @@ def weights_baseline(
     if key not in BASELINES:
         valid = ", ".join(sorted(BASELINES))
         raise ConfigError(f"unknown weights baseline {name!r}; choose one of: {valid}")
-    rule = make_baseline(key, seed=seed)
-
-    def decide(view: Any) -> dict[str, int]:
-        if not isinstance(view, WeightsView):
-            raise TypeError("a weights baseline needs a WeightsView")
-        targets = rule.decide(view)
-        return current_weights_bps(view) if targets is None else targets
+    decide = _Decide(make_baseline(key, seed=seed))
 
     def render(targets: Any) -> str:
         return render_answer(targets or {}, _REASONS[key])
@@ -91,6 +87,23 @@ def owner_key_readers(
     return {agent: keys.reader(state.season_id, agent) for agent in keys.agents(state.season_id)}
 
 
+@dataclass(slots=True)
+class _Decide:
+    """A weights rule as a decision over any view; resumable like the rule it holds."""
+
+    rule: WeightsAgent
+
+    def __call__(self, view: Any) -> dict[str, int]:
+        if not isinstance(view, WeightsView):
+            raise TypeError("a weights baseline needs a WeightsView")
+        targets = self.rule.decide(view)
+        return current_weights_bps(view) if targets is None else targets
+
+    def resume(self, turns: int) -> None:
+        """Resume the rule after ``turns`` past turns (the seeded coin flip's draws)."""
+        resume_agent(self.rule, turns)
+
+
 def build_agents(
     specs: Sequence[str],
     *,
@@ -98,13 +111,16 @@ def build_agents(
     environ: Mapping[str, str] | None = None,
     seed: int = 0,
     api_keys: Mapping[str, ApiKey] | None = None,
+    season: str | None = None,
 ) -> tuple[list[AgentSpec], dict[str, Agent], Gateway | None]:
     """Parse ``NAME=SPEC`` texts and build their agents (``tradeleague.agents.spec``).
 
     Returns the specs, the agents by name, and the live gateway made for the
     model agents (``None`` when ``gateway`` was given or none is needed); close
-    it when done. ``api_keys`` gives, by agent name, the key an owner stored
-    (read from the vault at call time) in place of the environment's.
+    it when done. With ``season``, each seeded baseline draws from its own seed,
+    derived from the season, its name and ``seed`` (`agent_seed`); without it,
+    every one uses ``seed``. ``api_keys`` gives, by agent name, the key an owner
+    stored (read from the vault at call time) in place of the environment's.
     """
     keys = api_keys or {}
     parsed = [parse_agent_spec(s) for s in specs]
@@ -116,15 +132,16 @@ def build_agents(
         made = Gateway(providers_for(parsed, environ=environ))
         gateway = made
 
-    def factory(name: str) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
-        return weights_baseline(name, seed=seed)
+    def factory(agent: str) -> Callable[[str], tuple[Callable[[Any], Any], Callable[[Any], str]]]:
+        own = seed if season is None else agent_seed(season, agent, seed)
+        return lambda name: weights_baseline(name, seed=own)
 
     agents = {
         p.name: build_agent(
             p,
             gateway=gateway,
             format_name="weights",
-            baseline_factory=factory,
+            baseline_factory=factory(p.name),
             environ=environ,
             api_key=keys.get(p.name),
         )

@@ -35,13 +35,19 @@ _KINDS: Final = frozenset(
 
 
 def _dict(value: object, what: str) -> dict[str, object]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         raise ValueError(f"{what}: expected an object")
-    return dict(value)
+    return value
 
 
 class WeightsEntriesProjector:
-    """Recompute every weights entry from prices and fills (see the module docstring)."""
+    """Recompute every weights entry from prices and fills (see the module docstring).
+
+    ``apply`` updates the season state it is given in place and returns it: the
+    state holds every agent's book, so copying it per event would make a
+    replay quadratic in the roster. Its callers own the state they pass (the
+    store loads it from JSON, a rebuild starts from ``initial``).
+    """
 
     def key(self, event: Event) -> str | None:
         """Return the season stream for the kinds it folds, else ``None``."""
@@ -56,25 +62,25 @@ class WeightsEntriesProjector:
     def apply(self, state: object, event: Event) -> object:
         """Return the state after ``event``; raise ``ValueError`` on a wrong entry."""
         s = _dict(state, "state")
-        prices = _dict(s["prices"], "prices")
         books = _dict(s["books"], "books")
-        counts = _dict(s["entries"], "entries")
-        values = _dict(s["values"], "values")
         p = event.payload
         if event.kind == EventKind.ROUND_STARTED:
-            prices = _dict(p["prices"], "prices")
+            s["prices"] = dict(_mapping(p["prices"], "prices"))
         elif event.kind in ACCOUNT_KINDS:
             account = account_of(event.kind, p)
             before = books.get(account)
-            book = None if before is None else Portfolio.from_state(_dict(before, "book"))
+            book = None if before is None else Portfolio.from_state(_mapping(before, "book"))
             books[account] = fold_account(book, event.kind, p).state()
         else:
+            prices = _dict(s["prices"], "prices")
+            counts = _dict(s["entries"], "entries")
+            values = _dict(s["values"], "values")
             agent = str(p["agent"])
-            book = Portfolio.from_state(_dict(books[agent], "book"))
+            book = Portfolio.from_state(_mapping(books[agent], "book"))
             priced = {k: Usd(int(str(v))) for k, v in prices.items()}
             value = book.equity(priced)
             holdings = {k: str(int(v)) for k, v in sorted(book.positions.items())}
-            recorded = (str(p["value"]), str(p["cash"]), _dict(p["holdings"], "holdings"))
+            recorded = (str(p["value"]), str(p["cash"]), dict(_mapping(p["holdings"], "holdings")))
             if recorded != (str(value), str(int(book.cash)), holdings):
                 raise ValueError(
                     f"{event.kind} of {agent} at {p.get('round')}: recorded value "
@@ -82,7 +88,13 @@ class WeightsEntriesProjector:
                 )
             counts[agent] = int(str(counts.get(agent, 0))) + 1
             values[agent] = str(value)
-        return {"prices": prices, "books": books, "entries": counts, "values": values}
+        return s
+
+
+def _mapping(value: object, what: str) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{what}: expected an object")
+    return value
 
 
 def register() -> None:

@@ -21,20 +21,23 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from tradeleague.agents.base import Agent, Turn
+from tradeleague.agents.base import Agent, resume_agent
 from tradeleague.agents.recorded import NotACallRecord, calls_in
-from tradeleague.agents.scripted import ScriptedAgent
-from tradeleague.calls import CallParams
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import FrozenBarsSource
-from tradeleague.formats.weights import Division, EntryKind, WeightsPreset, round_hours_on
+from tradeleague.formats.weights import (
+    Division,
+    EntryKind,
+    SkipCode,
+    WeightsPreset,
+    round_hours_on,
+)
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
-from tradeleague.llm.records import CallKey
 from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
@@ -155,17 +158,19 @@ def _opening(
     return events
 
 
-async def _fast_forward(state: SeasonState, agents: Mapping[str, Agent]) -> None:
-    """Move scripted agents past the answers a resumed season already played."""
+def _resume_agents(state: SeasonState, agents: Mapping[str, Agent]) -> None:
+    """Resume every agent after the turns a resumed season already played (exact resume).
+
+    A turn counts when the agent was asked: every entry but a skip before
+    asking (a ``league_fault`` skip comes after the agent was asked).
+    """
     for agent_id, agent in agents.items():
-        if not isinstance(agent, ScriptedAgent) or agent_id not in state.agents:
-            continue
-        asked = sum(e.kind is not EntryKind.SKIPPED for e in state.agents[agent_id].entries)
-        dummy = Turn(
-            format="weights", key=CallKey("", "", agent_id), messages=(), params=CallParams()
-        )
-        for _ in range(asked - agent.played):
-            await agent.answer(dummy)
+        if agent_id in state.agents:
+            asked = sum(
+                e.kind is not EntryKind.SKIPPED or e.reason_code == SkipCode.LEAGUE_FAULT.value
+                for e in state.agents[agent_id].entries
+            )
+            resume_agent(agent, asked)
 
 
 async def run_season(
@@ -225,7 +230,7 @@ async def run_season(
             f"season {season_id} was recorded with agents {sorted(state.agents)}; "
             "resume it with the same roster"
         )
-    await _fast_forward(state, agents)
+    _resume_agents(state, agents)
     clock = ReplayClock(season_start)
     pacing = ReplayPacing(clock)
     for index, hour in enumerate(hours):

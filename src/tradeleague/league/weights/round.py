@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
 
-from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.base import Agent, AgentReply, Turn, reads_messages
 from tradeleague.agents.baselines import WeightsView
 from tradeleague.calls import CallParams, Outcome
 from tradeleague.clock import Clock
@@ -46,12 +46,14 @@ from tradeleague.formats.weights import (
     counts_toward_pause,
     is_due,
     is_open_round,
+    market_lines,
     no_decision_for,
     prompt_in_force,
     skip_before_asking,
     validate_answer,
 )
 from tradeleague.league.pacing import Pacing
+from tradeleague.league.turns import GRACE_S
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
@@ -88,7 +90,7 @@ class RoundConfig:
     batch_size: int = 64
     history: int = 21
     benchmark: str = "SPY"
-    grace_s: float = 5.0
+    grace_s: float = GRACE_S
 
 
 def _reading_payload(hour: str, reading: SourceReading, assessed: MarketAssessment) -> list[dict]:  # type: ignore[type-arg]
@@ -292,6 +294,7 @@ async def play_round(
     )
     symbols = state.symbols
     lines = [SymbolLine(s, prices[s], source.returns(s, read_at)) for s in symbols]
+    market = market_lines(lines)  # the market picture, rendered once per round
     history = {s: source.history(s, read_at, config.history) for s in symbols}
     schema = answer_schema(symbols)
     candidates = [
@@ -318,7 +321,14 @@ async def play_round(
                 continue
             if a.division is Division.OPEN:
                 open_used += 1
-            facts = r.facts_for(a, prices, lines, halted, read_at)
+            agent = agents[a.agent]
+            # Prompt-blind agents (baselines, scripts) get no messages: building
+            # them was most of a replay of baselines' time, and changes no event.
+            messages = (
+                build_messages(r.facts_for(a, prices, lines, halted, read_at), state.preset, market)
+                if reads_messages(agent)
+                else ()
+            )
             view = WeightsView(
                 time=hour,
                 symbols=symbols,
@@ -332,7 +342,7 @@ async def play_round(
             turn = Turn(
                 format="weights",
                 key=CallKey(state.season_id, r.round_text, a.agent, 0),
-                messages=build_messages(facts, state.preset),
+                messages=messages,
                 params=config.params,
                 json_schema=schema,
                 view=view,

@@ -1,0 +1,131 @@
+"""``tradeleague log``: every model call of a season, and the end-of-replay summary per agent.
+
+The rows come from the store (``tradeleague.league.answers``): the answer text
+(shown as plain text), the latency, the outcome and the provider's error class.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from tradeleague.cli.store import DbOption
+from tradeleague.errors import ConfigError
+from tradeleague.league.answers import AgentSummary, CallRow, call_rows, summarise
+from tradeleague.store import Store
+
+__all__ = ["EXIT_NO_DECISIONS", "answers_payload", "print_summary", "register"]
+
+EXIT_NO_DECISIONS = 3
+"""Exit status of a replay in which an agent never decided because its provider failed."""
+
+_TEXT_SHOWN = 60
+
+
+def answers_payload(store: Store, season: str) -> dict[str, list[dict[str, object]]]:
+    """Return every call of ``season`` per agent, for REPORT.json's ``answers``."""
+    out: dict[str, list[dict[str, object]]] = {}
+    for row in call_rows(store, season):
+        out.setdefault(row.agent, []).append(row.to_payload())
+    return out
+
+
+def print_summary(
+    console: Console, store: Store, season: str, summaries: list[AgentSummary] | None = None
+) -> int:
+    """Print each agent's decisions, no-decisions and faults; return the exit status to use.
+
+    Returns ``EXIT_NO_DECISIONS`` when an agent never decided because of
+    provider faults (each such agent gets one line with the cause and the
+    likely fix), else 0.
+    """
+    summaries = summarise(store, season) if summaries is None else summaries
+    if not summaries:
+        return 0
+    console.print("[bold]Per agent[/]")
+    for summary in summaries:
+        console.print(f"  {summary.line()}", highlight=False, markup=False, soft_wrap=True)
+    stranded = [s for s in summaries if s.stranded]
+    for summary in stranded:
+        console.print(
+            f"[bold red]{escape(summary.diagnosis() or '')}[/]", highlight=False, soft_wrap=True
+        )
+    if stranded:
+        console.print(
+            f"See every answer and fault: tradeleague log --season {season} --db ...",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+    return EXIT_NO_DECISIONS if stranded else 0
+
+
+def _cut(text: str | None) -> str:
+    if text is None:
+        return "-"
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _TEXT_SHOWN else flat[: _TEXT_SHOWN - 1] + "…"
+
+
+def _table(rows: list[CallRow], season: str) -> Table:
+    table = Table(title=f"Model calls of {season}", title_justify="left")
+    for column in ("round", "agent", "try", "outcome", "fault", "latency", "tokens", "answer"):
+        right = column in ("try", "latency", "tokens")
+        table.add_column(column, justify="right" if right else "left", overflow="fold")
+    for row in rows:
+        fault = "-" if row.error_class is None else f"{row.error_class}: {_cut(row.error)}"
+        table.add_row(
+            row.round,
+            row.agent,
+            str(row.attempt),
+            row.outcome,
+            fault,
+            f"{row.latency_ms} ms",
+            "-" if row.prompt_tokens is None else str(row.prompt_tokens),
+            _cut(row.text),
+        )
+    return table
+
+
+def log_command(
+    season: Annotated[
+        str,
+        typer.Option(
+            "--season",
+            help="The season id (weights) or the arena's stream (direction, e.g. direction).",
+        ),
+    ],
+    agent: Annotated[str | None, typer.Option(help="Only this agent's calls.")] = None,
+    round_id: Annotated[
+        str | None, typer.Option("--round", help="Only this round (its id or time).")
+    ] = None,
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines, not a table.")] = False,
+) -> None:
+    """Print every recorded model call of a season: answer, latency, outcome and fault.
+
+    Example: tradeleague log --season replay-us_equities_daily-2025-06-02-2025-06-09-open
+    --agent gpt --db sqlite:///league.db
+    """
+    from tradeleague.store import open_store
+
+    with open_store(db, upgrade=False) as store:
+        rows = call_rows(store, season, agent=agent, round_id=round_id)
+    if not rows:
+        which = "" if agent is None else f" by agent {agent!r}"
+        raise ConfigError(f"no model call{which} is recorded for season {season!r}")
+    if as_json:
+        for row in rows:
+            typer.echo(json.dumps(row.to_payload(), sort_keys=True))
+        return
+    Console(highlight=False, width=max(Console().width, 150)).print(_table(rows, season))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``log`` to ``app``."""
+    app.command("log")(log_command)

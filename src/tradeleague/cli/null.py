@@ -1,0 +1,75 @@
+"""``tradeleague stats null``: N no-skill agents through the real fill rules, vectorised."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tradeleague.cli.stats import stats_app
+from tradeleague.errors import ConfigError
+from tradeleague.stats.null import MAX_AGENTS, NullKind
+
+__all__ = ["register"]
+
+
+def _day(text: str, what: str) -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise ConfigError(f"{what} {text[:40]!r} is not a date like 2026-03-02") from None
+
+
+@stats_app.command("null")
+def null(
+    market: Annotated[Path, typer.Option(help="A folder of <SYMBOL>.csv bars (daily or hourly).")],
+    start: Annotated[str, typer.Option(help="First day (YYYY-MM-DD).")],
+    end: Annotated[str, typer.Option(help="The day after the last (YYYY-MM-DD).")],
+    agents: Annotated[
+        int, typer.Option(min=1, max=MAX_AGENTS, help="How many no-skill agents.")
+    ] = 1_000,
+    symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
+    format_name: Annotated[
+        str, typer.Option("--format", help="The format whose rules they trade by (weights).")
+    ] = "weights",
+    kind: Annotated[
+        NullKind, typer.Option(help="How each agent picks its weights.")
+    ] = NullKind.RANDOM_WEIGHTS,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the agents' draws.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Simulate no-skill agents under the real validation and fill rules; print their returns.
+
+    Every agent trades at the prices, on the rounds, of a replay of the same
+    bars, with the same integer rules; the figures are season returns in
+    percent: what luck alone gives a board of that many agents.
+    """
+    if format_name != "weights":
+        raise ConfigError(f"--format {format_name[:40]!r}: the null runs the weights format")
+    from tradeleague.league.weights.null import run_null
+    from tradeleague.market import load_dataset
+
+    names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
+    dataset = load_dataset(market, symbols=names)
+    summary = run_null(
+        dataset,
+        _day(start, "--start"),
+        _day(end, "--end"),
+        agents=agents,
+        kind=kind,
+        seed=seed,
+    )
+    if as_json:
+        typer.echo(json.dumps(summary.to_json(), indent=2))
+        return
+    typer.echo(f"{summary.agents:,} {kind.value} agents over {summary.rounds} rounds")
+    for name, value in summary.quantiles.items():
+        typer.echo(f"  {name:>4}: {value:+}%")
+    typer.echo(f"  luckiest: {summary.luckiest:+}%")
+
+
+def register(app: typer.Typer) -> None:
+    """Nothing to add: the command joins the ``stats`` group when this module is imported."""

@@ -1,0 +1,152 @@
+"""Scoring: several metrics, not return alone (SPEC T-SCO-1), with ST-1 counts and ST-2 verdicts.
+
+Return and maximum drawdown are exact over the equity path (``stats.returns``);
+Sharpe and Sortino over its step returns (``stats.risk``); win rate over closed
+trades (a close, whole or partial, whose realised P&L after fees is positive);
+exposure is the mean over the path's points of gross exposure / equity. The
+board's verdicts compare each agent's step returns with cash and with holding
+SPY by the paired bootstrap, and show the luckiest-of-N line (ST-2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from tradeleague.stats.bootstrap import paired_bootstrap
+from tradeleague.stats.luckiest import luckiest_of_n
+from tradeleague.stats.returns import max_drawdown, season_return, step_returns
+from tradeleague.stats.risk import sharpe, sortino
+from tradeleague.stats.rounding import round_half_up
+
+__all__ = ["Metrics", "Verdicts", "metrics", "rank", "verdicts"]
+
+PERIODS_PER_YEAR = 365.0
+"""Daily steps on a 24/7 season (the cycle runs every day)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Metrics:
+    """T-SCO-1's metrics and the counts they rest on (ST-1)."""
+
+    ret: Fraction
+    max_drawdown: Fraction
+    sharpe: float | None
+    sortino: float | None
+    win_rate: Fraction | None
+    exposure: Fraction
+    trades: int
+    closed_trades: int
+    decisions: int
+
+    def to_report(self) -> dict[str, object]:
+        """Return the metrics as decimal strings rounded to 2 places (percent or ratio) or null."""
+
+        def ratio(v: float | None) -> str | None:
+            return None if v is None else str(round_half_up(v, 2))
+
+        return {
+            "return": str(round_half_up(self.ret * 100, 2)),
+            "max_drawdown": str(round_half_up(self.max_drawdown * 100, 2)),
+            "sharpe": ratio(self.sharpe),
+            "sortino": ratio(self.sortino),
+            "win_rate": None
+            if self.win_rate is None
+            else str(round_half_up(self.win_rate * 100, 2)),
+            "exposure": str(round_half_up(self.exposure * 100, 2)),
+            "trades": self.trades,
+            "closed_trades": self.closed_trades,
+            "decisions": self.decisions,
+        }
+
+
+def metrics(
+    start: int,
+    equity: Sequence[int],
+    gross: Sequence[int],
+    realised: Sequence[int],
+    *,
+    trades: int,
+    decisions: int,
+) -> Metrics:
+    """Return T-SCO-1's metrics.
+
+    Parameters
+    ----------
+    start
+        Starting equity, micro-dollars.
+    equity, gross
+        Equity and gross exposure at each cycle (same length, at least one).
+    realised
+        Realised P&L of every closed trade.
+    trades, decisions
+        How many fills and decisions the figures rest on (ST-1).
+    """
+    path = [start, *equity]
+    steps = [float(r) for r in step_returns(path)]
+    wins = sum(1 for r in realised if r > 0)
+    exposure = (
+        sum(
+            (Fraction(g, e) if e > 0 else Fraction(0) for g, e in zip(gross, equity, strict=True)),
+            Fraction(0),
+        )
+        / len(equity)
+        if equity
+        else Fraction(0)
+    )
+    return Metrics(
+        ret=season_return(start, path),
+        max_drawdown=max_drawdown(path),
+        sharpe=sharpe(steps, periods_per_year=PERIODS_PER_YEAR),
+        sortino=sortino(steps, periods_per_year=PERIODS_PER_YEAR),
+        win_rate=Fraction(wins, len(realised)) if realised else None,
+        exposure=exposure,
+        trades=trades,
+        closed_trades=len(realised),
+        decisions=decisions,
+    )
+
+
+def rank(scores: dict[str, Metrics]) -> dict[str, int]:
+    """Return the rank of each agent: by return, then smaller drawdown, then name (1 best)."""
+    order = sorted(scores, key=lambda n: (-scores[n].ret, scores[n].max_drawdown, n))
+    return {name: i + 1 for i, name in enumerate(order)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verdicts:
+    """ST-2 beside one agent: distinguishable from cash and from holding SPY, and the steps."""
+
+    vs_cash: bool | None
+    vs_spy: bool | None
+    steps: int
+
+
+def verdicts(
+    agent_equity: Sequence[int], spy_path: Sequence[int], start: int, seed: int = 7
+) -> Verdicts:
+    """Return the paired-bootstrap verdicts of one agent against cash and SPY (ST-2)."""
+    agent = [float(r) for r in step_returns([start, *agent_equity])]
+    spy = [float(r) for r in step_returns(list(spy_path))]
+    n = min(len(agent), len(spy))
+    if n < 2:
+        return Verdicts(vs_cash=None, vs_spy=None, steps=n)
+    rng = np.random.default_rng(seed)
+    cash = paired_bootstrap(agent[:n], [0.0] * n, rng=rng, resamples=2_000)
+    hold = paired_bootstrap(agent[:n], spy[:n], rng=rng, resamples=2_000)
+    return Verdicts(
+        vs_cash=None if cash is None else cash.distinguishable,
+        vs_spy=None if hold is None else hold.distinguishable,
+        steps=n,
+    )
+
+
+def luckiest_line(pool: Sequence[float], agents: int, steps: int, seed: int = 11) -> float | None:
+    """Return the expected best return of ``agents`` no-skill agents over ``steps`` (ST-2)."""
+    if agents < 1 or steps < 1 or not pool:
+        return None
+    rng = np.random.default_rng(seed)
+    return luckiest_of_n(pool, agents=agents, steps=steps, rng=rng, simulations=500).expected_best

@@ -1,0 +1,178 @@
+"""REPORT.json and the board of a thesis season (T-SCO-1, ST-1, ST-2, T-CYC-10, T-AGT-2).
+
+Everything is read from the folded season: the cycles' pictures, each agent's
+entries per cycle and attempt, the monitor's closes, the metrics with the
+counts they rest on, the verdicts against cash and holding SPY (a paired
+bootstrap over step returns) and the luckiest-of-N line; agentic agents are
+marked. Money is in dollars as decimal strings; symbols are normalised.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION
+from tradeleague.formats.thesis.scoring import Metrics, luckiest_line, metrics, rank, verdicts
+from tradeleague.league.thesis.state import SeasonState
+from tradeleague.money import MICRO, micros_to_str
+from tradeleague.stats.returns import step_returns
+from tradeleague.stats.rounding import round_half_up
+
+__all__ = ["board_rows", "build_report"]
+
+
+def _dollars(raw: object) -> str | None:
+    return None if raw is None else micros_to_str(int(str(raw)))
+
+
+def _entry(p: dict[str, object]) -> dict[str, object]:
+    decisions = []
+    raw_decisions = p["decisions"]
+    for d in raw_decisions if isinstance(raw_decisions, list) else []:
+        fill = d.get("fill")
+        decisions.append(
+            {
+                "action": d["action"],
+                "symbol": d["symbol"],
+                "status": d["status"],
+                "reason_code": d["reason_code"],
+                "quantity": _dollars(fill["qty"]) if isinstance(fill, dict) else None,
+                "price": _dollars(fill["price"]) if isinstance(fill, dict) else None,
+                "fee": _dollars(fill["fee"]) if isinstance(fill, dict) else None,
+                "thesis": d.get("thesis", ""),
+                "invalidation": d.get("invalidation", ""),
+                "invalidation_price": _dollars(d.get("invalidation_price")),
+                "rationale": d.get("rationale", ""),
+            }
+        )
+    positions = p["positions"]
+    return {
+        "cycle": p["round"],
+        "attempt": p["attempt"],
+        "outcome": p["outcome"],
+        "raw_answer": p["raw_answer"],
+        "answer_reason": p["answer_reason"],
+        "reasoning": p["reasoning"],
+        "decisions": decisions,
+        "equity": _dollars(p["equity"]),
+        "cash": _dollars(p["cash"]),
+        "positions": {
+            k: micros_to_str(int(str(v)))
+            for k, v in (positions.items() if isinstance(positions, dict) else ())
+        },
+    }
+
+
+def _spy_path(state: SeasonState) -> list[int]:
+    out = []
+    for cycle in state.cycles.values():
+        prices = cycle["prices"]
+        if isinstance(prices, dict) and "SPY" in prices:
+            out.append(int(Decimal(str(prices["SPY"])) * MICRO))
+    return out
+
+
+def _scores(state: SeasonState) -> dict[str, Metrics]:
+    start = int(state.preset.start_cash)
+    return {
+        name: metrics(
+            start,
+            a.equity,
+            a.gross,
+            a.realised,
+            trades=a.trades,
+            decisions=a.decisions,
+        )
+        for name, a in state.agents.items()
+        if a.equity
+    }
+
+
+def board_rows(state: SeasonState) -> list[dict[str, object]]:
+    """Return the board: every T-SCO-1 metric, the counts (ST-1) and the ST-2 verdicts, ranked."""
+    scores = _scores(state)
+    ranks = rank(scores)
+    spy = _spy_path(state)
+    start = int(state.preset.start_cash)
+    pool: list[float] = []
+    for a in state.agents.values():
+        pool.extend(float(r) for r in step_returns([start, *a.equity]))
+    steps = max((len(a.equity) for a in state.agents.values()), default=0)
+    luck = luckiest_line(pool, len(scores), steps)
+    rows = []
+    for name in sorted(scores, key=lambda n: ranks[n]):
+        a = state.agents[name]
+        v = verdicts(a.equity, spy[-len(a.equity) - 1 :] if a.equity else [], start)
+        rows.append(
+            {
+                "rank": ranks[name],
+                "name": name,
+                "kind": a.kind,
+                "agentic": a.agentic,
+                "entered_cycle": a.entered,
+                **scores[name].to_report(),
+                "steps": v.steps,
+                "beats_cash": v.vs_cash,
+                "beats_spy": v.vs_spy,
+                "luckiest_of_n": None if luck is None else str(round_half_up(luck * 100, 2)),
+            }
+        )
+    return rows
+
+
+def build_report(state: SeasonState) -> dict[str, object]:
+    """Return REPORT.json's content."""
+    board = {row["name"]: row for row in board_rows(state)}
+    agents = []
+    for name, a in state.agents.items():
+        row = board.get(name, {})
+        agents.append(
+            {
+                "name": name,
+                "kind": a.kind,
+                "agentic": a.agentic,
+                "spec": a.spec,
+                "entered_cycle": a.entered,
+                "entries": [_entry(e) for e in a.entries],
+                "monitor_closes": [
+                    {
+                        "time": c["time"],
+                        "symbol": c["symbol"],
+                        "level": _dollars(c["level"]),
+                        "price": _dollars(c["price"]),
+                        "quantity": _dollars(c["quantity"]),
+                        "fee": _dollars(c["fee"]),
+                    }
+                    for c in state.monitor_closes
+                    if c["agent"] == name
+                ],
+                "metrics": {
+                    k: row.get(k)
+                    for k in ("return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure")
+                },
+                "counts": {k: row.get(k) for k in ("trades", "closed_trades", "decisions")},
+                "verdicts": {k: row.get(k) for k in ("steps", "beats_cash", "beats_spy")},
+                "rank": row.get("rank"),
+            }
+        )
+    cycles = [
+        {
+            "time": c["round"],
+            "stocks_open": c["stocks_open"],
+            "screen": c["screen"],
+            "rsi": c["rsi"],
+            "prices": c["prices"],
+        }
+        for c in state.cycles.values()
+    ]
+    return {
+        "format": "thesis",
+        "season": state.season,
+        "start": state.start,
+        "end": state.end,
+        "scoring_version": state.scoring_version or SCORING_VERSION,
+        "prompt_version": state.prompt_version or PROMPT_VERSION,
+        "cycles": cycles,
+        "agents": agents,
+        "board": list(board.values()),
+    }

@@ -1,0 +1,150 @@
+"""A no-skill null under the real rules: many random agents through the weights fill rules.
+
+``no_skill_targets`` draws what N no-skill agents answer each round, as
+integer basis points (the only weights the validator lets through): a
+``coin-flip`` agent flips a coin per symbol and holds the heads in equal
+weight, capped at the largest weight a symbol may take (as the coin-flip
+baseline does); a ``random-weights`` agent splits 100% by integer draws, some
+of it to cash, capped the same way. ``simulate_null`` then trades every agent
+through `tradeleague.sim.rebalance_many`, the array form of the event path's
+rebalance, at each round's prices, and returns each agent's final value at the
+last round's prices, exact in micro-dollars. ``null_summary`` turns the values
+into the returns printed: quantiles and the luckiest agent.
+
+Pure: the draws come from a ``numpy.random.Generator`` made from the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from tradeleague.sim.rebalance_many import Books, rebalance_many
+from tradeleague.sim.rebalancing import WEIGHT_BPS, RebalanceParams
+from tradeleague.stats.rounding import round_half_up
+
+__all__ = [
+    "NullKind",
+    "NullRound",
+    "NullSummary",
+    "no_skill_targets",
+    "null_summary",
+    "simulate_null",
+]
+
+Ints = npt.NDArray[np.int64]
+
+MAX_AGENTS = 1_000_000
+"""The most agents one null simulates (bounds the memory it takes)."""
+
+
+class NullKind(StrEnum):
+    """How a no-skill agent picks its weights."""
+
+    RANDOM_WEIGHTS = "random-weights"
+    COIN_FLIP = "coin-flip"
+
+
+@dataclass(frozen=True, slots=True)
+class NullRound:
+    """One round every agent trades in: the prices and halts its ``RoundStarted`` recorded.
+
+    Attributes
+    ----------
+    prices
+        Shape (S,): each symbol's price in micro-dollars, in symbol order.
+    halted
+        Shape (S,): the symbols not traded this round.
+    """
+
+    prices: Ints
+    halted: npt.NDArray[np.bool_]
+
+
+def no_skill_targets(
+    kind: NullKind, rng: np.random.Generator, agents: int, symbols: int, cap_bps: int
+) -> Ints:
+    """Return one round's answers of ``agents`` no-skill agents: shape (agents, symbols), bps."""
+    if kind is NullKind.COIN_FLIP:
+        heads = rng.random((agents, symbols)) < 0.5
+        count = heads.sum(axis=1)
+        each = np.minimum(WEIGHT_BPS // np.maximum(count, 1), cap_bps)
+        out: Ints = np.where(heads, each[:, None], 0).astype(np.int64)
+        return out
+    draws = rng.integers(0, WEIGHT_BPS, size=(agents, symbols + 1), endpoint=True)
+    total = np.maximum(draws.sum(axis=1), 1)
+    weights: Ints = np.minimum(draws[:, :symbols] * WEIGHT_BPS // total[:, None], cap_bps)
+    return weights.astype(np.int64)
+
+
+def simulate_null(
+    rounds: Sequence[NullRound],
+    targets: Sequence[Ints],
+    start_cash: int,
+    params: RebalanceParams | None = None,
+) -> Ints:
+    """Trade every agent's ``targets`` round by round; return final values (micro-dollars).
+
+    ``targets[i]`` holds every agent's answer at ``rounds[i]``; the final value is
+    each portfolio at the last round's prices, as the event path's last entry.
+    """
+    if len(rounds) != len(targets) or not rounds:
+        raise ValueError("one set of targets per round, and at least one round")
+    agents, symbols = targets[0].shape
+    books = Books.open(agents, symbols, start_cash)
+    for step, wanted in zip(rounds, targets, strict=True):
+        books = rebalance_many(books, wanted, step.prices, step.halted, params)
+    return books.equity(rounds[-1].prices)
+
+
+@dataclass(frozen=True, slots=True)
+class NullSummary:
+    """The distribution of the agents' season returns, in percent (exact, rounded to show).
+
+    Attributes
+    ----------
+    agents, rounds
+        How many agents, over how many rounds.
+    quantiles
+        ``p5``, ``p50``, ``p95``, ``p99`` of the returns, in percent.
+    luckiest
+        The best return, in percent.
+    """
+
+    agents: int
+    rounds: int
+    quantiles: dict[str, Decimal]
+    luckiest: Decimal
+
+    def to_json(self) -> dict[str, object]:
+        """Return the JSON shape printed by ``--json``: percent figures as decimal strings."""
+        return {
+            "agents": self.agents,
+            "rounds": self.rounds,
+            "quantiles": {k: str(v) for k, v in self.quantiles.items()},
+            "luckiest": str(self.luckiest),
+        }
+
+
+_QUANTILES = (("p5", 5), ("p50", 50), ("p95", 95), ("p99", 99))
+
+
+def _pct(value: int, start_cash: int) -> Decimal:
+    return round_half_up(Fraction(100 * (value - start_cash), start_cash), 4)
+
+
+def null_summary(values: Ints, start_cash: int, rounds: int) -> NullSummary:
+    """Return the quantiles (nearest rank, on exact values) and the luckiest return."""
+    ordered = np.sort(values)
+    n = len(ordered)
+    quantiles = {}
+    for name, q in _QUANTILES:
+        rank = max(1, -(-q * n // 100))  # nearest rank: ceil(q% of n), at least the first
+        quantiles[name] = _pct(int(ordered[rank - 1]), start_cash)
+    return NullSummary(n, rounds, quantiles, _pct(int(ordered[-1]), start_cash))

@@ -1,0 +1,131 @@
+"""The thesis league's read models: one function per figure, for the JSON API and the pages.
+
+Every figure is folded from the season's events (``league/thesis/state.py``)
+and shaped by the same functions that write REPORT.json, so the board page,
+``/api/v1/thesis`` and the report cannot disagree. The agent page is the
+transparency page: every cycle's attempts, each decision with its thesis,
+invalidation level and status, and the model's reasoning (T-CYC-10).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.events import EventKind
+from tradeleague.events import thesis as tev
+from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.formats.weights.text import plain_text
+from tradeleague.league.thesis.report import board_rows, build_report
+from tradeleague.league.thesis.state import SeasonState
+from tradeleague.store import Store
+from tradeleague.web.errors import NotFound
+
+__all__ = ["ThesisReads", "thesis_router"]
+
+_PREFIX = f"{tev.FORMAT}/"
+
+
+class ThesisReads:
+    """Read models of the thesis seasons in one store.
+
+    Parameters
+    ----------
+    store
+        The event store.
+    preset
+        The rules the seasons ran with.
+    """
+
+    def __init__(self, store: Store, preset: ThesisPreset | None = None) -> None:
+        self._store = store
+        self.preset = preset or ThesisPreset()
+
+    def _state(self, season: str) -> SeasonState:
+        stream = tev.season_stream(season)
+        state = SeasonState.from_events((s.event for s in self._store.events(stream)), self.preset)
+        if not state.started:
+            raise NotFound(f"no thesis season {season!r}")
+        return state
+
+    def index(self) -> dict[str, Any]:
+        """Return the thesis seasons in the store."""
+        seasons = [
+            str(s.event.payload["season"])
+            for s in self._store.events()
+            if s.event.kind == EventKind.SEASON_STARTED and s.event.stream.startswith(_PREFIX)
+        ]
+        return {
+            "disclaimer": DISCLAIMER,
+            "seasons": seasons,
+            "endpoints": ["/api/v1/thesis/{season}", "/api/v1/thesis/{season}/agents/{agent}"],
+        }
+
+    def board(self, season: str) -> dict[str, Any]:
+        """Return a season's board: every metric, counts and verdicts (raises ``NotFound``)."""
+        state = self._state(season)
+        return {
+            "disclaimer": DISCLAIMER,
+            "season": season,
+            "start": state.start,
+            "end": state.end,
+            "cycles": len(state.cycles),
+            "ended": state.ended,
+            "scoring_version": state.scoring_version,
+            "prompt_version": state.prompt_version,
+            "rows": board_rows(state),
+        }
+
+    def agent(self, season: str, name: str) -> dict[str, Any]:
+        """Return one agent's entries, decisions, theses and closes (raises ``NotFound``)."""
+        report = build_report(self._state(season))
+        agents = report["agents"]
+        for row in agents if isinstance(agents, list) else []:
+            if row["name"] == name:
+                return {"disclaimer": DISCLAIMER, "season": season, **_escaped(row)}
+        raise NotFound(f"no agent {name!r} in thesis season {season!r}")
+
+
+_MODEL_TEXT = frozenset(
+    {"raw_answer", "reasoning", "thesis", "invalidation", "rationale", "spec", "detail"}
+)
+
+
+def _escaped(value: Any, key: str = "") -> Any:
+    """Return ``value`` with every model-written text escaped once for HTML (C-10)."""
+    if isinstance(value, dict):
+        return {k: _escaped(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_escaped(v, key) for v in value]
+    if isinstance(value, str) and key in _MODEL_TEXT:
+        return plain_text(value)
+    return value
+
+
+def thesis_router(reads: ThesisReads) -> APIRouter:
+    """Return the JSON routes under ``/api/v1/thesis``."""
+    router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"])
+
+    def answer(build: Any) -> JSONResponse:
+        try:
+            return JSONResponse(build())
+        except NotFound as exc:
+            return JSONResponse({"disclaimer": DISCLAIMER, "error": str(exc)}, status_code=404)
+
+    @router.get("", summary="The thesis seasons in the store")
+    def index() -> JSONResponse:
+        return answer(reads.index)
+
+    @router.get("/{season}", summary="A season's board")
+    def board(season: str) -> JSONResponse:
+        return answer(lambda: reads.board(season))
+
+    # ``:path``: a name may hold ``/``; matched whole, so any name round-trips.
+    @router.get("/{season}/agents/{agent:path}", summary="An agent's decisions and theses")
+    def agent(season: str, agent: str) -> JSONResponse:
+        return answer(lambda: reads.agent(season, agent))
+
+    return router

@@ -1,0 +1,62 @@
+"""Help that teaches (issue 11): examples, one baseline style, no rule ids, no markup lost."""
+
+from __future__ import annotations
+
+import re
+
+import typer.main
+from typer.testing import CliRunner
+
+from tradeleague.cli import app
+
+_RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z]{2,5}|C|ST)-\d+\b")
+
+
+def _leaves() -> list[list[str]]:
+    found: list[list[str]] = []
+
+    def walk(command: object, path: list[str]) -> None:
+        children = getattr(command, "commands", None)
+        if children:
+            for name, child in children.items():
+                walk(child, [*path, name])
+        else:
+            found.append(path)
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+def _help(path: list[str]) -> str:
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "250"}, color=False)
+    assert result.exit_code == 0, result.output
+    return " ".join(result.output.split())
+
+
+def test_every_command_shows_an_example_and_no_rule_ids() -> None:
+    """Each command's help has an example; rule ids stay in code, not in help (issue 11)."""
+    problems = []
+    for path in _leaves():
+        text = _help(path)
+        if "Example" not in text and "example" not in text:
+            problems.append(f"{' '.join(path)}: no example")
+        ids = sorted(set(_RULE_ID.findall(text)))
+        if ids:
+            problems.append(f"{' '.join(path)}: rule ids {ids}")
+        if "``" in text:
+            problems.append(f"{' '.join(path)}: RST backquotes")
+    assert problems == []
+
+
+def test_one_naming_style_for_baselines() -> None:
+    """Baselines are written with hyphens in every help (equal-weight, coin-flip)."""
+    for path in (["replay", "weights"], ["replay", "direction"]):
+        text = _help(path)
+        assert "coin-flip" in text
+        assert "coin_flip" not in text
+        assert "equal_weight" not in text
+
+
+def test_bracketed_extras_are_not_swallowed_as_markup() -> None:
+    """``tradeleague[local]`` shows whole in the demo's help."""
+    assert "tradeleague[local]" in _help(["demo"])

@@ -1,0 +1,128 @@
+"""Every CLI command with malformed arguments: exit 2, one sentence, no traceback, no file.
+
+Each command runs in an empty folder with no ``$TRADELEAGUE_DB``, so the default
+database would be ``./tradeleague.db``; the folder must still be empty after.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import typer.main
+from cli_helpers import run_cli  # type: ignore[import-not-found]
+
+from tradeleague.cli import app
+
+
+def _commands() -> set[str]:
+    found: set[str] = set()
+
+    def walk(command: object, path: list[str]) -> None:
+        children = getattr(command, "commands", None)
+        if children:
+            for name, child in children.items():
+                walk(child, [*path, name])
+        else:
+            found.add(" ".join(path))
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+def _cases(data: Path) -> dict[str, list[list[str]]]:
+    daily, hourly, minute = (
+        str(data / "us_equities_daily"),
+        str(data / "us_equities_1h"),
+        str(data / "crypto_1m"),
+    )
+    return {
+        "verify": [["verify", "--checkpoint", "nope"]],
+        "demo": [
+            ["demo", "--rounds", "0"],
+            ["demo", "--end", "Tuesday"],
+            ["demo", "--candles", str(data / "crypto_4h")],
+            ["demo", "--rounds", "99999999", "--house-model"],
+        ],
+        "serve": [["serve", "--port", "eighty"]],
+        "limits": [["limits", "nosuch"]],
+        "log": [["log", "--season", "s1"], ["log"]],
+        "data inspect": [["data", "inspect", "/nonexistent/bars"]],
+        "stats luck": [["stats", "luck", "--hit-rate", "200", "--trades", "10"]],
+        "db upgrade": [["db", "upgrade", "--db", "nonsense://x"]],
+        "db info": [["db", "info", "--db", "nonsense://x"]],
+        "db refresh": [["db", "refresh"]],
+        "replay weights": [
+            ["replay", "weights", "--market", daily, "--agent", "x=baseline:cash",
+             "--start", "notadate"],
+            ["replay", "weights", "--market", daily, "--agent", "x=baseline:nosuch"],
+            ["replay", "weights", "--market", daily, "--agent", "x=local:anything"],
+            ["replay", "weights", "--market", hourly, "--agent", "x=baseline:cash",
+             "--start", "1990-01-01", "--end", "1990-02-01"],
+            ["replay", "weights", "--market", daily, "--agent", "x=baseline:cash",
+             "--timeout", "0"],
+        ],
+        "replay direction": [
+            ["replay", "direction", "--market", minute, "--agent", "x=baseline:up",
+             "--start", "bad"],
+            ["replay", "direction", "--market", minute, "--agent", "x=baseline:up",
+             "--start", "1990-01-01T00:00Z", "--end", "1990-01-02T00:00Z"],
+            ["replay", "direction", "--market", minute, "--agent", "x=baseline:up",
+             "--timeout", "900"],
+            ["replay", "direction", "--market", minute, "--agent", "x=baseline:nosuch"],
+        ],
+        "scenario create": [
+            ["scenario", "create", "s", "--market", daily, "--symbols", "SPY",
+             "--start", "bad", "--end", "2024-01-01"],
+            ["scenario", "create", "s", "--market", "/nonexistent", "--symbols", "SPY",
+             "--start", "2024-01-01", "--end", "2024-02-01"],
+        ],
+        "keys create": [["keys", "create", "--account", "a", "--tier", "bogus"]],
+        "weights create-season": [
+            ["weights", "create-season", "--start", "2026-03-03", "--market", daily],
+        ],
+        "weights add-agent": [
+            ["weights", "add-agent", "--season", "s", "--name", "a", "--owner", "o",
+             "--spec", "baseline:cash"],
+        ],
+        "weights run-round": [["weights", "run-round", "--season", "s", "--market", daily]],
+        "weights release-hold": [
+            ["weights", "release-hold", "--season", "s", "--symbol", "SPY", "--by", "me"],
+        ],
+        "weights pause": [["weights", "pause", "--season", "s", "--agent", "a"]],
+        "weights resume": [["weights", "resume", "--season", "s", "--agent", "a"]],
+        "weights table": [["weights", "table", "--season", "s"]],
+    }  # fmt: skip
+
+
+def _check(args: list[str], root: Path) -> str | None:
+    folder = root / f"run{abs(hash(tuple(args)))}"
+    folder.mkdir()
+    done = run_cli(*args, cwd=folder)
+    left = sorted(p.name for p in folder.iterdir())
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    problems = []
+    if done.returncode != 2:
+        problems.append(f"exit {done.returncode}")
+    if "Traceback" in done.stderr + done.stdout:
+        problems.append("a traceback")
+    if len(lines) != 1 or not lines[0].startswith("error: "):
+        problems.append(f"not one 'error:' line: {lines!r}")
+    if left:
+        problems.append(f"left files {left}")
+    return None if not problems else f"{' '.join(args)}: {'; '.join(problems)}"
+
+
+def test_every_command_has_a_malformed_case(shared_data: Path) -> None:
+    """A new command must join the walk below (issue 11: every command is walked)."""
+    assert _commands() == set(_cases(shared_data))
+
+
+def test_every_command_with_malformed_arguments_exits_2_in_one_sentence(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """Exit 2, one ``error:`` line, no traceback, nothing written (issue 11)."""
+    runs = [args for cases in _cases(shared_data).values() for args in cases]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        failures = [f for f in pool.map(lambda a: _check(a, tmp_path), runs) if f is not None]
+    assert failures == []

@@ -1,0 +1,85 @@
+"""The CLI starts fast: ``tradeleague --help`` imports no heavy client library (issue 16, item 2).
+
+Each command imports what it needs when it runs; web3, the Ethereum account
+tools, the OpenAI SDK, llama.cpp and FastAPI are only for the commands that use
+them. The check runs in a fresh interpreter, so nothing another test imported
+hides a regression.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+HEAVY = ("web3", "eth_account", "openai", "llama_cpp", "fastapi")
+
+_PROBE = """
+import json, sys
+from tradeleague.cli import app
+try:
+    app(ARGS, prog_name="tradeleague")
+except SystemExit:
+    pass
+print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+def _env() -> dict[str, str]:
+    path = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path}
+
+
+def _top_level_modules(args: list[str]) -> set[str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE.replace("ARGS", repr(args))],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    names: list[str] = json.loads(done.stdout.strip().splitlines()[-1])
+    return set(names)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["replay", "--help"], ["replay", "weights", "--help"], ["stats", "--help"]],
+)
+def test_help_imports_no_heavy_client_library(args: list[str]) -> None:
+    """``--help`` of the CLI and of its groups imports none of web3, openai, llama.cpp, FastAPI."""
+    loaded = _top_level_modules(args)
+    assert "tradeleague" in loaded
+    assert sorted(loaded & set(HEAVY)) == []
+
+
+def test_the_probe_sees_a_heavy_import_when_one_happens() -> None:
+    """The probe is not blind: importing the live price source does load web3."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, tradeleague.feeds.chainlink; print('web3' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == "True"

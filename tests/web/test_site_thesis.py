@@ -1,0 +1,125 @@
+"""The thesis league's pages and JSON read the same figures (T-SCO-1, T-CYC-10, ST-1, ST-2)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tradeleague.agents.base import Agent
+from tradeleague.agents.baseline_agent import BaselineAgent
+from tradeleague.agents.scripted import ScriptedAgent
+from tradeleague.api import ScenarioService
+from tradeleague.api.site import create_site
+from tradeleague.clock import WallClock
+from tradeleague.formats.thesis.baselines import make_baseline
+from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.formats.thesis.universe import load_universe
+from tradeleague.league.thesis.cycle import Entrant
+from tradeleague.league.thesis.data import load_tape
+from tradeleague.league.thesis.replay import run_season
+from tradeleague.store import open_store
+
+EVIL = "<script>alert(1)</script> & more"
+
+
+def _answer(*decisions: dict[str, object]) -> str:
+    return json.dumps(
+        {
+            "reasoning": f"Reasoning {EVIL}.",
+            "market_context": {"overall_sentiment": "bullish", "key_factors": []},
+            "decisions": list(decisions),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def site_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A store holding a three-day thesis season: cash, coin flip and a scripted model."""
+    tmp = tmp_path_factory.mktemp("thesis_site")
+    tape = load_tape(load_universe(), shared_data / "crypto_4h", shared_data / "us_equities_daily")
+    script = tmp / "m.jsonl"
+    first = _answer(
+        {"action": "open_long", "symbol": "ETH", "percent_of_equity": 25, "confidence": 0.9,
+         "invalidation_price": 1, "thesis": f"Thesis {EVIL}", "invalidation": "Below 1"},
+    )  # fmt: skip
+    script.write_text(json.dumps({"text": first}) + "\n", encoding="utf-8")
+    agents: dict[str, Agent] = {
+        "cash": BaselineAgent("cash", *make_baseline("cash")),
+        "coin_flip": BaselineAgent("coin_flip", *make_baseline("coin_flip")),
+        "model/one": ScriptedAgent.from_file("model/one", script),
+    }
+    entrants = [Entrant(name=n, spec=n, kind=a.kind, agentic=False) for n, a in agents.items()]
+    url = f"sqlite:///{tmp / 'site.db'}"
+    with open_store(url) as store:
+        asyncio.run(
+            run_season(
+                store, tape, entrants, agents, season_id="t1", start=date(2025, 3, 3),
+                end=date(2025, 3, 6), sources={"crypto": "c", "stocks": "s"},
+            )
+        )  # fmt: skip
+    return url
+
+
+def _client(url: str) -> TestClient:
+    store = open_store(url)
+    return TestClient(create_site(ScenarioService(store, WallClock())))
+
+
+def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
+    """T-SCO-1, ST-1, ST-2: the board page shows every metric, the counts and the verdicts."""
+    with _client(site_db) as client:
+        assert client.get("/api/v1/thesis").json()["seasons"] == ["t1"]
+        board = client.get("/api/v1/thesis/t1").json()
+        page = client.get("/thesis/t1")
+    assert page.status_code == 200
+    assert board["cycles"] == 3
+    assert [r["rank"] for r in board["rows"]] == [1, 2, 3]
+    for row in board["rows"]:
+        cells = re.search(rf'<tr data-agent="{re.escape(row["name"])}">(.*?)</tr>', page.text)
+        assert cells is not None
+        nums = re.findall(r'<td class="num">([^<]*)</td>', cells.group(1))
+        assert nums[0] == str(row["rank"])
+        assert nums[1] == row["return"]
+        assert nums[-3:] == [str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])]
+    assert "Distinguishable from holding SPY" in page.text
+    assert "no skill" in page.text
+
+
+def test_agent_page_shows_every_decision_escaped_t_cyc_10(site_db: str) -> None:
+    """T-CYC-10, C-10: every decision with its thesis, level and reasoning, model text escaped."""
+    with _client(site_db) as client:
+        data = client.get("/api/v1/thesis/t1/agents/model/one").json()
+        page = client.get("/thesis/t1/agents/model%2Fone")
+        missing = client.get("/thesis/nope")
+        missing_json = client.get("/api/v1/thesis/t1/agents/nobody")
+    first = data["entries"][0]["decisions"][0]
+    assert (first["action"], first["symbol"], first["status"]) == ("open_long", "ETH", "executed")
+    assert first["thesis"] == "Thesis &lt;script&gt;alert(1)&lt;/script&gt; &amp; more"
+    assert page.status_code == 200
+    assert "<script>alert" not in page.text
+    assert "Thesis &lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in page.text
+    assert first["invalidation_price"] == "1.000000"
+    assert ">1.000000<" in page.text
+    assert missing.status_code == 404
+    assert missing_json.status_code == 404
+
+
+def test_thesis_methodology_page_follows_the_preset(site_db: str) -> None:
+    """The thesis methodology page lists the preset's settings, reason codes and our decisions."""
+    with _client(site_db) as client:
+        page = client.get("/methodology/thesis")
+    assert page.status_code == 200
+    found = re.search(
+        r'<tr data-setting="fee_ppm"><td>fee_ppm</td><td class="value">([^<]*)</td>', page.text
+    )
+    assert found is not None
+    assert found.group(1) == str(ThesisPreset().fee_ppm)
+    assert "<code>confidence_gate</code>" in page.text
+    assert "Screen score" in page.text
+    assert not re.search(r"\bT-[A-Z]{3}-\d", page.text)
