@@ -71,6 +71,18 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
              "--timeout", "900"],
             ["replay", "direction", "--market", minute, "--agent", "x=baseline:nosuch"],
         ],
+        "replay thesis": [
+            ["replay", "thesis", "--crypto", f"{data}/crypto_4h", "--stocks", daily,
+             "--start", "bad", "--end", "2025-02-01", "--agent", "x=baseline:cash"],
+            ["replay", "thesis", "--crypto", f"{data}/crypto_4h", "--stocks", daily,
+             "--start", "2025-01-01", "--end", "2025-02-01", "--agent", "x=baseline:nosuch"],
+        ],
+        "stats null": [
+            ["stats", "null", "--market", daily, "--start", "bad", "--end", "2026-02-01",
+             "--agents", "10"],
+            ["stats", "null", "--market", daily, "--start", "2026-01-05", "--end", "2026-02-01",
+             "--agents", "10", "--format", "direction"],
+        ],
         "scenario create": [
             ["scenario", "create", "s", "--market", daily, "--symbols", "SPY",
              "--start", "bad", "--end", "2024-01-01"],

@@ -17,6 +17,7 @@ from test_direction_replay_answers import _fake, _run  # type: ignore[import-not
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
+from tradeleague.cli.log import EXIT_NO_DECISIONS
 from tradeleague.events import Event, EventKind, check_events
 from tradeleague.league.direction.replay import load_ledger
 from tradeleague.store import open_store
@@ -59,7 +60,9 @@ def _calls(url: str) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
 def test_direction_arena_events_match_their_schemas(shared_data: Path, tmp_path: Path) -> None:
     """C-4: every event an arena with model calls, faults and settlements writes validates."""
     with _fake() as fake:
-        assert _run(shared_data / "crypto_1m", tmp_path, fake.url, "a").exit_code == 0
+        assert (
+            _run(shared_data / "crypto_1m", tmp_path, fake.url, "a").exit_code == EXIT_NO_DECISIONS
+        )
     with open_store(f"sqlite:///{tmp_path / 'a.db'}", upgrade=False) as store:
         events = [s.event for s in store.events()]
     kinds = {e.kind for e in events}
@@ -77,13 +80,13 @@ def test_direction_store_in_the_old_shape_verifies_and_replays(
     market = shared_data / "crypto_1m"
     old_url = f"sqlite:///{tmp_path / 'old.db'}"
     with _fake() as fake:
-        assert _run(market, tmp_path, fake.url, "a").exit_code == 0
+        assert _run(market, tmp_path, fake.url, "a").exit_code == EXIT_NO_DECISIONS
         asked = len(fake.requests)
         assert _copy_as_old(tmp_path / "a.db", tmp_path / "old.db") > 0
         verified = CliRunner().invoke(app, ["verify", "--db", old_url])
         assert verified.exit_code == 0, verified.output
         replayed = _run(market, tmp_path, fake.url, "b", "--replay-answers", old_url)
-        assert replayed.exit_code == 0, replayed.output
+        assert replayed.exit_code == EXIT_NO_DECISIONS, replayed.output
         assert len(fake.requests) == asked  # every answer came from the old store
     report = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
     assert json.loads((tmp_path / "b.json").read_text(encoding="utf-8")) == report

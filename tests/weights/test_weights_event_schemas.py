@@ -16,6 +16,7 @@ from test_weights_replay_answers import _fake, _market, _run, _url  # type: igno
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
+from tradeleague.cli.log import EXIT_NO_DECISIONS
 from tradeleague.events import Event, EventKind, check_events
 from tradeleague.events.common import model_called_record
 from tradeleague.store import open_store
@@ -47,7 +48,7 @@ def test_weights_season_events_match_their_schemas(shared_data: Path, tmp_path: 
     """C-4: every event a season with model calls, faults and fills writes validates."""
     market = _market(shared_data, tmp_path)
     with _fake() as fake:
-        assert _run(market, fake.url, "a.db", "a.json").exit_code == 0
+        assert _run(market, fake.url, "a.db", "a.json").exit_code == EXIT_NO_DECISIONS
     with open_store(_url(market, "a"), upgrade=False) as store:
         events = [s.event for s in store.events()]
     kinds = {e.kind for e in events}
@@ -64,13 +65,13 @@ def test_weights_store_in_the_old_shape_verifies_and_replays(
     """C-5: an old-shape store verifies, and --replay-answers from it gives the same report."""
     market = _market(shared_data, tmp_path)
     with _fake() as fake:
-        assert _run(market, fake.url, "a.db", "a.json").exit_code == 0
+        assert _run(market, fake.url, "a.db", "a.json").exit_code == EXIT_NO_DECISIONS
         asked = len(fake.requests)
         assert _copy_as_old(market / "a.db", market / "old.db") > 0
         verified = CliRunner().invoke(app, ["verify", "--db", _url(market, "old")])
         assert verified.exit_code == 0, verified.output
         replayed = _run(market, fake.url, "b.db", "b.json", "--replay-answers", _url(market, "old"))
-        assert replayed.exit_code == 0, replayed.output
+        assert replayed.exit_code == EXIT_NO_DECISIONS, replayed.output
         assert len(fake.requests) == asked  # every answer came from the old store
     report = json.loads((market / "a.json").read_text(encoding="utf-8"))
     assert json.loads((market / "b.json").read_text(encoding="utf-8")) == report

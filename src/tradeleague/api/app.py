@@ -329,15 +329,16 @@ def _public_router() -> APIRouter:
         def work() -> Response:
             return _json(leaderboard_payload(service, scenario, metric))
 
-        return await call(service, work)
+        # public reads may rank many runs: never on the event loop's thread, even on SQLite
+        return await run_in_threadpool(work)
 
     @router.get("/leaderboard/scenarios", summary="Scenarios with published runs")
     async def leaderboard_scenarios(service: ServiceDep) -> Response:
-        return await call(service, lambda: _json(scenarios_payload(service)))
+        return await run_in_threadpool(lambda: _json(scenarios_payload(service)))
 
     @router.get("/runs/{run_id}/public", response_model=PublicRunOut, summary="A published run")
     async def public_run(run_id: RunId, service: ServiceDep) -> Response:
-        return await call(service, lambda: _json(run_payload(service, run_id)))
+        return await run_in_threadpool(lambda: _json(run_payload(service, run_id)))
 
     return router
 
@@ -361,8 +362,9 @@ def create_app(service: ScenarioService) -> FastAPI:
     app.include_router(_public_router())
     app.include_router(_agent_router())
 
+    # on the event loop itself: a health check must not queue behind busy worker threads
     @app.get("/healthz", include_in_schema=False)
-    def healthz() -> dict[str, str]:
+    async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
     return app

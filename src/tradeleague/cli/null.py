@@ -46,6 +46,9 @@ def null(
     Every agent trades at the prices, on the rounds, of a replay of the same
     bars, with the same integer rules; the figures are season returns in
     percent: what luck alone gives a board of that many agents.
+
+    Example: tradeleague stats null --market ../shared/data/us_equities_daily
+    --symbols SPY,QQQ,SGOV --start 2026-01-05 --end 2026-02-16 --agents 10000
     """
     if format_name != "weights":
         raise ConfigError(f"--format {format_name[:40]!r}: the null runs the weights format")

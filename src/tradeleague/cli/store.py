@@ -9,6 +9,7 @@ reached.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -77,13 +78,24 @@ def _verify_tables(report: VerifyReport, console: Console) -> None:
         )
 
 
-def _checkpoint(text: str | None) -> tuple[int, str] | None:
+def _checkpoint(text: str | None, signer: str | None) -> tuple[int, str] | None:
+    """Return the checkpoint ``SEQ:HASH`` names, or the one a signed head file holds."""
+    from tradeleague.store.signing import parse_checkpoint, read_signed_head
+
     if text is None:
+        if signer is not None:
+            raise ConfigError("--signer needs --checkpoint with a signed head file.")
         return None
-    seq, sep, digest = text.partition(":")
-    if not sep or not seq.isdigit() or len(digest) != 64:
-        raise ConfigError(f"--checkpoint {text!r} is not SEQ:HASH (a 64-hex-digit hash)")
-    return int(seq), digest.lower()
+    if not Path(text).is_file():
+        if signer is not None:
+            raise ConfigError("--signer needs a signed head file, not SEQ:HASH.")
+        return parse_checkpoint(text)
+    head = read_signed_head(Path(text))
+    if signer is not None and head.public_key != signer.strip().lower():
+        raise ConfigError(
+            f"The head in {text} is signed by key {head.public_key}, not the one given."
+        )
+    return head.seq, head.hash
 
 
 def verify_command(
@@ -92,8 +104,23 @@ def verify_command(
     checkpoint: Annotated[
         str | None,
         typer.Option(
-            help="SEQ:HASH of the chain head published earlier (see `db info`): proves "
-            "no event up to it was cut or rewritten, even with the head row rewritten too."
+            help="SEQ:HASH of the chain head published earlier (see `db info`), or a signed "
+            "head file (see `db sign-head`): proves no event up to it was cut or rewritten, "
+            "even with the head row rewritten too."
+        ),
+    ] = None,
+    to_head: Annotated[
+        bool,
+        typer.Option(
+            "--to-head",
+            help="The checkpoint is the last head published: any event after it is a mismatch.",
+        ),
+    ] = False,
+    signer: Annotated[
+        str | None,
+        typer.Option(
+            help="The public key (hex) that must have signed the --checkpoint file.",
+            show_default=False,
         ),
     ] = None,
 ) -> None:
@@ -103,15 +130,46 @@ def verify_command(
     """
     from tradeleague.store import open_store, verify
 
-    expected = _checkpoint(checkpoint)
+    expected = _checkpoint(checkpoint, signer)
+    if to_head and expected is None:
+        raise ConfigError("--to-head needs --checkpoint.")
     with open_store(db, upgrade=False) as store:
-        report = verify(store, checkpoint=expected)
+        report = verify(store, checkpoint=expected, to_head=to_head)
     if as_json:
         _print_json(report.to_dict())
     else:
         _verify_tables(report, Console(highlight=False))
     if not report.ok:
         raise typer.Exit(1)
+
+
+def keygen_command(
+    out: Annotated[Path, typer.Option("--out", help="Where to write the new private key.")],
+) -> None:
+    """Write a new Ed25519 key for signing chain heads (never overwrites a file)."""
+    from tradeleague.store.signing import generate_key
+
+    public = generate_key(out)
+    typer.echo(f"Wrote a new signing key to {out}; its public key is {public}")
+
+
+def sign_head_command(
+    key: Annotated[Path, typer.Option("--key", help="The Ed25519 key file (see `db keygen`).")],
+    out: Annotated[Path, typer.Option("--out", help="Where to write the signed head.")],
+    db: DbOption = None,
+) -> None:
+    """Sign the chain head with a key and write it to a file to publish."""
+    from tradeleague.store import describe
+    from tradeleague.store.signing import load_key, sign_head
+
+    private = load_key(key)
+    info = describe(db)
+    signed = sign_head(private, info.head_seq, info.head_hash)
+    try:
+        out.write_text(signed.to_json(), encoding="ascii")
+    except OSError as exc:
+        raise ConfigError(f"Cannot write {out}: {exc.strerror}.") from None
+    typer.echo(f"Signed head {signed.seq}:{signed.hash} written to {out}.")
 
 
 def upgrade_command(db: DbOption = None) -> None:
@@ -136,9 +194,9 @@ def _info_table(info: DbInfo, console: Console) -> None:
     state = "" if info.up_to_date else f"  (expected {info.head_revision}: run `db upgrade`)"
     table.add_row("schema revision", f"{info.revision or 'none (blank database)'}{state}")
     table.add_row("events", f"{info.events:,}")
-    table.add_row("head seq", str(info.head_seq))
-    table.add_row("head hash", info.head_hash)
     console.print(table)
+    # one unwrapped token, easy to copy into `verify --checkpoint`
+    typer.echo(f"head {info.head_seq}:{info.head_hash}")
 
 
 def info_command(db: DbOption = None, as_json: JsonOption = False) -> None:
@@ -175,4 +233,6 @@ def register(app: typer.Typer) -> None:
     db.command("upgrade")(upgrade_command)
     db.command("info")(info_command)
     db.command("refresh")(refresh_command)
+    db.command("keygen")(keygen_command)
+    db.command("sign-head")(sign_head_command)
     app.add_typer(db, name="db")

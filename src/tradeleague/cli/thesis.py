@@ -28,7 +28,7 @@ __all__ = ["board_table", "register_replay"]
 
 _AGENT_HELP = agent_option_help(BASELINES) + (
     " In this format inverse:NAME mirrors another agent (long and short swapped)."
-    " Example: --agent hold=baseline:buy_and_hold --agent mirror=inverse:hold."
+    " Example: --agent hold=baseline:buy-and-hold --agent mirror=inverse:hold."
 )
 _JOIN_HELP = "Let an agent enter at a later cycle, NAME=CYCLE with 0 the first (e.g. mirror=20)."
 _CRYPTO_HELP = "Folder of Binance 4h candle files (<PAIR>USDT.csv), e.g. ../shared/data/crypto_4h."

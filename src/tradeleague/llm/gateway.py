@@ -52,7 +52,7 @@ from tradeleague.calls import Outcome
 from tradeleague.clock import Clock, WallClock
 from tradeleague.errors import ConfigError
 from tradeleague.llm.records import CallKey, CallRecord, ReplayMiss
-from tradeleague.llm.redact import redact_secrets
+from tradeleague.llm.redact import redact_secrets, reply_without_key
 from tradeleague.llm.token_prices import PriceTable, call_cost
 from tradeleague.llm.types import ChatRequest, ModelReply, Provider
 
@@ -194,6 +194,7 @@ class Gateway:
                 reply, queued, latency = await self._attempt(call, key, deadline)
                 if reply.error is not None:  # a provider's error text may quote the key (C-9)
                     reply = replace(reply, error=redact_secrets(reply.error, key))
+                reply = reply_without_key(reply, key)
             attempts.append((reply, queued, latency, ceil_ms(loop.time() - asked)))
             wait = reply.retry_after_s
             if wait is None:

@@ -61,7 +61,7 @@ from openai import AsyncOpenAI
 from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.presets import ProviderPreset
-from tradeleague.llm.redact import redact_secrets
+from tradeleague.llm.redact import redact_secrets, reply_without_key
 from tradeleague.llm.types import MAX_TOKENS_COUNTED, ChatRequest, ModelReply
 from tradeleague.untrusted import loads as bounded_loads
 from tradeleague.untrusted import nesting_within
@@ -245,7 +245,11 @@ class OpenAICompatProvider:
                 error = f"{error} (retry after {wait:g} s)"
             reply = _fault(outcome, exc.status_code, error, started, key)
             return replace(reply, retry_after_s=wait)
-        return _parse_completion(response.content, response.status_code, loop.time() - started, key)
+        reply = _parse_completion(
+            response.content, response.status_code, loop.time() - started, key
+        )
+        # a model led to echo the key it was called with publishes none of it (C-9)
+        return reply if key == NO_KEY else reply_without_key(reply, key)
 
     async def aclose(self) -> None:
         """Close the HTTP connections."""

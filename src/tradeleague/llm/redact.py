@@ -16,17 +16,37 @@ compatible servers echo it whole, or echo the ``Authorization`` header.
   (``gsk_``, ``xai-``, ``hf_``, ``AIza``...), and long high-entropy runs of
   letters and digits (``looks_like_secret``).
 
-The model's own answer text is never passed through here: it is kept exactly
-as received (C-4). Only error texts and response snippets are.
+The model's own answer text is kept as received (C-4) with one exception:
+``remove_key`` takes the key that was sent out of it, in the forms a model
+could be led to echo it (whole or in long runs, reversed, base64 at any
+alignment, hex, percent-encoded), before the answer is stored or shown, so a
+prompt-injected agent cannot publish its owner's key (C-9). Nothing else in an
+answer is touched: a high-entropy token a model writes is its own business.
 """
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+from urllib.parse import quote
 
-__all__ = ["KEY_CHARS_SHOWN", "REDACTED", "looks_like_secret", "redact_secrets"]
+from tradeleague.llm.types import ModelReply
+
+__all__ = [
+    "ANSWER_RUN_CHARS",
+    "KEY_CHARS_SHOWN",
+    "REDACTED",
+    "key_forms",
+    "looks_like_secret",
+    "redact_secrets",
+    "remove_key",
+    "reply_without_key",
+]
 
 REDACTED = "[redacted]"
 """What stands in place of a removed secret."""
@@ -42,6 +62,13 @@ SEGMENT_MIN_BITS = 3.0
 
 RUN_MIN_CHARS = 32
 """A run of token characters at least this long is judged whole as well."""
+
+ANSWER_RUN_CHARS = 12
+"""A run of the key (or of it reversed) this long is removed from an answer.
+
+Longer than an error text's limit so that ordinary words sharing a few
+characters with a key's public prefix (``risk-or-reward``, ``sk-or-v1-``) stay.
+"""
 
 RUN_MIN_BITS = 4.5
 """Entropy per character above which such a run reads as a secret (base64 keys)."""
@@ -113,9 +140,82 @@ def _entropy_bits(text: str) -> float:
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
 
 
-def _redact_key_pieces(text: str, key: str) -> str:
-    """Replace every run of ``key`` longer than ``KEY_CHARS_SHOWN`` found in ``text``."""
-    size = min(KEY_CHARS_SHOWN + 1, len(key))
+def key_forms(key: str) -> tuple[str, ...]:
+    """Return the encodings of ``key`` a text could hold it in, longest first.
+
+    Base64 (standard and URL-safe, padded or not) of the key alone and of its
+    bytes from each of the three alignments it can take inside a longer encoded
+    text; hex (either case); percent-encoding of every byte and of the unsafe
+    ones only. Forms no longer than ``KEY_CHARS_SHOWN`` are left out.
+    """
+    raw = key.encode("utf-8")
+    forms = {quote(key, safe=""), raw.hex(), "".join(f"%{b:02x}" for b in raw)}
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        forms.add(encode(raw).decode("ascii"))
+        for skip in range(3):
+            core = raw[skip:]
+            core = core[: len(core) // 3 * 3]
+            if core:
+                forms.add(encode(core).decode("ascii"))
+    return tuple(sorted((f for f in forms if len(f) > KEY_CHARS_SHOWN), key=len, reverse=True))
+
+
+def remove_key(text: str, key: str | None) -> str:
+    """Return a model's answer with every form of the key that was sent replaced (C-9).
+
+    Parameters
+    ----------
+    text
+        The answer, as received.
+    key
+        The key sent with the request; ``None`` or empty leaves ``text`` as is.
+
+    Returns
+    -------
+    str
+        ``text`` with runs of the key or of it reversed (at least
+        ``ANSWER_RUN_CHARS`` long, or the whole key if shorter) and every
+        `key_forms` encoding (hex and percent-encoding in either case) replaced
+        by ``[redacted]``.
+    """
+    if not key:
+        return text
+    size = min(ANSWER_RUN_CHARS, len(key))
+    for form in key_forms(key):
+        text = re.sub(re.escape(form), REDACTED, text, flags=re.IGNORECASE)
+    text = _redact_key_pieces(text, key, size)
+    return _redact_key_pieces(text, key[::-1], size)
+
+
+def reply_without_key(reply: ModelReply, key: str | None) -> ModelReply:
+    """Return ``reply`` with the key sent taken out of its answer and tool calls (C-9).
+
+    Applied where the key is known (the provider that sent it, the gateway that
+    passed it) before anything is recorded or shown: the ``ModelCalled``
+    record, the decision's text and every page are made from this reply.
+    """
+    if not key:
+        return reply
+    text = None if reply.text is None else remove_key(reply.text, key)
+    calls = tuple(_strings_without_key(c, key) for c in reply.tool_calls)
+    if text == reply.text and calls == reply.tool_calls:
+        return reply
+    return replace(reply, text=text, tool_calls=calls)
+
+
+def _strings_without_key(value: Any, key: str) -> Any:
+    if isinstance(value, str):
+        return remove_key(value, key)
+    if isinstance(value, Mapping):
+        return {remove_key(str(k), key): _strings_without_key(v, key) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_strings_without_key(v, key) for v in value]
+    return value
+
+
+def _redact_key_pieces(text: str, key: str, shown: int = KEY_CHARS_SHOWN + 1) -> str:
+    """Replace every run of ``key`` at least ``shown`` characters long found in ``text``."""
+    size = min(shown, len(key))
     grams = {key[i : i + size] for i in range(len(key) - size + 1)}
     spans: list[tuple[int, int]] = []
     i = 0

@@ -43,6 +43,7 @@ from tradeleague.store.engine import (
 )
 from tradeleague.store.rows import BATCH, read_batch, row_to_stored
 from tradeleague.store.schema import chain_head, events, projections
+from tradeleague.store.writers import Writers
 
 __all__ = ["ChainHead", "Store", "open_store"]
 
@@ -65,10 +66,20 @@ class Store:
     Use it as a context manager (or call `close`) to release its connections.
     """
 
-    def __init__(self, engine: sa.Engine, url: URL, *, derive_ids: bool = False) -> None:
+    def __init__(
+        self,
+        engine: sa.Engine,
+        url: URL,
+        *,
+        derive_ids: bool = False,
+        writers: Writers | None = None,
+    ) -> None:
         self._engine = engine
         self._url = url
         self._derive_ids = derive_ids
+        # the streams this process is the single writer of, and the last seq of each as
+        # this process last saw or wrote it (shared with the stores derived from this one)
+        self._writers = writers if writers is not None else Writers(engine, url)
         # stream -> (the chain head hash after our last append, the stream's next position);
         # valid only while the head is still that hash (nobody appended since, nothing rolled back)
         self._positions: dict[str, tuple[str, int]] = {}
@@ -81,7 +92,7 @@ class Store:
         fields are kept. It shares this store's connections: closing either
         closes both.
         """
-        return Store(self._engine, self._url, derive_ids=True)
+        return Store(self._engine, self._url, derive_ids=True, writers=self._writers)
 
     @property
     def derives_ids(self) -> bool:
@@ -103,8 +114,25 @@ class Store:
         """Return ``"sqlite"`` or ``"postgresql"``."""
         return self._url.get_backend_name()
 
+    def claim(self, stream: str) -> None:
+        """Become the single writer of ``stream`` until this store closes.
+
+        A store made by `deriving_ids` claims each stream on its first append
+        to it (a replay); a host claims its season before its first round. While
+        claimed, every append to the stream also checks that the stream still
+        ends where this process last saw it (optimistic concurrency), so a
+        second writer that got past the lock fails instead of forking it.
+
+        Raises
+        ------
+        StoreError
+            In one sentence naming the holder, if another process writes it.
+        """
+        self._writers.claim(stream)
+
     def close(self) -> None:
-        """Release every pooled connection."""
+        """Free every stream this process writes and release every pooled connection."""
+        self._writers.release_all()
         self._engine.dispose()
 
     def __enter__(self) -> Store:
@@ -198,7 +226,11 @@ class Store:
         batch = list(new_events)
         if not batch:
             return []
+        if self._derive_ids:
+            for stream in dict.fromkeys(e.stream for e in batch):
+                self._writers.claim(stream, connection)
         head = connection.execute(_LOCK_HEAD).one()
+        self._check_expected(connection, batch)
         seq, prev = int(head.seq), str(head.hash)
         old_head = prev
         positions: dict[str, int] = {}
@@ -220,10 +252,30 @@ class Store:
         connection.execute(
             sa.update(chain_head).where(chain_head.c.id == 1).values(seq=seq, hash=prev)
         )
+        self._writers.wrote({s.event.stream: (s.seq, s.event.id) for s in stored})
         if self._derive_ids:
             kept = {s: p for s, (h, p) in self._positions.items() if h == old_head}
             self._positions = {s: (prev, p) for s, p in (kept | positions).items()}
         return stored
+
+    def _check_expected(self, connection: sa.Connection, batch: list[Event]) -> None:
+        """Refuse ``batch`` if a claimed stream moved on since this process last saw it."""
+        for stream in dict.fromkeys(e.stream for e in batch):
+            known = self._writers.expected(stream)
+            if known is None:
+                continue
+            expected, own_id = known
+            query = sa.select(sa.func.max(events.c.seq)).where(events.c.stream == stream)
+            found = int(connection.execute(query).scalar_one() or 0)
+            if found != expected and own_id is not None:
+                at = sa.select(events.c.event_id).where(events.c.seq == expected)
+                if connection.execute(at).scalar() != own_id:
+                    continue  # our own last append rolled back: nothing to expect
+            if found != expected:
+                raise StoreError(
+                    f"Cannot append to {stream!r}: it ends at seq {found}, not {expected} as "
+                    "this process last saw it, so another process wrote it; nothing was written."
+                )
 
     def _derive(
         self,
@@ -272,9 +324,12 @@ class Store:
                 rows = read_batch(connection, stream=stream, after_seq=last, limit=batch)
             for row in rows:
                 yield _stored(row)
+            if rows:
+                last = int(rows[-1].seq)
             if len(rows) < batch:
+                if stream is not None and (last > 0 or after_seq == 0):
+                    self._writers.saw(stream, last)  # read to its end: what appends expect
                 return
-            last = int(rows[-1].seq)
 
     def projection(self, name: str, key: str) -> object | None:
         """Return the stored state of ``key`` in projection ``name`` (``None`` if absent)."""

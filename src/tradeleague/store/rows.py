@@ -11,7 +11,7 @@ from tradeleague.events import Event
 from tradeleague.store.chain import StoredEvent
 from tradeleague.store.schema import events
 
-__all__ = ["BATCH", "iter_rows", "read_batch", "row_to_stored"]
+__all__ = ["BATCH", "iter_rows", "read_batch", "row_to_stored", "strict_loads"]
 
 BATCH = 1000
 """Rows read per query."""
@@ -62,6 +62,27 @@ def iter_rows(
         last = int(rows[-1].seq)
 
 
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def strict_loads(text: str) -> object:
+    """Decode stored JSON, refusing an object that names a key twice.
+
+    Raises
+    ------
+    ValueError
+        If ``text`` is not JSON or repeats a key (the log's payloads never do:
+        a repeated key was added around the store).
+    """
+    return json.loads(text, object_pairs_hook=_no_duplicates)
+
+
 def row_to_stored(row: sa.Row[tuple[object, ...]]) -> StoredEvent:
     """Return the `StoredEvent` a row holds.
 
@@ -72,7 +93,8 @@ def row_to_stored(row: sa.Row[tuple[object, ...]]) -> StoredEvent:
         store, e.g. with the triggers disabled).
     """
     m = row._mapping
-    event = Event(
-        m["stream"], m["kind"], json.loads(m["payload"]), m["occurred_at"], id=m["event_id"]
-    )
+    payload = strict_loads(m["payload"])
+    if not isinstance(payload, dict):
+        raise TypeError("the payload is not a JSON object")
+    event = Event(m["stream"], m["kind"], payload, m["occurred_at"], id=m["event_id"])
     return StoredEvent(int(m["seq"]), event, str(m["prev_hash"]), str(m["hash"]))

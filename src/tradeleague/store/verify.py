@@ -3,8 +3,12 @@
 `verify` is what makes the log auditable (SPEC C-4, C-5; DESIGN principle 4).
 In one consistent read it checks, for every stored event: that sequence
 numbers run 1, 2, 3... without gaps; that each ``prev_hash`` is the previous
-event's hash; that each hash is the recomputed `chain_hash`; and that the
-chain head row names the last event. It then folds every registered projector
+event's hash; that each hash is the recomputed `chain_hash`; that the payload
+text is stored in its canonical form with no key repeated (the hash covers
+the parsed payload, so the bytes must be the one text it parses from); and
+that the chain head row names the last event. The scenario service's run rows
+are compared with the events that complete and publish them
+(`tradeleague.store.records`). It then folds every registered projector
 over the events its stored state claims to have read and compares the result,
 key by key, with the stored state. Every disagreement is reported with its
 seq or key; nothing is repaired.
@@ -21,6 +25,7 @@ from tradeleague.events import Event, canonical_json
 from tradeleague.store.chain import GENESIS_HASH, chain_hash
 from tradeleague.store.event_store import Store
 from tradeleague.store.projection import Projector, registered_projectors
+from tradeleague.store.records import ScenarioRecords
 from tradeleague.store.rows import iter_rows, row_to_stored
 from tradeleague.store.schema import chain_head, events, projection_cursors, projections
 
@@ -37,9 +42,11 @@ class Mismatch:
     ----------
     check
         What failed: ``sequence``, ``link``, ``hash``, ``malformed``,
-        ``chain_head``, ``checkpoint``, ``projection_error``, ``projection_state``,
-        ``projection_missing``, ``projection_extra``, ``projection_seq`` or
-        ``projection_cursor``.
+        ``chain_head``, ``checkpoint``, ``unsigned_tail``, ``payload_form``, ``projection_error``,
+        ``projection_state``, ``projection_missing``, ``projection_extra``,
+        ``projection_seq``, ``projection_cursor``, or one of the scenario tables'
+        checks (``scenario_results``, ``scenario_status``, ``scenario_published``,
+        ``scenario_missing``; ``projection`` is then ``scenario_runs``).
     detail
         One sentence saying what differs.
     seq
@@ -116,6 +123,24 @@ class _Rebuild:
         self.states: dict[str, object] = {}
         self.last_seq: dict[str, int] = {}
         self.broken: set[str] = set()
+        self.tail: _Rebuild | None = None
+
+    def beyond_cursor(self) -> _Rebuild:
+        """Return the fold that goes on past the cursor (made once, from a copy of the state).
+
+        Events after a projection's cursor are not compared with stored state
+        (they are not applied yet), but each must still apply: a log that no
+        projector can fold (an account opened twice...) is a mismatch even while
+        every stored projection is behind it.
+        """
+        if self.tail is None:
+            tail = _Rebuild(self.name, self.projector, self.cursor)
+            # stored states are JSON, and a refresh goes on from JSON, so a JSON copy is exact
+            tail.states = json.loads(canonical_json(self.states))
+            tail.last_seq = dict(self.last_seq)
+            tail.broken = set(self.broken)
+            self.tail = tail
+        return self.tail
 
 
 def _fold(rebuild: _Rebuild, seq: int, event: Event, out: list[Mismatch]) -> None:
@@ -134,7 +159,10 @@ def _fold(rebuild: _Rebuild, seq: int, event: Event, out: list[Mismatch]) -> Non
 
 
 def _walk(
-    connection: sa.Connection, rebuilds: list[_Rebuild], out: list[Mismatch]
+    connection: sa.Connection,
+    rebuilds: list[_Rebuild],
+    records: ScenarioRecords,
+    out: list[Mismatch],
 ) -> tuple[int, int, int, str]:
     count, expected, prev, streams = 0, 1, GENESIS_HASH, set()
     last_seq = 0
@@ -151,10 +179,17 @@ def _walk(
         else:
             if chain_hash(str(row.prev_hash), seq, stored.event) != row.hash:
                 out.append(Mismatch("hash", "stored hash differs from the recomputed one", seq))
+            if row.payload != stored.event.payload_json:
+                # the hash covers the parsed payload; the bytes kept must be its canonical form
+                detail = "the stored payload text is not its canonical form"
+                out.append(Mismatch("payload_form", detail, seq))
             streams.add(stored.event.stream)
+            records.see(stored.event)
             for rebuild in rebuilds:
                 if seq <= rebuild.cursor:
                     _fold(rebuild, seq, stored.event, out)
+                else:
+                    _fold(rebuild.beyond_cursor(), seq, stored.event, out)
         prev, expected, last_seq = str(row.hash), seq + 1, seq
     return count, len(streams), last_seq, prev
 
@@ -224,7 +259,9 @@ def _compare(
     return ProjectionCheck(name, len(keys), rebuild.cursor, max(head_seq - rebuild.cursor, 0))
 
 
-def verify(store: Store, *, checkpoint: tuple[int, str] | None = None) -> VerifyReport:
+def verify(
+    store: Store, *, checkpoint: tuple[int, str] | None = None, to_head: bool = False
+) -> VerifyReport:
     """Walk the whole chain and rebuild every registered projection; report what differs.
 
     The read is one transaction (``REPEATABLE READ`` on PostgreSQL), so
@@ -239,6 +276,10 @@ def verify(store: Store, *, checkpoint: tuple[int, str] | None = None) -> Verify
         prints the head). The chain alone cannot reveal events cut from its end
         together with a rewritten head row; a checkpoint can: the log must still
         hold event ``seq`` with exactly that hash.
+    to_head
+        The checkpoint is the last head published: every event after it is
+        reported (``unsigned_tail``), so an append forged with a recomputed
+        hash cannot pass unnoticed.
 
     Raises
     ------
@@ -254,7 +295,8 @@ def verify(store: Store, *, checkpoint: tuple[int, str] | None = None) -> Verify
         }
         registry = registered_projectors()
         rebuilds = [_Rebuild(n, p, cursors.get(n, 0)) for n, p in sorted(registry.items())]
-        count, streams, last_seq, last_hash = _walk(connection, rebuilds, out)
+        records = ScenarioRecords()
+        count, streams, last_seq, last_hash = _walk(connection, rebuilds, records, out)
         head = connection.execute(sa.select(chain_head).where(chain_head.c.id == 1)).one()
         if (int(head.seq), str(head.hash)) != (last_seq, last_hash):
             out.append(
@@ -267,7 +309,15 @@ def verify(store: Store, *, checkpoint: tuple[int, str] | None = None) -> Verify
             )
         if checkpoint is not None:
             _check_checkpoint(connection, checkpoint, out)
+            if to_head and last_seq > checkpoint[0]:
+                detail = (
+                    f"{last_seq - checkpoint[0]} event(s) after seq {checkpoint[0]}, the last "
+                    "published head, were appended without a published head"
+                )
+                out.append(Mismatch("unsigned_tail", detail, checkpoint[0] + 1))
         checks = tuple(_compare(connection, r, last_seq, out) for r in rebuilds)
+        for check, run, detail in records.compare(connection):
+            out.append(Mismatch(check, detail, projection="scenario_runs", key=run))
         stored_names = connection.execute(sa.select(projections.c.name).distinct()).scalars()
         unchecked = tuple(sorted(set(map(str, stored_names)) - set(registry)))
     return VerifyReport(

@@ -14,7 +14,8 @@ Routes (under ``/direction``): ``GET /`` (index), ``GET /rounds/current``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
@@ -23,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.board import build_board
-from tradeleague.formats.direction.ledger import SeasonView
+from tradeleague.formats.direction.ledger import Ledger, SeasonView
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import (
     board_payload,
@@ -33,8 +34,8 @@ from tradeleague.formats.direction.publish import (
     round_payload,
 )
 from tradeleague.league.direction.arena import DirectionArena
-from tradeleague.league.direction.replay import load_ledger
 from tradeleague.store import Store
+from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound
 
 __all__ = ["DirectionReads", "VisitorCall", "direction_router"]
@@ -68,21 +69,28 @@ class DirectionReads:
         self.store = store
         self.stream = stream
         self.preset = preset or DirectionPreset()
+        # the arena's ledger, folded once and caught up from the last seq on each read
+        self._ledger: StreamFold[Ledger] = StreamFold(
+            stream, Ledger, lambda ledger, stored: ledger.apply(stored.event)
+        )
 
-    def _view(self, season: str | None) -> SeasonView:
-        ledger = load_ledger(self.store, self.stream)
-        view = ledger.seasons.get(season) if season else ledger.current
-        if view is None:
-            raise NotFound(f"no season {season or ''}".strip())
-        return view
+    @contextmanager
+    def _view(self, season: str | None) -> Iterator[SeasonView]:
+        """Yield the season's view caught up with the log, locked while the caller reads it."""
+        with self._ledger.current(self.store) as ledger:
+            view = ledger.seasons.get(season) if season else ledger.current
+            if view is None:
+                raise NotFound(f"no season {season or ''}".strip())
+            yield view
 
     def index(self) -> dict[str, Any]:
         """Return the seasons and the endpoints."""
-        ledger = load_ledger(self.store, self.stream)
+        with self._ledger.current(self.store) as ledger:
+            seasons = list(ledger.seasons)
         return {
             "disclaimer": DISCLAIMER,
             "format": FORMAT,
-            "seasons": list(ledger.seasons),
+            "seasons": seasons,
             "endpoints": [
                 "/direction/rounds/current",
                 "/direction/rounds",
@@ -96,52 +104,55 @@ class DirectionReads:
 
     def current_round(self) -> dict[str, Any]:
         """Return the latest round, its calls hidden while open (D-PUB-1)."""
-        season = self._view(None)
-        rounds = list(season.rounds.values())
-        if not rounds:
-            raise NotFound("no round yet")
-        return round_payload(season, rounds[-1])
+        with self._view(None) as season:
+            rounds = list(season.rounds.values())
+            if not rounds:
+                raise NotFound("no round yet")
+            return round_payload(season, rounds[-1])
 
     def rounds(self, season: str | None = None, limit: int = 50) -> dict[str, Any]:
         """Return the latest ``limit`` finished rounds, newest first, every call."""
-        view = self._view(season)
-        finished = view.finished_rounds()[-limit:]
-        return {
-            "disclaimer": DISCLAIMER,
-            "season": view.season,
-            "rounds": [round_payload(view, r) for r in reversed(finished)],
-        }
+        with self._view(season) as view:
+            finished = view.finished_rounds()[-limit:]
+            return {
+                "disclaimer": DISCLAIMER,
+                "season": view.season,
+                "rounds": [round_payload(view, r) for r in reversed(finished)],
+            }
 
     def round(self, round_id: str, season: str | None = None) -> dict[str, Any]:
         """Return one round."""
-        view = self._view(season)
-        found = view.rounds.get(round_id)
-        if found is None:
-            raise NotFound(f"no round {round_id} in season {view.season}")
-        return round_payload(view, found)
+        with self._view(season) as view:
+            found = view.rounds.get(round_id)
+            if found is None:
+                raise NotFound(f"no round {round_id} in season {view.season}")
+            return round_payload(view, found)
 
     def model_log(self, name: str, season: str | None = None) -> dict[str, Any]:
         """Return a model's full log (D-PUB-3)."""
-        view = self._view(season)
-        entrant = next((e for e in view.roster if e.name == name), None) or view.visitors.get(name)
-        if entrant is None:
-            raise NotFound(f"no model {name} in season {view.season}")
-        return model_log_payload(view, entrant)
+        with self._view(season) as view:
+            entrant = next((e for e in view.roster if e.name == name), None)
+            entrant = entrant or view.visitors.get(name)
+            if entrant is None:
+                raise NotFound(f"no model {name} in season {view.season}")
+            return model_log_payload(view, entrant)
 
     def config(self, season: str | None = None) -> dict[str, Any]:
         """Return the roster with exact model ids."""
-        return roster_payload(self._view(season))
+        with self._view(season) as view:
+            return roster_payload(view)
 
     def boards(self, season: str | None = None) -> dict[str, Any]:
         """Return the boards with the luck lines."""
-        view = self._view(season)
         p = self.preset
-        board = build_board(view, scoring_version=p.scoring_version, sparkline=p.sparkline)
-        return board_payload(board)
+        with self._view(season) as view:
+            board = build_board(view, scoring_version=p.scoring_version, sparkline=p.sparkline)
+            return board_payload(board)
 
     def changelog(self) -> dict[str, Any]:
         """Return the changes that affect comparability (C-3)."""
-        return changelog_payload(load_ledger(self.store, self.stream))
+        with self._ledger.current(self.store) as ledger:
+            return changelog_payload(ledger)
 
 
 def direction_router(

@@ -1,11 +1,13 @@
 """JSON read endpoints of the weights league (W-RNK-1..4, W-SCO-3, W-SEA-3, W-MKT-2, C-1, C-10).
 
 A FastAPI ``APIRouter`` factory. Every response is folded from the season's
-events on each request (``SeasonState``, the one fold the league itself uses),
-so what is served is exactly what the log holds; every response's root object
-carries the C-1 disclaimer. Model text (reasons, summaries) is served as plain
-text under C-10: HTML-escaped, invisible characters removed, and a strategy
-summary holding a web or wallet address withheld. Keys are never served (C-9).
+events (``SeasonState``, the one fold the league itself uses), kept in memory
+and caught up from the last seq seen on each request (`StreamFold`), so what is
+served is exactly what the log holds without replaying the season per read;
+every response's root object carries the C-1 disclaimer. Model text (reasons,
+summaries) is served as plain text under C-10: HTML-escaped, invisible
+characters removed, and a strategy summary holding a web or wallet address
+withheld. Keys are never served (C-9).
 
 Routes, under ``prefix`` (default ``/api/v1/weights``):
 
@@ -24,8 +26,9 @@ Routes, under ``prefix`` (default ``/api/v1/weights``):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -55,7 +58,8 @@ from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries
 from tradeleague.money import micros_to_str
 from tradeleague.sim import Fill
-from tradeleague.store import Store
+from tradeleague.store import Store, StoredEvent
+from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound
 
 __all__ = ["NotFound", "StoreFactory", "WeightsReads", "weights_router"]
@@ -88,6 +92,9 @@ CLOSED_TEXT: Final = {
 _LUCK_CACHE: Final = 32
 """Tables whose ST-2 columns the router keeps computed."""
 
+_SEASON_CACHE: Final = 16
+"""Seasons the read models keep folded in memory (the most recently read)."""
+
 
 @dataclass(slots=True)
 class _Season:
@@ -101,25 +108,29 @@ class _Season:
     events: int = 0
 
 
-def _load(store: Store, season: str, preset: WeightsPreset | None) -> _Season:
-    stream = ev.season_stream(season)
-    events = [s.event for s in store.events(stream)]
-    folded = _Season(SeasonState(stream, preset or WeightsPreset()))
-    for e in events:
-        folded.state.apply(e)
+def _apply(folded: _Season, stored: StoredEvent) -> None:
+    """Fold one more event of the season's stream into ``folded``."""
+    e = stored.event
+    folded.state.apply(e)
+    folded.events += 1
+    if e.kind == EventKind.ORDER_FILLED:
         p = e.payload
-        if e.kind == EventKind.ORDER_FILLED:
-            fill = Fill.from_payload(p["fill"])  # type: ignore[arg-type]
-            folded.fills.setdefault(str(p["account"]), []).append(_fill(fill, p.get("round")))
-        elif e.kind in (EventKind.ROUND_STARTED, ev.MARKET_CLOSED):
-            folded.market = e
-        elif e.kind == EventKind.PRICE_READ:
-            folded.reads.setdefault(str(p["round"]), []).append(p)
-    if not folded.state.started:
-        raise NotFound(f"no weights season {season!r}")
-    folded.summaries = latest_summaries(events)
-    folded.events = len(events)
-    return folded
+        fill = Fill.from_payload(p["fill"])  # type: ignore[arg-type]
+        folded.fills.setdefault(str(p["account"]), []).append(_fill(fill, p.get("round")))
+    elif e.kind in (EventKind.ROUND_STARTED, ev.MARKET_CLOSED):
+        folded.market = e
+    elif e.kind == EventKind.PRICE_READ:
+        p = e.payload
+        folded.reads.setdefault(str(p["round"]), []).append(p)
+    else:
+        folded.summaries.update(latest_summaries([e]))
+
+
+def _season_fold(season: str, preset: WeightsPreset | None) -> StreamFold[_Season]:
+    stream = ev.season_stream(season)
+    return StreamFold(
+        stream, lambda: _Season(SeasonState(stream, preset or WeightsPreset())), _apply
+    )
 
 
 def _fill(fill: Fill, round_text: object) -> dict[str, Any]:
@@ -302,12 +313,10 @@ def _market_payload(s: _Season) -> dict[str, Any]:
     }
 
 
-def _season_ids(store: Store) -> list[str]:
-    return [
-        str(s.event.payload["season"])
-        for s in store.events()
-        if s.event.kind == EventKind.SEASON_STARTED and s.event.stream.startswith(ev.STREAM_PREFIX)
-    ]
+def _note_season(seasons: list[str], stored: StoredEvent) -> None:
+    e = stored.event
+    if e.kind == EventKind.SEASON_STARTED and e.stream.startswith(ev.STREAM_PREFIX):
+        seasons.append(str(e.payload["season"]))
 
 
 class WeightsReads:
@@ -338,6 +347,10 @@ class WeightsReads:
         self._now: Callable[[], datetime] = (clock or WallClock()).now
         self.preset = preset or WeightsPreset()
         self._lucks: dict[tuple[str, Division, int], TableLuck] = {}
+        # each season folded once and caught up on each read (the few latest kept)
+        self._folds: dict[str, StreamFold[_Season]] = {}
+        self._folds_lock = threading.Lock()
+        self._index: StreamFold[list[str]] = StreamFold(None, list, _note_season)
 
     def _luck_of(self, s: _Season, division: Division) -> TableLuck:
         # The bootstrap is the costly part of a table; a season's log only grows, so
@@ -349,14 +362,23 @@ class WeightsReads:
             self._lucks[key] = season_luck(s.state, division)
         return self._lucks[key]
 
-    def _season(self, season_id: str) -> _Season:
-        with self._store_factory() as store:
-            return _load(store, season_id, self.preset)
+    @contextmanager
+    def _season(self, season_id: str) -> Iterator[_Season]:
+        """Yield the season caught up with the log, locked while the caller reads it."""
+        with self._folds_lock:
+            fold = self._folds.pop(season_id, None) or _season_fold(season_id, self.preset)
+            self._folds[season_id] = fold  # the most recently read last
+            while len(self._folds) > _SEASON_CACHE:
+                del self._folds[next(iter(self._folds))]
+        with self._store_factory() as store, fold.current(store) as folded:
+            if not folded.state.started:
+                raise NotFound(f"no weights season {season_id!r}")
+            yield folded
 
     def index(self) -> dict[str, Any]:
         """Return the seasons in the store."""
-        with self._store_factory() as store:
-            seasons = _season_ids(store)
+        with self._store_factory() as store, self._index.current(store) as found:
+            seasons = list(found)
         prefix = self._prefix
         return {
             "disclaimer": DISCLAIMER,
@@ -371,21 +393,24 @@ class WeightsReads:
 
     def season(self, season_id: str) -> dict[str, Any]:
         """Return a season: window, status, versions (raises ``NotFound``)."""
-        return _season_payload(self._season(season_id), self._now())
+        with self._season(season_id) as s:
+            return _season_payload(s, self._now())
 
     def table(self, season_id: str, division: str) -> dict[str, Any]:
         """Return a division's table (W-RNK-1..4, ST-1, ST-2) (raises ``NotFound``)."""
         d = _division_of(division)
-        s = self._season(season_id)
-        return _table_payload(s, d, self._now(), self._luck_of(s, d))
+        with self._season(season_id) as s:
+            return _table_payload(s, d, self._now(), self._luck_of(s, d))
 
     def agent(self, season_id: str, agent: str) -> dict[str, Any]:
         """Return an agent's page (W-SCO-3, W-REC-3) (raises ``NotFound``)."""
-        return _agent_payload(self._season(season_id), agent)
+        with self._season(season_id) as s:
+            return _agent_payload(s, agent)
 
     def market(self, season_id: str) -> dict[str, Any]:
         """Return the market's status at the latest round (W-MKT-2) (raises ``NotFound``)."""
-        return _market_payload(self._season(season_id))
+        with self._season(season_id) as s:
+            return _market_payload(s)
 
 
 def _division_of(text: str) -> Division:

@@ -29,6 +29,7 @@ from tradeleague.api.service.scenarios import (
 from tradeleague.api.service.tables import scenario_versions
 from tradeleague.clock import Clock
 from tradeleague.formats.scenario import RunState, ScenarioBars, ScenarioConfig, ServicePreset
+from tradeleague.formats.scenario.luck import RunRecord
 from tradeleague.ids import new_id
 from tradeleague.store import Store
 
@@ -82,6 +83,8 @@ class ServiceBase:
         self._scenarios: dict[str, Scenario] = {}
         self._keys: dict[str, tuple[Account, float]] = {}
         self._states: dict[str, tuple[str, RunState]] = {}
+        # completed runs' records (immutable once complete), read from the log once
+        self._run_records: dict[str, tuple[RunRecord, tuple[dict[str, object], ...]]] = {}
 
     @property
     def runs_inline(self) -> bool:

@@ -6,19 +6,46 @@ are readable without a key and it joins its scenario's leaderboard.
 
 from __future__ import annotations
 
+import threading
+from typing import Final
+
 import sqlalchemy as sa
 
 from tradeleague.api.service.base import ServiceBase, run_stream
 from tradeleague.api.service.errors import ServiceError
 from tradeleague.api.service.keys import Account
-from tradeleague.api.service.rows import iso, loads, results_of
+from tradeleague.api.service.rows import iso, loads
 from tradeleague.api.service.tables import scenario_runs
+from tradeleague.api.service.views import results_view
 from tradeleague.events import Event, EventKind
 from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED, SCENARIO_RUN_PUBLISHED
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
 from tradeleague.formats.scenario.luck import RunRecord
+from tradeleague.store.records import completed_results
+from tradeleague.store.schema import events
 
 __all__ = ["ServicePublishing"]
+
+
+def _completion_of_run() -> sa.ColumnElement[bool]:
+    return sa.and_(
+        events.c.stream == sa.literal(run_stream("")) + scenario_runs.c.id,
+        events.c.kind == SCENARIO_RUN_COMPLETED,
+    )
+
+
+def _results(payload: str) -> dict[str, object]:
+    return loads(completed_results(loads(payload)))
+
+
+def _logged_results(conn: sa.Connection, run_id: str) -> str | None:
+    """Return the results text a run's completion event holds (``None`` before it completes)."""
+    payload = conn.execute(
+        sa.select(events.c.payload).where(
+            events.c.stream == run_stream(run_id), events.c.kind == SCENARIO_RUN_COMPLETED
+        )
+    ).scalar()
+    return None if payload is None else completed_results(loads(str(payload)))
 
 
 class ServicePublishing(ServiceBase):
@@ -51,25 +78,29 @@ class ServicePublishing(ServiceBase):
             row = conn.execute(
                 sa.select(scenario_runs).where(scenario_runs.c.id == run_id)
             ).one_or_none()
-        if row is None or row.published_at is None:
+            logged = None if row is None else _logged_results(conn, run_id)
+        # only a run the log completed is public, with the results its events hold
+        if row is None or row.published_at is None or logged is None:
             raise ServiceError(404, "run_not_found", f"There is no published run {run_id!r}.")
-        return results_of(
-            row, run_id, {"account": row.account, "published_at": iso(row.published_at)}
-        )
+        extra = {"account": row.account, "published_at": iso(row.published_at)}
+        results = ScenarioResults.from_payload(loads(logged))
+        return results_view(run_id, str(row.scenario_id), str(row.status), results, extra)
 
     def published(self, scenario_id: str) -> list[tuple[str, str, ScenarioResults]]:
         """Return ``(run id, account, results)`` of the published runs, oldest first."""
         with self.read("read the leaderboard from") as conn:
             rows = conn.execute(
-                sa.select(scenario_runs.c.id, scenario_runs.c.account, scenario_runs.c.results)
+                sa.select(scenario_runs.c.id, scenario_runs.c.account, events.c.payload)
+                .join(events, _completion_of_run())
                 .where(
                     scenario_runs.c.scenario_id == scenario_id,
                     scenario_runs.c.published_at.is_not(None),
                 )
                 .order_by(scenario_runs.c.published_at, scenario_runs.c.id)
             ).all()
+        # each run's results as its completion event holds them: an edited row changes nothing
         return [
-            (str(r.id), str(r.account), ScenarioResults.from_payload(loads(str(r.results))))
+            (str(r.id), str(r.account), ScenarioResults.from_payload(_results(str(r.payload))))
             for r in rows
         ]
 
@@ -89,16 +120,36 @@ class ServicePublishing(ServiceBase):
         The fills are the ``OrderFilled`` payloads in order (bar index, bar time,
         whether forced, the fill); the equity path is the one its
         ``ScenarioRunCompleted`` event holds (empty for a run recorded before
-        that event carried it).
+        that event carried it). A completed run's record never changes, so it is
+        read from the log once and kept (the leaderboard reads every published
+        run's record on each request).
         """
+        kept = self._run_records.get(run_id)
+        if kept is not None:
+            return kept[0], [dict(f) for f in kept[1]]
         fills: list[dict[str, object]] = []
         equity: tuple[int, ...] = ()
+        completed = False
         for stored in self.store.events(run_stream(run_id)):
             event = stored.event
             if event.kind == EventKind.ORDER_FILLED:
                 fills.append(dict(event.payload))
             elif event.kind == SCENARIO_RUN_COMPLETED:
+                completed = True
                 path = event.payload.get("equity")
                 if isinstance(path, list):
                     equity = tuple(int(str(v)) for v in path)
-        return RunRecord(run_id=run_id, equity=equity, trades=len(fills)), fills
+        record = RunRecord(run_id=run_id, equity=equity, trades=len(fills))
+        if completed:
+            cache = self._run_records
+            with _RECORDS_LOCK:
+                while len(cache) >= _RECORDS_KEPT:
+                    del cache[next(iter(cache))]
+                cache[run_id] = (record, tuple(fills))
+        return record, fills
+
+
+_RECORDS_KEPT: Final = 2048
+"""Completed runs' records kept in memory per service."""
+
+_RECORDS_LOCK = threading.Lock()

@@ -25,8 +25,8 @@ from tradeleague.errors import ConfigError
 
 __all__ = ["BASELINES", "ThesisView", "make_baseline", "render"]
 
-BASELINES = ("cash", "buy_and_hold", "coin_flip")
-"""The baselines' spec names."""
+BASELINES = ("cash", "buy-and-hold", "coin-flip")
+"""The baselines' spec names (``buy_and_hold`` and ``coin_flip`` are read as the same)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,9 +129,10 @@ def make_baseline(
     """
     rules: dict[str, Callable[[ThesisView], Decision | None]] = {
         "cash": _cash,
-        "buy_and_hold": _buy_and_hold,
-        "coin_flip": _coin(seed),
+        "buy-and-hold": _buy_and_hold,
+        "coin-flip": _coin(seed),
     }
+    name = name.replace("_", "-")
     if name not in rules:
         raise ConfigError(
             f"unknown baseline {name!r}; the thesis league has {', '.join(BASELINES)}"

@@ -1,0 +1,248 @@
+"""Load: 100 concurrent readers of every board page and 200 scenario clients at once.
+
+Builds a store on a fresh SQLite file (a weights season and a direction season
+replayed from ``../shared/data`` when it is there, a synthetic scenario with
+published runs), starts ``tradeleague serve`` on 127.0.0.1 in its own process,
+and then, for at most ``--seconds``:
+
+- ``--readers`` clients each read every board page and JSON board in turn;
+- ``--clients`` scenario agents each create a run, trade and step it;
+- a prober asks ``/healthz`` every 50 ms.
+
+It prints ``/healthz`` p50/p99/max, the requests served and failed by kind,
+and the server's resident memory before, at its peak and after. Loopback
+only, bounded in clients and time; figures only, nothing is asserted. Usage::
+
+    .venv/bin/python bench/load.py [--readers 100] [--clients 200] [--seconds 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+
+from tradeleague.api import ScenarioService
+from tradeleague.api.service import Tier, provision_from_market
+from tradeleague.clock import WallClock
+from tradeleague.market import synthetic_dataset
+from tradeleague.store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+SYMBOLS = ("AAPL", "SPY", "TSLA")
+
+
+def _cli(*args: str) -> None:
+    subprocess.run(  # loopback-free: a replay from local files
+        [sys.executable, "-m", "tradeleague.cli", *args],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def _build(db: str, published: int) -> tuple[str, list[str], list[str]]:
+    """Fill the store; return the scenario id, the page paths and API keys for the clients."""
+    pages = ["/", "/weights", "/direction", "/scenarios", "/api/v1/weights"]
+    if (SHARED / "us_equities_daily").is_dir():
+        _cli(
+            "replay", "weights", "--market", str(SHARED / "us_equities_daily"),
+            "--symbols", "SPY,QQQ,AAPL,MSFT,SGOV", "--start", "2026-03-02", "--end", "2026-07-01",
+            "--season", "load", "--agent", "hold=baseline:buy_and_hold",
+            "--agent", "coin=baseline:coin_flip", "--agent", "momentum=baseline:momentum",
+            "--db", db,
+        )  # fmt: skip
+        pages += [
+            "/weights/load",
+            "/weights/load/market",
+            "/weights/load/agents/coin",
+            "/api/v1/weights/seasons/load/tables/open",
+            "/api/v1/weights/seasons/load/agents/hold",
+        ]
+    if (SHARED / "crypto_1m").is_dir():
+        _cli(
+            "replay", "direction", "--market", str(SHARED / "crypto_1m"),
+            "--start", "2025-10-01T06:00Z", "--end", "2025-10-01T08:00Z",
+            "--agent", "up=baseline:up", "--agent", "coin=baseline:coin_flip", "--db", db,
+        )  # fmt: skip
+        pages += ["/api/v1/direction/boards", "/api/v1/direction/rounds"]
+    service = ScenarioService(open_store(db), WallClock())
+    try:
+        data = synthetic_dataset(len(SYMBOLS), 60, seed=5, symbols=SYMBOLS)
+        scenario = provision_from_market(
+            service,
+            "load",
+            data,
+            SYMBOLS,
+            datetime(2024, 1, 2, tzinfo=UTC),
+            datetime(2025, 1, 1, tzinfo=UTC),
+        )
+        keys = [service.create_key(f"agent-{i}", Tier.PRO) for i in range(20)]
+        for n in range(published):
+            account = service.authenticate(keys[n % len(keys)])
+            run = service.create_run(account, scenario.id)
+            run_id = str(run["id"])
+            while not service.step(account, run_id)["done"]:
+                pass
+            service.publish(account, run_id)
+    finally:
+        service.store.close()
+    pages += [f"/scenarios/{scenario.id}", f"/api/v1/leaderboard?scenario={scenario.id}"]
+    return scenario.id, pages, keys
+
+
+def _rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+@dataclass
+class Tally:
+    """What the load did: latencies of ``/healthz``, outcomes by kind, peak memory."""
+
+    health_ms: list[float] = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    peak_mib: float = 0.0
+
+
+async def _reader(client: httpx.AsyncClient, pages: list[str], stop: float, t: Tally) -> None:
+    while time.monotonic() < stop:
+        for path in pages:
+            if time.monotonic() >= stop:
+                return
+            try:
+                got = await client.get(path)
+                t.outcomes[f"read {got.status_code}"] += 1
+            except httpx.HTTPError as exc:
+                t.outcomes[f"read {type(exc).__name__}"] += 1
+
+
+async def _agent(client: httpx.AsyncClient, key: str, scenario: str, stop: float, t: Tally) -> None:
+    headers = {"X-API-Key": key}
+    while time.monotonic() < stop:
+        try:
+            made = await client.post("/api/v1/runs", json={"scenario": scenario}, headers=headers)
+            t.outcomes[f"create {made.status_code}"] += 1
+            if made.status_code != 201:
+                return
+            run = made.json()["id"]
+            done = False
+            while not done and time.monotonic() < stop:
+                order = {"orders": [{"symbol": "SPY", "side": "buy", "quantity": 1}]}
+                await client.post(f"/api/v1/runs/{run}/trades", json=order, headers=headers)
+                step = await client.post(f"/api/v1/runs/{run}/step", headers=headers)
+                t.outcomes[f"step {step.status_code}"] += 1
+                done = step.status_code != 200 or bool(step.json()["done"])
+        except httpx.HTTPError as exc:
+            t.outcomes[f"agent {type(exc).__name__}"] += 1
+
+
+async def _prober(base: str, pid: int, stop: float, t: Tally) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        while time.monotonic() < stop:
+            began = time.perf_counter()
+            try:
+                await client.get("/healthz")
+                t.health_ms.append((time.perf_counter() - began) * 1000)
+            except httpx.HTTPError:
+                t.outcomes["healthz failed"] += 1
+            t.peak_mib = max(t.peak_mib, _rss_mib(pid))
+            await asyncio.sleep(0.05)
+
+
+async def _load(
+    base: str, pid: int, args: argparse.Namespace, built: tuple[str, list[str], list[str]]
+) -> Tally:
+    scenario, pages, keys = built
+    tally = Tally()
+    stop = time.monotonic() + args.seconds
+    limits = httpx.Limits(max_connections=args.readers + args.clients)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        tasks = [_prober(base, pid, stop, tally)]
+        tasks += [_reader(client, pages, stop, tally) for _ in range(args.readers)]
+        tasks += [
+            _agent(client, keys[i % len(keys)], scenario, stop, tally) for i in range(args.clients)
+        ]
+        await asyncio.gather(*tasks)
+    return tally
+
+
+def _serve(db: str) -> tuple[subprocess.Popen[bytes], str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    cmd = [sys.executable, "-m", "tradeleague.cli", "serve", "--db", db, "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/healthz").status_code == 200:
+                return proc, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--readers", type=int, default=100, choices=range(1, 201), metavar="N")
+    parser.add_argument("--clients", type=int, default=200, choices=range(0, 401), metavar="N")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--published", type=int, default=20)
+    args = parser.parse_args()
+    args.seconds = min(max(args.seconds, 5.0), 600.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = f"sqlite:///{Path(tmp) / 'load.db'}"
+        print("building the store...", flush=True)
+        built = _build(db, args.published)
+        server, base = _serve(db)
+        try:
+            before = _rss_mib(server.pid)
+            print(
+                f"{args.readers} readers of {len(built[1])} pages and {args.clients} scenario "
+                f"clients for {args.seconds:g} s against {base}",
+                flush=True,
+            )
+            tally = asyncio.run(_load(base, server.pid, args, built))
+            after = _rss_mib(server.pid)
+        finally:
+            server.terminate()
+            server.wait(10)
+    health = tally.health_ms
+    print(
+        f"/healthz over {len(health)} probes: p50 {_percentile(health, 0.5):.1f} ms, "
+        f"p99 {_percentile(health, 0.99):.1f} ms, max {max(health, default=float('nan')):.1f} ms"
+        + (f", mean {statistics.fmean(health):.1f} ms" if health else "")
+    )
+    for outcome, count in sorted(tally.outcomes.items()):
+        print(f"  {outcome}: {count:,}")
+    print(
+        f"server memory (RSS): before {before:.0f} MiB, "
+        f"peak {tally.peak_mib:.0f}, after {after:.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

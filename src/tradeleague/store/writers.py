@@ -1,0 +1,179 @@
+"""One writer per stream: a lock its holder keeps while it appends, freed when it dies.
+
+A season (a stream) is written by one replay or host at a time. The first
+append of a replay claims its stream; a second process that tries to write
+the same stream is refused with a message naming the holder, before it
+writes anything. The lock is one the operating system frees when its holder
+dies, so a run killed with ``kill -9`` can be resumed at once:
+
+- PostgreSQL: a session advisory lock (``pg_try_advisory_lock``) on a
+  connection held open for as long as the stream is claimed;
+- SQLite: an exclusive ``flock`` on a small file per stream in a folder
+  beside the database (``<file>-writers/``); an in-memory database has no
+  second process to exclude.
+
+The holder (host, process id, since when) is also written to the
+``stream_writers`` table so the refusal can say who holds the stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import io
+import os
+import socket
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL
+
+from tradeleague.errors import StoreError
+from tradeleague.store.schema import UtcDateTime
+
+__all__ = ["Writers", "holder_name"]
+
+_WRITERS = sa.table(
+    "stream_writers",
+    sa.column("stream", sa.String),
+    sa.column("holder", sa.String),
+    sa.column("since", UtcDateTime),
+)
+
+
+def holder_name() -> str:
+    """Return how this process is named to a second writer: ``process PID on HOST``."""
+    return f"process {os.getpid()} on {socket.gethostname()}"
+
+
+def _digest(stream: str) -> bytes:
+    return hashlib.sha256(stream.encode("utf-8")).digest()
+
+
+@dataclass
+class Writers:
+    """The streams this process holds the single writer of, on one database.
+
+    Shared by a store and the stores derived from it; `release_all` frees
+    every lock (closing the store does it).
+    """
+
+    engine: sa.Engine
+    url: URL
+    held: dict[str, object] = field(default_factory=dict)
+    seen: dict[str, tuple[int, str | None]] = field(default_factory=dict)
+
+    def saw(self, stream: str, seq: int) -> None:
+        """Note that ``stream`` ends at ``seq`` as this process last read it."""
+        self.seen[stream] = (seq, None)
+
+    def wrote(self, last: dict[str, tuple[int, str]]) -> None:
+        """Note the last ``(seq, event id)`` of each stream this process just appended.
+
+        The caller's transaction may still roll back: the expectation then
+        holds only if that event is in the log (see `expected`).
+        """
+        self.seen.update(last)
+
+    def expected(self, stream: str) -> tuple[int, str | None] | None:
+        """Return where a claimed ``stream`` must still end for an append, if known.
+
+        ``(seq, event id)``: the id of our own last append to it, to tell a
+        rolled-back append (not in the log: no expectation) from a stream another
+        writer moved on; ``None`` as the id when the seq was read, not written.
+        """
+        return self.seen.get(stream) if stream in self.held else None
+
+    def claim(self, stream: str, connection: sa.Connection | None = None) -> None:
+        """Become the single writer of ``stream`` (a no-op if this process already is).
+
+        ``connection``, if given, is an open write transaction the holder's row is
+        written in (it commits with the caller's work); else a short one of its own.
+
+        Raises
+        ------
+        StoreError
+            In one sentence naming the holder, if another process writes it.
+        """
+        if stream in self.held:
+            return
+        if self.engine.dialect.name == "postgresql":
+            lock: object = self._claim_pg(stream, connection)
+        else:
+            lock = self._claim_file(stream, connection)
+        self.held[stream] = lock
+        if connection is not None:
+            self._record(connection, stream)
+        else:
+            with self.engine.connect() as own, own.begin():
+                self._record(own, stream)
+
+    def _claim_pg(self, stream: str, caller: sa.Connection | None) -> tuple[sa.Connection, int]:
+        key = int.from_bytes(_digest(stream)[:8], "big", signed=True)
+        connection = self.engine.connect()
+        try:
+            got = connection.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key})
+            taken = bool(got.scalar_one())
+            connection.commit()
+        except BaseException:
+            connection.close()
+            raise
+        if not taken:
+            connection.close()
+            self._refuse(stream, caller)
+        return connection, key
+
+    def _claim_file(self, stream: str, caller: sa.Connection | None) -> IO[bytes] | None:
+        database = self.url.database
+        if not database or database == ":memory:":
+            return None
+        folder = Path(f"{database}-writers")
+        folder.mkdir(exist_ok=True)
+        handle = (folder / f"{_digest(stream).hex()[:32]}.lock").open("ab")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            self._refuse(stream, caller)
+        except BaseException:
+            handle.close()
+            raise
+        return handle
+
+    def _record(self, connection: sa.Connection, stream: str) -> None:
+        connection.execute(sa.delete(_WRITERS).where(_WRITERS.c.stream == stream))
+        connection.execute(
+            sa.insert(_WRITERS).values(stream=stream, holder=holder_name(), since=datetime.now(UTC))
+        )
+
+    def _refuse(self, stream: str, caller: sa.Connection | None) -> None:
+        query = sa.select(_WRITERS.c.holder, _WRITERS.c.since).where(_WRITERS.c.stream == stream)
+        if caller is not None:
+            row = caller.execute(query).one_or_none()
+        else:
+            with self.engine.connect() as connection:
+                row = connection.execute(query).one_or_none()
+        who = "another process"
+        if row is not None:
+            who = f"{row.holder} (since {row.since:%Y-%m-%d %H:%M:%S} UTC)"
+        raise StoreError(
+            f"The stream {stream!r} is being written by {who}; "
+            "wait for it to finish or stop it, then run this again to resume."
+        )
+
+    def release_all(self) -> None:
+        """Free every lock this process holds (it stops being any stream's writer)."""
+        held, self.held = self.held, {}
+        for lock in held.values():
+            with contextlib.suppress(Exception):
+                if isinstance(lock, tuple):
+                    connection, key = lock
+                    with contextlib.closing(connection):
+                        connection.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": key})
+                        connection.commit()
+                elif isinstance(lock, io.IOBase):
+                    lock.close()  # closing the file frees the flock

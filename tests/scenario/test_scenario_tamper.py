@@ -1,0 +1,68 @@
+"""A published result is derived from events: an edited run row is found and never shown (C-4)."""
+
+from __future__ import annotations
+
+import json
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from tradeleague.api import ScenarioService
+from tradeleague.api.service import Scenario
+from tradeleague.store import verify
+
+
+def _finish_and_publish(api: TestClient, scenario: Scenario) -> str:
+    run_id = str(api.post("/api/v1/runs", json={"scenario": scenario.id}).json()["id"])
+    order = {"orders": [{"symbol": "SPY", "side": "buy", "quantity": 10}]}
+    assert api.post(f"/api/v1/runs/{run_id}/trades", json=order).status_code == 200
+    while not api.post(f"/api/v1/runs/{run_id}/step").json()["done"]:
+        pass
+    assert api.post(f"/api/v1/runs/{run_id}/publish").status_code == 200
+    return run_id
+
+
+def test_edited_results_are_found_and_the_public_reads_keep_the_events(
+    api: TestClient, scenario: Scenario, service: ScenarioService
+) -> None:
+    """C-4, S-SCO-2: `scenario_runs.results` forged behind the log: verify fails, boards hold."""
+    run_id = _finish_and_publish(api, scenario)
+    board = f"/api/v1/leaderboard?scenario={scenario.id}"
+    honest_board = api.get(board).json()["entries"]
+    honest_run = api.get(f"/api/v1/runs/{run_id}/public").json()
+    assert verify(service.store).ok
+    with service.store.engine.begin() as conn:
+        text = conn.execute(
+            sa.text("SELECT results FROM scenario_runs WHERE id = :i"), {"i": run_id}
+        ).scalar_one()
+        forged = json.loads(text)
+        forged["return"] = "9/1"
+        forged["final_equity"] = str(10 * int(forged["final_equity"]))
+        conn.execute(
+            sa.text("UPDATE scenario_runs SET results = :r WHERE id = :i"),
+            {"r": json.dumps(forged), "i": run_id},
+        )
+    report = verify(service.store)
+    assert [(m.check, m.key) for m in report.mismatches] == [("scenario_results", run_id)]
+    assert api.get(board).json()["entries"] == honest_board
+    assert api.get(f"/api/v1/runs/{run_id}/public").json() == honest_run
+    assert "9.0" not in api.get(board).text
+
+
+def test_a_run_row_edited_to_look_published_or_complete_is_found(
+    api: TestClient, scenario: Scenario, service: ScenarioService
+) -> None:
+    """C-4: a status or publication the log never recorded is a mismatch."""
+    run_id = str(api.post("/api/v1/runs", json={"scenario": scenario.id}).json()["id"])
+    with service.store.engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "UPDATE scenario_runs SET status = 'complete', results = '{}', "
+                "published_at = created_at WHERE id = :i"
+            ),
+            {"i": run_id},
+        )
+    checks = {m.check for m in verify(service.store).mismatches}
+    assert checks == {"scenario_results", "scenario_status", "scenario_published"}
+    assert run_id not in api.get(f"/api/v1/leaderboard?scenario={scenario.id}").text
+    assert api.get(f"/api/v1/runs/{run_id}/public").status_code == 404

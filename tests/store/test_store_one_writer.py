@@ -1,0 +1,55 @@
+"""One writer per stream, and appends that expect where their stream ends (C-4, C-5)."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+import pytest
+
+from tradeleague.errors import StoreError
+from tradeleague.events import Event
+from tradeleague.store import open_store, verify
+
+T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
+
+
+def _ev(stream: str, n: int) -> Event:
+    return Event(stream, "Noted", {"n": n}, T0)
+
+
+def test_a_second_replay_of_a_stream_is_refused_naming_the_holder(db_url: str) -> None:
+    """C-4: a replay's first append claims its stream; another store cannot write it."""
+    with open_store(db_url) as first, open_store(db_url) as second:
+        first.deriving_ids().append([_ev("season-a", 1)])
+        with pytest.raises(StoreError, match=rf"being written by process {os.getpid()} on "):
+            second.deriving_ids().append([_ev("season-a", 2)])
+        second.deriving_ids().append([_ev("season-b", 1)])  # another stream is free
+        first.deriving_ids().append([_ev("season-a", 3)])  # the holder keeps writing
+        assert first.count("season-a") == 2
+    with open_store(db_url) as third:  # closing the holder freed the stream
+        third.deriving_ids().append([_ev("season-a", 4)])
+        assert verify(third).ok
+
+
+def test_plain_stores_share_streams_as_the_service_needs(db_url: str) -> None:
+    """A plain store (the scenario service, the live arena's reads) claims nothing by itself."""
+    with open_store(db_url) as first, open_store(db_url) as second:
+        first.append([_ev("run-1", 1)])
+        second.append([_ev("run-1", 2)])
+        assert first.count("run-1") == 2
+
+
+def test_an_append_after_another_writer_moved_the_stream_fails(db_url: str) -> None:
+    """C-4 optimistic concurrency: a claimed stream must end where its writer last saw it."""
+    with open_store(db_url) as holder, open_store(db_url) as intruder:
+        replay = holder.deriving_ids()
+        replay.append([_ev("season-a", 1)])
+        intruder.append([_ev("season-a", 99)])  # around the lock: a plain, buggy writer
+        with pytest.raises(StoreError, match="another process wrote it; nothing was written"):
+            replay.append([_ev("season-a", 2)])
+        assert holder.count("season-a") == 2
+        # a writer that reads the stream to its end again sees where it ends now
+        assert len(list(replay.events("season-a"))) == 2
+        replay.append([_ev("season-a", 3)])
+        assert holder.count("season-a") == 3
