@@ -91,13 +91,13 @@ def create_site(
                 "direction": "/api/v1/direction",
                 "thesis": "/api/v1/thesis",
             },
-            "account": "/api/v1/account",
-            "mcp": MCP_PATH,
             "limits": "/api/v1/limits",
             "docs": "/docs",
             "templates": {
                 "leaderboard": "/api/v1/leaderboard?scenario={scenario_id}&metric=return",
                 "runs": "GET or POST /api/v1/runs with the X-API-Key header",
+                "account": "GET /api/v1/account signed in (sign in at /account)",
+                "mcp": f"POST {MCP_PATH} (MCP, streamable HTTP) with Authorization: Bearer",
             },
         }
 

@@ -31,7 +31,7 @@ owner_keys = sa.Table(
     sa.Column("sealed", sa.Text, nullable=False),
     sa.Column("updated_at", UtcDateTime, nullable=False),
 )
-"""One sealed key per agent of a season (migration ``0003_owner_accounts``)."""
+"""One sealed key per agent of a season (migration ``0004_owner_accounts``)."""
 
 
 class OwnerKeys:

@@ -1,4 +1,4 @@
-"""The owners' account tables, described for queries (migration ``0003_owner_accounts``)."""
+"""The owners' account tables, described for queries (migration ``0004_owner_accounts``)."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ expiry), ``account_sessions`` (server-side sessions, stored as SHA-256 hashes
 of the cookie's id) and ``owner_keys`` (an owner's model key sealed by the
 vault, AES-GCM bound to the owner: never plaintext).
 
-Revision ID: 0003_owner_accounts
-Revises: 0002_scenario
+Revision ID: 0004_owner_accounts
+Revises: 0003_integrity
 Create Date: 2026-12-01
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003_owner_accounts"
-down_revision: str | None = "0002_scenario"
+revision: str = "0004_owner_accounts"
+down_revision: str | None = "0003_integrity"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
