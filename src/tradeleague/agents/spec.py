@@ -355,6 +355,7 @@ def build_agent(
     format_name: str,
     baseline_factory: BaselineFactory,
     environ: Mapping[str, str] | None = None,
+    api_key: ApiKey = None,
 ) -> Agent:
     """Build the agent ``spec`` describes for the format ``format_name``.
 
@@ -372,6 +373,9 @@ def build_agent(
         The format's baselines, by name.
     environ
         Where ``key_env`` variables are read at call time.
+    api_key
+        The key an ``openai`` agent sends instead of its environment's: an
+        owner's key read from the vault at call time (``keys.OwnerKeys.reader``).
 
     Raises
     ------
@@ -380,7 +384,6 @@ def build_agent(
         or a live gateway lacks the provider.
     """
     labels = spec.labels
-    api_key: ApiKey = None
     if spec.kind == "baseline":
         try:
             decide, render = baseline_factory(spec.target)
@@ -396,7 +399,7 @@ def build_agent(
     else:
         endpoint = endpoint_for(spec)
         provider, constrain, kind = endpoint.name, False, "llm"
-        if spec.key_env is not None:
+        if api_key is None and spec.key_env is not None:
             api_key = EnvKey(spec.key_env, environ)
     if isinstance(gateway, Gateway):
         gateway.provider(provider)

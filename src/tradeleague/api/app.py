@@ -30,7 +30,7 @@ from fastapi import (
     Response,
     Security,
 )
-from fastapi.security import APIKeyHeader
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from tradeleague import DISCLAIMER, __version__
@@ -60,11 +60,12 @@ from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.web.docs import install_offline_docs
 
-__all__ = ["call", "create_app", "dumps", "idempotency_key"]
+__all__ = ["call", "create_app", "dumps", "idempotency_key", "request_key"]
 
 _T = TypeVar("_T")
 
 _KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="Your API key (S-SVC-4).")
+_BEARER = HTTPBearer(auto_error=False, description="Your API key as a Bearer token.")
 _ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorOut} for code in (401, 402, 404, 409, 422, 429)
 }
@@ -105,9 +106,19 @@ async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
 ServiceDep = Annotated[ScenarioService, Depends(get_service)]
 
 
-KeyDep = Annotated[str | None, Security(_KEY)]
-"""The request's ``X-API-Key``; each agent route authenticates it (S-SVC-4) inside its
-one service call."""
+async def request_key(
+    header: Annotated[str | None, Security(_KEY)],
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)],
+) -> str | None:
+    """Return the request's API key: ``X-API-Key``, else ``Authorization: Bearer``."""
+    if header:
+        return header
+    return bearer.credentials if bearer is not None else None
+
+
+KeyDep = Annotated[str | None, Depends(request_key)]
+"""The request's ``X-API-Key`` (or Bearer token); each agent route authenticates it
+(S-SVC-4) inside its one service call."""
 RunId = Annotated[str, Path(pattern=ID_PATTERN, description="The run's id.")]
 IdempotencyHeader = Annotated[
     str | None,

@@ -9,16 +9,21 @@ direction arena's endpoints (``/api/v1/direction``) share one store; the root
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
+from starlette.routing import Route
 
 from tradeleague import DISCLAIMER, __version__
+from tradeleague.api.account.routes import install_accounts
+from tradeleague.api.account.setup import AccountSettings, build_accounts
 from tradeleague.api.app import create_app
 from tradeleague.api.service import ScenarioService
 from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.weights import WeightsPreset
+from tradeleague.mcp.hosted import MCP_PATH, HostedMcp
 from tradeleague.web.direction_api import DirectionReads, direction_router
 from tradeleague.web.pages import install_pages
 from tradeleague.web.thesis_api import ThesisReads, thesis_router
@@ -34,6 +39,7 @@ def create_site(
     weights_preset: WeightsPreset | None = None,
     direction_preset: DirectionPreset | None = None,
     clock: Clock | None = None,
+    accounts: AccountSettings | None = None,
 ) -> FastAPI:
     """Return the scenario app with the weights and direction read APIs and the pages.
 
@@ -47,6 +53,9 @@ def create_site(
         The rules the formats run with (their methodology pages show them).
     clock
         Season status and the live round's countdown (default: the wall clock).
+    accounts
+        Sign-in and owners' settings (default: the request's host, chain 1,
+        the running season, master keys from the environment).
     """
     app = create_app(service)
     store = service.store
@@ -56,6 +65,8 @@ def create_site(
     direction = DirectionReads(store, stream=direction_stream, preset=direction_preset)
     app.include_router(weights_router(reads=weights))
     app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
+    install_accounts(app, build_accounts(service, accounts))
+    _mount_mcp(app, service)
     thesis = ThesisReads(store)
     app.include_router(thesis_router(thesis))
     install_pages(
@@ -85,6 +96,8 @@ def create_site(
             "templates": {
                 "leaderboard": "/api/v1/leaderboard?scenario={scenario_id}&metric=return",
                 "runs": "GET or POST /api/v1/runs with the X-API-Key header",
+                "account": "GET /api/v1/account signed in (sign in at /account)",
+                "mcp": f"POST {MCP_PATH} (MCP, streamable HTTP) with Authorization: Bearer",
             },
         }
 
@@ -94,3 +107,19 @@ def create_site(
         return {"disclaimer": DISCLAIMER, "limits": {k: list(v) for k, v in LIMITS.items()}}
 
     return app
+
+
+def _mount_mcp(app: FastAPI, service: ScenarioService) -> None:
+    """Serve the hosted MCP server at ``/mcp``, its session manager in the app's lifespan."""
+    hosted = HostedMcp(service)
+    app.router.routes.append(
+        Route(MCP_PATH, hosted, methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    )
+    before = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(application: FastAPI) -> AsyncIterator[None]:
+        async with hosted.running(), before(application):
+            yield
+
+    app.router.lifespan_context = lifespan

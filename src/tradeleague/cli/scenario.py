@@ -359,6 +359,30 @@ def _serve(
             help="The direction arena's event stream to show (the demo prints its own).",
         ),
     ] = "direction",
+    siwe_domain: Annotated[
+        str | None,
+        typer.Option(
+            "--siwe-domain",
+            help="The domain sign-in messages must name (default: each request's Host).",
+        ),
+    ] = None,
+    chain_id: Annotated[
+        int, typer.Option("--chain-id", help="The chain id sign-in messages must name.")
+    ] = 1,
+    owner_season: Annotated[
+        str | None,
+        typer.Option(
+            "--owner-season", help="The weights season owners join (default: the running one)."
+        ),
+    ] = None,
+    owner_endpoint: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--owner-endpoint",
+            help="A base URL a Pro owner's model may be served from, besides the known "
+            "providers' (repeat for more).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the REST API: the scenario benchmark, the weights and direction boards (docs at /docs).
 
@@ -372,6 +396,8 @@ def _serve(
     """
     import uvicorn
 
+    from tradeleague.api.account.owners import OwnerConfig
+    from tradeleague.api.account.setup import AccountSettings, house_summarizer
     from tradeleague.api.site import create_site
 
     preset = serve_preset(
@@ -390,7 +416,16 @@ def _serve(
     )
     try:
         uvicorn.run(
-            create_site(service, direction_stream=direction_stream),
+            create_site(
+                service,
+                direction_stream=direction_stream,
+                accounts=AccountSettings(
+                    siwe_domain=siwe_domain,
+                    chain_id=chain_id,
+                    owners=OwnerConfig(season=owner_season, endpoints=tuple(owner_endpoint or ())),
+                    summarize=house_summarizer(service),
+                ),
+            ),
             host=host,
             port=port,
             log_level="warning",

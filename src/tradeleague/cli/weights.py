@@ -42,7 +42,7 @@ from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
-from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.agents import build_agents, owner_key_readers
 from tradeleague.league.weights.events import season_stream
 from tradeleague.league.weights.replay import (
     RosterEntry,
@@ -541,7 +541,9 @@ def run_round_cmd(
             raise ConfigError("the season is not running")  # W-SEA-2
         source = _round_source(state, market, feeds, rpc_url)
         specs = [f"{a.agent}={a.spec}" for a in state.agents.values()]
-        _, agents, gateway = build_agents(specs, season=state.season_id)
+        _, agents, gateway = build_agents(
+            specs, season=state.season_id, api_keys=owner_key_readers(store, state)
+        )
 
         async def go() -> list[object]:
             try:

@@ -33,6 +33,7 @@ from tradeleague.api.service import ScenarioService, ServiceError
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.formats.scenario import METRICS
+from tradeleague.web.account_pages import install_account_pages
 from tradeleague.web.charts import line_chart, sparkline
 from tradeleague.web.direction_api import DirectionReads
 from tradeleague.web.errors import NotFound
@@ -305,3 +306,4 @@ def install_pages(
         return page("methodology.html", title=f"Methodology: {m.title}", m=m, changes=changes)
 
     app.include_router(router)
+    install_account_pages(app, env)

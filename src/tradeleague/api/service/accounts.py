@@ -19,12 +19,13 @@ from tradeleague.api.service.tables import api_accounts, api_keys
 
 __all__ = ["KEY_CACHE_SECONDS", "ServiceAccounts"]
 
-KEY_CACHE_SECONDS: Final = 30.0
+KEY_CACHE_SECONDS: Final = 1.0
 """How long a process trusts a key it has checked (S-SVC-4).
 
 The check is one indexed read, but on every request; a valid key's account is
 cached for this many seconds, so revoking a key or changing its tier in
-another process takes effect within this time. Unknown keys are never cached.
+another process (another server on the same store) takes effect within this
+time. Unknown keys are never cached.
 """
 
 
@@ -59,6 +60,10 @@ class ServiceAccounts(ServiceBase):
             )
         self._keys = {h: hit for h, hit in self._keys.items() if hit[0].name != name}
         return key
+
+    def forget_key(self, key_hash: str) -> None:
+        """Drop a key from this process's cache (it was revoked here)."""
+        self._keys.pop(key_hash, None)
 
     def authenticate(self, key: str | None) -> Account:
         """Return the account ``key`` authorises (S-SVC-4).

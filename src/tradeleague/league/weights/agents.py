@@ -20,10 +20,14 @@ from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
 from tradeleague.errors import ConfigError
 from tradeleague.formats.weights import render_answer
-from tradeleague.llm.gateway import Gateway, ModelGateway
+from tradeleague.keys import KeyVault, MasterKeyError
+from tradeleague.keys.stored import OwnerKeys
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
 from tradeleague.money import MICRO
+from tradeleague.store import Store
 
-__all__ = ["build_agents", "current_weights_bps", "weights_baseline"]
+__all__ = ["build_agents", "current_weights_bps", "owner_key_readers", "weights_baseline"]
 
 _REASONS = {
     "cash": "Hold everything in cash.",
@@ -66,6 +70,23 @@ def weights_baseline(
     return decide, render
 
 
+def owner_key_readers(
+    store: Store, state: SeasonState, environ: Mapping[str, str] | None = None
+) -> dict[str, ApiKey]:
+    """Return, by agent, a reader of the key its owner stored (opened at call time).
+
+    The vault comes from the master keys in ``environ`` (the process
+    environment by default); with none configured, every stored key reads as
+    unreadable at the call (W-VAL-8), which counts toward a Pro pause (W-VAL-9).
+    """
+    try:
+        vault: KeyVault | None = KeyVault.from_env(environ)
+    except MasterKeyError:
+        vault = None
+    keys = OwnerKeys(store, vault)
+    return {agent: keys.reader(state.season_id, agent) for agent in keys.agents(state.season_id)}
+
+
 @dataclass(slots=True)
 class _Decide:
     """A weights rule as a decision over any view; resumable like the rule it holds."""
@@ -89,6 +110,7 @@ def build_agents(
     gateway: ModelGateway | None = None,
     environ: Mapping[str, str] | None = None,
     seed: int = 0,
+    api_keys: Mapping[str, ApiKey] | None = None,
     season: str | None = None,
 ) -> tuple[list[AgentSpec], dict[str, Agent], Gateway | None]:
     """Parse ``NAME=SPEC`` texts and build their agents (``tradeleague.agents.spec``).
@@ -97,8 +119,10 @@ def build_agents(
     model agents (``None`` when ``gateway`` was given or none is needed); close
     it when done. With ``season``, each seeded baseline draws from its own seed,
     derived from the season, its name and ``seed`` (`agent_seed`); without it,
-    every one uses ``seed``.
+    every one uses ``seed``. ``api_keys`` gives, by agent name, the key an owner
+    stored (read from the vault at call time) in place of the environment's.
     """
+    keys = api_keys or {}
     parsed = [parse_agent_spec(s) for s in specs]
     names = [p.name for p in parsed]
     if len(set(names)) != len(names):
@@ -119,6 +143,7 @@ def build_agents(
             format_name="weights",
             baseline_factory=factory(p.name),
             environ=environ,
+            api_key=keys.get(p.name),
         )
         for p in parsed
     }

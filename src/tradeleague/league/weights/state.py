@@ -148,6 +148,7 @@ class SeasonState:
                 spec=str(p["spec"]),
                 created_at=e.occurred_at,
                 prompts=[(e.occurred_at, str(p.get("prompt", "")))],
+                key_last4=str(p.get("key_last4") or "") or None,
             )
         elif kind == EventKind.ACCOUNT_OPENED:
             # the agent's placeholder portfolio is replaced by the opened account

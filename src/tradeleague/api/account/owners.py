@@ -1,0 +1,437 @@
+"""What a signed-in owner may do: one weights agent, its prompt and key, and API keys.
+
+`Owners` is the account side of the service, keyed by the wallet that signed
+in. Weights actions go through the league's operator functions
+(`tradeleague.league.weights.ops`), so an owner is held to the same rules as
+the CLI: one agent per wallet in a season (W-REC-1), three prompt changes a
+UTC day (W-REC-2), resume only when paused (W-VAL-9). Owners' model keys are
+sealed into the vault (`tradeleague.keys.stored.OwnerKeys`) and never come
+back out through here. Scenario API keys are the service's own
+(`ServiceAccounts.create_key`), with the wallet as the account name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+import sqlalchemy as sa
+
+from tradeleague.agents.spec import parse_agent_spec
+from tradeleague.api.service import ScenarioService
+from tradeleague.api.service.base import month_bounds
+from tradeleague.api.service.errors import ServiceError
+from tradeleague.api.service.keys import Tier
+from tradeleague.api.service.rows import iso
+from tradeleague.api.service.tables import api_accounts, api_keys, scenario_runs
+from tradeleague.errors import ConfigError
+from tradeleague.events import EventKind
+from tradeleague.formats.weights import Division, WeightsPreset, division_cap
+from tradeleague.keys import Secret, mask
+from tradeleague.keys.stored import OwnerKeys
+from tradeleague.keys.vault import KeyUnreadable
+from tradeleague.league.weights import events as ev
+from tradeleague.league.weights import ops
+from tradeleague.league.weights.state import AgentState, SeasonState
+from tradeleague.league.weights.summary import latest_summaries
+from tradeleague.llm.presets import PRESETS
+from tradeleague.store.schema import events
+from tradeleague.untrusted import clean_text, is_blank
+
+__all__ = [
+    "HOUSE_SPEC",
+    "MAX_KEY_CHARS",
+    "MAX_NAME_CHARS",
+    "MAX_PROMPT_CHARS",
+    "OwnerConfig",
+    "Owners",
+    "Summarize",
+]
+
+HOUSE_SPEC: Final = "local:house"
+"""The Open division's model: the house model (W-DIV-1)."""
+
+MAX_NAME_CHARS: Final = 40
+MAX_PROMPT_CHARS: Final = 4_000
+MAX_KEY_CHARS: Final = 400
+_KEY_ID_CHARS: Final = 12
+
+Summarize = Callable[[str, str], Awaitable[None]]
+"""Write the strategy summary of (season, agent) from its prompt in force (W-REC-3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerConfig:
+    """What the operator decides for owners.
+
+    Attributes
+    ----------
+    season
+        The weights season owners join; ``None`` for the one running now.
+    preset
+        The weights rules.
+    endpoints
+        Base URLs a Pro owner's model may be served from, beside the presets'
+        (the server calls them with the owner's key, so an owner cannot point
+        it at an internal address).
+    """
+
+    season: str | None = None
+    preset: WeightsPreset = field(default_factory=WeightsPreset)
+    endpoints: tuple[str, ...] = ()
+
+
+def _text(value: str, what: str, limit: int) -> str:
+    text = clean_text(value).strip()
+    if is_blank(text):
+        raise ServiceError(422, "invalid_request", f"The {what} is empty.")
+    if len(text) > limit:
+        raise ServiceError(422, "invalid_request", f"The {what} is longer than {limit} characters.")
+    return text
+
+
+def _key(value: str) -> Secret:
+    text = value.strip()
+    if not text or len(text) > MAX_KEY_CHARS or not text.isascii() or not text.isprintable():
+        raise ServiceError(
+            422, "invalid_key", f"A model key is 1-{MAX_KEY_CHARS} printable ASCII characters."
+        )
+    return Secret(text)
+
+
+class Owners:
+    """Owners' actions on the weights league and on their scenario API keys.
+
+    Parameters
+    ----------
+    service
+        The scenario service (store, clock, transactions, API keys).
+    keys
+        Where owners' model keys are sealed.
+    config
+        The season, rules and allowed model endpoints.
+    summarize
+        Writes a strategy summary (W-REC-3); ``None`` writes none.
+    """
+
+    def __init__(
+        self,
+        service: ScenarioService,
+        keys: OwnerKeys,
+        config: OwnerConfig | None = None,
+        summarize: Summarize | None = None,
+    ) -> None:
+        self.service = service
+        self.keys = keys
+        self.config = config or OwnerConfig()
+        self.summarize = summarize
+        # Only the hosted providers that take a key: the local servers' presets (Ollama,
+        # vLLM, llama.cpp) point at this machine, which an owner must not reach.
+        hosted = [p.base_url for p in PRESETS.values() if p.key_env is not None]
+        allowed = hosted + list(self.config.endpoints)
+        self._endpoints = {u.rstrip("/") for u in allowed}
+
+    # -- the season ------------------------------------------------------------------------
+
+    def _season_id(self) -> str | None:
+        if self.config.season is not None:
+            return self.config.season
+        now = self.service.clock.now()
+        query = (
+            sa.select(events.c.stream)
+            .where(
+                events.c.kind == EventKind.SEASON_STARTED,
+                events.c.stream.startswith(ev.STREAM_PREFIX),
+            )
+            .order_by(events.c.seq)
+        )
+        with self.service.read("find the running season in") as conn:
+            streams = [str(s) for s in conn.execute(query).scalars()]
+        found: str | None = None
+        for stream in streams:
+            state = self._state(stream.removeprefix(ev.STREAM_PREFIX))
+            if state.window is not None and state.window.running(now):
+                found = state.season_id
+        return found
+
+    def _state(self, season: str) -> SeasonState:
+        try:
+            return ops.load_season(self.service.store, season, self.config.preset)
+        except ConfigError:
+            raise ServiceError(404, "no_season", "No weights season is open to join.") from None
+
+    def _season(self) -> SeasonState:
+        season = self._season_id()
+        if season is None:
+            raise ServiceError(404, "no_season", "No weights season is open to join.")
+        return self._state(season)
+
+    @staticmethod
+    def _mine(state: SeasonState, wallet: str) -> AgentState | None:
+        return next((a for a in state.agents.values() if a.owner == wallet), None)
+
+    def _agent(self, wallet: str) -> tuple[SeasonState, AgentState]:
+        state = self._season()
+        agent = self._mine(state, wallet)
+        if agent is None:
+            raise ServiceError(404, "no_agent", "This wallet has no agent in the season.")
+        return state, agent
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def view(self, wallet: str) -> dict[str, Any]:
+        """Return the account page's facts: the agent, the API keys and the month's usage."""
+        season = self._season_id()
+        agent: dict[str, Any] | None = None
+        if season is not None:
+            state = self._state(season)
+            mine = self._mine(state, wallet)
+            if mine is not None:
+                agent = self._agent_view(state, mine)
+        return {
+            "wallet": wallet,
+            "season": season,
+            "agent": agent,
+            "api_keys": self.list_keys(wallet),
+            "usage": self.usage(wallet),
+        }
+
+    def _agent_view(self, state: SeasonState, agent: AgentState) -> dict[str, Any]:
+        now = self.service.clock.now()
+        changes = [t for t, _ in agent.prompts[1:] if t.date() == now.date()]
+        summaries = latest_summaries(s.event for s in self.service.store.events(state.stream))
+        summary = summaries.get(agent.agent)
+        return {
+            "id": agent.agent,
+            "season": state.season_id,
+            "name": agent.name,
+            "division": agent.division.value,
+            "model": agent.spec,
+            "prompt": agent.prompts[-1][1] if agent.prompts else "",
+            "prompt_changes_left_today": max(
+                0, self.config.preset.prompt_changes_per_day - len(changes)
+            ),
+            "paused": agent.paused,
+            "key": mask(agent.key_last4) if agent.key_last4 is not None else None,
+            "summary": summary.shown if summary is not None else None,
+            "created_at": iso(agent.created_at),
+        }
+
+    # -- the agent -------------------------------------------------------------------------
+
+    def _pro_spec(self, model: str | None) -> str:
+        if model is None or not model.strip() or len(model) > 300:
+            raise ServiceError(422, "invalid_model", "A Pro agent needs a model, openai:MODEL@URL.")
+        try:
+            spec = parse_agent_spec(model.strip())
+        except ConfigError:
+            raise ServiceError(
+                422, "invalid_model", "The model is not a spec like openai:MODEL@URL."
+            ) from None
+        if spec.kind != "openai" or spec.base_url is None or spec.options:
+            raise ServiceError(
+                422, "invalid_model", "A Pro model is openai:MODEL@URL, with no options."
+            )
+        if spec.base_url.rstrip("/") not in self._endpoints:
+            raise ServiceError(
+                422, "endpoint_not_allowed", "This server does not call that model endpoint."
+            )
+        return f"openai:{spec.target}@{spec.base_url}"
+
+    def create_agent(
+        self,
+        wallet: str,
+        *,
+        name: str,
+        division: Division,
+        prompt: str,
+        model: str | None = None,
+        key: str | None = None,
+    ) -> dict[str, Any]:
+        """Create the wallet's one agent in the season (W-REC-1), Open or Pro.
+
+        Raises
+        ------
+        ServiceError
+            404 ``no_season``; 409 ``agent_exists`` or ``division_full``; 422
+            for a bad name, prompt, model or key; 503 ``vault_unavailable``
+            when a Pro key cannot be stored.
+        """
+        state = self._season()
+        name = _text(name, "name", MAX_NAME_CHARS)
+        prompt = _text(prompt, "prompt", MAX_PROMPT_CHARS)
+        if self._mine(state, wallet) is not None:  # W-REC-1
+            raise ServiceError(409, "agent_exists", "This wallet already has an agent this season.")
+        size = sum(a.division is division for a in state.agents.values())
+        if size >= division_cap(division, state.preset):
+            raise ServiceError(409, "division_full", f"The {division.value} division is full.")
+        secret: Secret | None = None
+        if division is Division.PRO:
+            spec = self._pro_spec(model)
+            if key is None:
+                raise ServiceError(422, "invalid_key", "A Pro agent needs the owner's model key.")
+            secret = _key(key)
+            if not self.keys.enabled:
+                raise ServiceError(
+                    503, "vault_unavailable", "This server stores no model keys; ask the operator."
+                )
+        else:
+            spec = HOUSE_SPEC
+        try:
+            agent = ops.add_agent(
+                self.service.store,
+                self.service.clock,
+                state,
+                name=name,
+                owner=wallet,
+                division=division,
+                spec=spec,
+                prompt=prompt,
+                key_last4=secret.last4 if secret is not None else None,
+            )
+        except ConfigError:
+            raise ServiceError(409, "cannot_join", "The season takes no new agents now.") from None
+        if secret is not None:
+            self.keys.put(state.season_id, agent, wallet, secret, self.service.clock.now())
+        return self._agent_view(self._state(state.season_id), self._state_agent(state, agent))
+
+    def _state_agent(self, state: SeasonState, agent: str) -> AgentState:
+        return self._state(state.season_id).agents[agent]
+
+    def change_prompt(self, wallet: str, prompt: str) -> dict[str, Any]:
+        """Change the agent's prompt from the next round (W-REC-2).
+
+        Raises
+        ------
+        ServiceError
+            429 ``prompt_changes_exhausted`` with ``retry_at`` (the next UTC
+            midnight) after the day's third change.
+        """
+        prompt = _text(prompt, "prompt", MAX_PROMPT_CHARS)
+        state, agent = self._agent(wallet)
+        now = self.service.clock.now()
+        today = [t for t, _ in agent.prompts[1:] if t.date() == now.date()]
+        if len(today) >= state.preset.prompt_changes_per_day:  # W-REC-2
+            midnight = datetime.combine(
+                now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo
+            )
+            raise ServiceError(
+                429,
+                "prompt_changes_exhausted",
+                f"The prompt can change {state.preset.prompt_changes_per_day} times a UTC day; "
+                "try again after midnight UTC.",
+                {"retry_at": iso(midnight)},
+            )
+        ops.change_prompt(self.service.store, self.service.clock, state, agent.agent, prompt)
+        return self._agent_view(self._state(state.season_id), self._state_agent(state, agent.agent))
+
+    def replace_key(self, wallet: str, key: str) -> dict[str, Any]:
+        """Replace a Pro agent's model key (sealed; only its last four are recorded)."""
+        secret = _key(key)
+        state, agent = self._agent(wallet)
+        if agent.division is not Division.PRO:
+            raise ServiceError(409, "not_pro", "Only a Pro agent uses its owner's key.")
+        try:
+            self.keys.put(state.season_id, agent.agent, wallet, secret, self.service.clock.now())
+        except KeyUnreadable:
+            raise ServiceError(
+                503, "vault_unavailable", "This server stores no model keys; ask the operator."
+            ) from None
+        ops.change_key(self.service.store, self.service.clock, state, agent.agent, secret.last4)
+        return self._agent_view(self._state(state.season_id), self._state_agent(state, agent.agent))
+
+    def resume(self, wallet: str) -> dict[str, Any]:
+        """Resume the paused agent (W-VAL-9: after the owner fixed the key or model)."""
+        state, agent = self._agent(wallet)
+        if not agent.paused:
+            raise ServiceError(409, "not_paused", "The agent is not paused.")
+        ops.resume_agent(self.service.store, self.service.clock, state, agent.agent)
+        return self._agent_view(self._state(state.season_id), self._state_agent(state, agent.agent))
+
+    # -- scenario API keys -----------------------------------------------------------------
+
+    def _tier(self, wallet: str) -> Tier:
+        with self.service.read("read an account from") as conn:
+            tier = conn.execute(
+                sa.select(api_accounts.c.tier).where(api_accounts.c.name == wallet)
+            ).scalar_one_or_none()
+        return Tier(tier) if tier is not None else Tier.FREE
+
+    def create_key(self, wallet: str) -> dict[str, Any]:
+        """Issue a scenario API key for the wallet; the key is in this answer only."""
+        key = self.service.create_key(wallet, self._tier(wallet))
+        listed = self.list_keys(wallet)
+        made = next(k for k in listed if key.startswith(k["prefix"]) and k["revoked_at"] is None)
+        return {**made, "key": key}
+
+    def list_keys(self, wallet: str) -> list[dict[str, Any]]:
+        """Return the wallet's API keys (never the keys themselves: an id and a prefix)."""
+        query = (
+            sa.select(api_keys)
+            .where(api_keys.c.account == wallet)
+            .order_by(api_keys.c.created_at, api_keys.c.key_hash)
+        )
+        with self.service.read("list API keys in") as conn:
+            rows = conn.execute(query).all()
+        return [
+            {
+                "id": str(r.key_hash)[:_KEY_ID_CHARS],
+                "prefix": str(r.prefix),
+                "created_at": iso(r.created_at),
+                "revoked_at": iso(r.revoked_at) if r.revoked_at is not None else None,
+            }
+            for r in rows
+        ]
+
+    def revoke_key(self, wallet: str, key_id: str) -> dict[str, Any]:
+        """Revoke one of the wallet's keys; every server refuses it within a second.
+
+        Raises
+        ------
+        ServiceError
+            404 ``key_not_found``.
+        """
+        if len(key_id) != _KEY_ID_CHARS or not all(c in "0123456789abcdef" for c in key_id):
+            raise ServiceError(404, "key_not_found", "There is no such API key.")
+        now = self.service.clock.now()
+        with self.service.write("revoke an API key in") as conn:
+            hashes = [
+                str(h)
+                for h in conn.execute(
+                    sa.select(api_keys.c.key_hash).where(
+                        api_keys.c.account == wallet,
+                        api_keys.c.key_hash.startswith(key_id),
+                        api_keys.c.revoked_at.is_(None),
+                    )
+                ).scalars()
+            ]
+            if len(hashes) != 1:
+                raise ServiceError(404, "key_not_found", "There is no such API key.")
+            conn.execute(
+                sa.update(api_keys).where(api_keys.c.key_hash == hashes[0]).values(revoked_at=now)
+            )
+        self.service.forget_key(hashes[0])
+        return {"id": key_id, "revoked_at": iso(now)}
+
+    def usage(self, wallet: str) -> dict[str, Any]:
+        """Return the runs started this UTC month against the quota (S-SVC-5)."""
+        tier = self._tier(wallet)
+        start, reset = month_bounds(self.service.clock.now())
+        with self.service.read("count runs in") as conn:
+            used = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(scenario_runs)
+                .where(
+                    scenario_runs.c.account == wallet,
+                    scenario_runs.c.created_at >= start,
+                    scenario_runs.c.created_at < reset,
+                )
+            ).scalar_one()
+        return {
+            "tier": tier.value,
+            "runs": int(used),
+            "limit": self.service.preset.monthly_runs(tier),
+            "resets_at": iso(reset),
+        }
