@@ -17,9 +17,10 @@ parameters claims it again and runs the request. The step's own work is one
 transaction, so a request cut before it committed changed nothing. One gap
 remains: a server killed after the step committed but before its response
 was recorded leaves a claim whose retry, after the lease, steps again;
-closing it means recording the response inside the step's transaction. Keys are scoped to the account and
-expire ``idempotency_ttl`` after their first use (the service's
-`ServicePreset`; the seed's 24 hours), measured on the injected clock.
+closing it means recording the response inside the step's transaction.
+Keys are scoped to the account and expire ``idempotency_ttl`` after their
+first use (the service's `ServicePreset`; the seed's 24 hours), measured on
+the injected clock.
 """
 
 from __future__ import annotations
