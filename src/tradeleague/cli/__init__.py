@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from tradeleague import DISCLAIMER, __version__
-from tradeleague.cli import data, demo, limits, replay, scenario, stats, store, weights
+from tradeleague.cli import data, demo, limits, replay, run, scenario, stats, store, weights
 from tradeleague.errors import TradeleagueError
 
 __all__ = ["app", "main"]
@@ -29,7 +29,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-for _module in (data, stats, store, demo, replay, scenario, weights, limits):
+for _module in (data, stats, store, demo, replay, scenario, weights, limits, run):
     _module.register(app)
 
 
