@@ -63,7 +63,7 @@ spec = "baseline:up"
 
 [[direction.agents]]
 name = "fast"
-spec = "openai:fast@{provider}/v1,key_env=FAKE_KEY"
+spec = "openai:fast@{provider},key_env=FAKE_KEY"
 
 [providers.fake]
 key_env = "FAKE_KEY"

@@ -266,6 +266,8 @@ class DirectionDriver:
             self.clock,
             {self.preset.symbol: self.config.symbol},
             api_base=self.config.api_base,
+            # spot candles only: loading every market type reaches endpoints a pair never needs
+            options={"defaultType": "spot", "fetchMarkets": {"types": ["spot"]}},
         )
 
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
