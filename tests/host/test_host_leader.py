@@ -52,7 +52,7 @@ def test_host_standby_on_postgresql_takes_over_without_playing_a_slot_twice(
         hosts = [
             start_host(
                 ["--config", str(league), "--http", f"127.0.0.1:{p}"], tmp_path / f"host{i}.log"
-            )  # fmt: skip
+            )
             for i, p in enumerate(ports)
         ]
         try:
@@ -80,7 +80,7 @@ def test_host_standby_on_postgresql_takes_over_without_playing_a_slot_twice(
     with open_store(pg_url) as store:
         events = [s.event for s in store.events("direction")]
         assert verify(store).ok
-    started = [e.payload["round"] for e in events if e.kind == EventKind.ROUND_STARTED]
+    started = [str(e.payload["round"]) for e in events if e.kind == EventKind.ROUND_STARTED]
     assert len(started) == len(set(started)), "no slot played twice"
-    finished = [e.payload["round"] for e in events if e.kind == "RoundFinished"]
+    finished = [str(e.payload["round"]) for e in events if e.kind == "RoundFinished"]
     assert sorted(started) == sorted(finished)

@@ -36,7 +36,8 @@ def test_host_live_clock_plays_drill_rounds_and_serves_metrics(tmp_path: Path) -
             wait_for(lambda: metric(port, "tradeleague_rounds_played_total") >= 3, 90,
                      "three rounds on /metrics")  # fmt: skip
             health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).json()
-            assert health["ok"] and health["leader"]
+            assert health["ok"]
+            assert health["leader"]
             text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
             assert 'tradeleague_rounds_played_total{format="direction"}' in text
             assert 'tradeleague_model_calls_total{outcome="answered"}' in text
@@ -51,8 +52,8 @@ def test_host_live_clock_plays_drill_rounds_and_serves_metrics(tmp_path: Path) -
     with open_store(db) as store:
         kinds = [(s.event.kind, s.event.payload.get("round")) for s in store.events("direction")]
         assert verify(store).ok
-    started = [r for k, r in kinds if k == EventKind.ROUND_STARTED]
-    finished = [r for k, r in kinds if k == "RoundFinished"]
+    started = [str(r) for k, r in kinds if k == EventKind.ROUND_STARTED]
+    finished = [str(r) for k, r in kinds if k == "RoundFinished"]
     assert len(started) >= 3
     assert sorted(started) == sorted(finished)  # the rounds in flight were finished
     assert len(set(started)) == len(started)

@@ -58,7 +58,7 @@ def test_host_replay_day_plays_the_schedules_and_reports_as_the_replays(
 
     with open_store(db) as store:
         weights = [
-            s.event.payload["round"]
+            str(s.event.payload["round"])
             for s in store.events("weights/W1")
             if s.event.kind == EventKind.ROUND_STARTED
         ]

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from tradeleague.agents.spec import build_agent, parse_agent_spec, providers_for
 from tradeleague.broker.paper import PaperBroker
@@ -30,6 +31,7 @@ from tradeleague.feeds.candles.frozen import FrozenCandles
 from tradeleague.feeds.candles.live import CcxtCandles
 from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import load_registry
+from tradeleague.formats.direction.baselines import direction_baseline
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.restart import read_record
@@ -85,10 +87,13 @@ class Driver(Protocol):
         ...
 
 
-def missed_slots(store: Store, fmt: str) -> dict[str, str]:
-    """Return ``fmt``'s recorded missed slots: slot time (ISO) -> reason."""
+def missed_slots(store: Store, fmt: str) -> dict[str, tuple[str, str]]:
+    """Return ``fmt``'s recorded missed slots: slot time (ISO) -> (season, reason)."""
     return {
-        str(s.event.payload["slot"]): str(s.event.payload["reason"])
+        str(s.event.payload["slot"]): (
+            str(s.event.payload["season"]),
+            str(s.event.payload["reason"]),
+        )
         for s in store.events(host_stream(fmt))
         if s.event.kind == SLOT_MISSED
     }
@@ -109,8 +114,13 @@ class WeightsDriver:
             datetime.combine(config.start, time(0), tzinfo=UTC),
             datetime.combine(config.end, time(0), tzinfo=UTC),
         )
-        self.clock: Clock = ReplayClock(self.window[0]) if clock is None else clock
-        self.pacing: Pacing = ReplayPacing(self.clock) if self.replay else LivePacing(self.clock)
+        self.clock: Clock
+        self.pacing: Pacing
+        if clock is None:
+            replay_clock = ReplayClock(self.window[0])
+            self.clock, self.pacing = replay_clock, ReplayPacing(replay_clock)
+        else:
+            self.clock, self.pacing = clock, LivePacing(clock)
         self.source = self._source()
         self.round_config = RoundConfig(
             params=CallParams(max_tokens=400, timeout_s=config.timeout_s)
@@ -210,8 +220,10 @@ class DirectionDriver:
             if record.last_at is not None and record.last_at > replay_clock.now():
                 replay_clock.set(record.last_at)  # as `replay direction` resumes
             self.clock: Clock = replay_clock
+            pacing: Pacing = ReplayPacing(replay_clock)
         else:
             self.clock = clock
+            pacing = LivePacing(clock, poll=timedelta(milliseconds=100))
         self.candles = self._candles()
         specs = [parse_agent_spec(f"{a.name}={a.spec}") for a in config.agents]
         self.gateway = Gateway(providers_for(specs))
@@ -232,11 +244,6 @@ class DirectionDriver:
             )
             for spec in specs
         ]
-        pacing: Pacing = (
-            ReplayPacing(self.clock)
-            if self.replay
-            else LivePacing(self.clock, poll=timedelta(milliseconds=100))
-        )
         self.arena = DirectionArena(
             store=self.store,
             roster=roster,
@@ -297,8 +304,6 @@ class DirectionDriver:
                 await closer()
 
 
-def _baselines(name: str) -> tuple[object, object]:
-    from tradeleague.formats.direction.baselines import direction_baseline
-
+def _baselines(name: str) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
     decide, render = direction_baseline(name, seed=0)
     return decide, render

@@ -7,7 +7,7 @@ same REPORT.json the format's replay command writes, from the store alone.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -56,93 +56,89 @@ def _next_weights(after: datetime, end: datetime | None) -> str | None:
 
 
 def _missed(store: Store, fmt: str, season: str) -> list[dict[str, str]]:
-    return (
-        [
-            {"slot": slot, "reason": reason}
-            for slot, reason in sorted(missed_slots(store, fmt).items())
-            if True
-        ]
-        if season
-        else []
-    )
+    return [
+        {"slot": slot, "reason": reason}
+        for slot, (where, reason) in sorted(missed_slots(store, fmt).items())
+        if where == season
+    ]
+
+
+def _weights_status(
+    store: Store, season: str, config: LeagueConfig | None, now: datetime
+) -> dict[str, Any]:
+    state = _weights_state(store, season)
+    played = sorted(state.finished | set(state.closed_hours))
+    last = played[-1] if played else None
+    end = state.window.end if state.window is not None else None
+    feeds: dict[str, Any] = {"kind": "frozen", "source": state.source} if state.source else {}
+    if config is not None and config.weights is not None and config.weights.feeds is not None:
+        feeds = {"kind": "chainlink", "registry": str(config.weights.feeds)}
+    return {
+        "format": "weights",
+        "season": season,
+        "last_slot": None if last is None else utc_iso(last),
+        "next_slot": _next_weights(max(now, last) if last else now, end),
+        "missed": _missed(store, "weights", season),
+        "paused": [
+            {"agent": name, "reason": "paused by the operator"}
+            for name, agent in sorted(state.agents.items())
+            if agent.paused
+        ],
+        "feeds": feeds,
+    }
+
+
+def _direction_status(
+    store: Store, stream: str, config: LeagueConfig | None, now: datetime
+) -> dict[str, Any]:
+    ledger = fold(s.event for s in store.events(stream))
+    view = ledger.current
+    direction = config.direction if config is not None else None
+    preset = DRILL if direction is not None and direction.drill else DirectionPreset()
+    opens = [
+        datetime.fromisoformat(str(r.started["open_at"]).replace("Z", "+00:00"))
+        for season in ledger.seasons.values()
+        for r in season.rounds.values()
+        if r.started.get("open_at")
+    ]
+    last = max(opens) if opens else None
+    base = max(now, last) if last is not None else now
+    upcoming = round_opens(base + timedelta(microseconds=1), base + 2 * preset.round_length, preset)
+    feeds: dict[str, Any] = {"kind": "frozen"}
+    if direction is not None and direction.market is None:
+        feeds = {"kind": "ccxt", "exchange": direction.exchange, "symbol": direction.symbol}
+    return {
+        "format": "direction",
+        "season": view.season if view is not None else None,
+        "stream": stream,
+        "last_slot": None if last is None else utc_iso(last),
+        "next_slot": utc_iso(upcoming[0]) if upcoming else None,
+        "missed": _missed(store, "direction", stream),
+        "paused": [],
+        "feeds": feeds,
+    }
 
 
 def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str, Any]:
-    """Return ``{"formats": [...]}`` for ``tradeleague status --json``."""
-    formats: list[dict[str, Any]] = []
+    """Return ``{"formats": [...]}`` for ``tradeleague status --json``.
+
+    Each entry: ``format``, ``season``, ``last_slot``, ``next_slot``,
+    ``missed`` (``slot``, ``reason``), ``paused`` (``agent``, ``reason``) and
+    ``feeds``; the arena's entries also name their ``stream``.
+    """
     streams = _streams(store)
-    seasons = sorted(s.removeprefix("weights/") for s in streams if s.startswith("weights/"))
+    seasons = [s.removeprefix("weights/") for s in streams if s.startswith("weights/")]
+    arenas = [s for s in streams if s.startswith("direction")]
     if config is not None and config.weights is not None and config.weights.season not in seasons:
         seasons.append(config.weights.season)
-    for season in seasons:
-        state = _weights_state(store, season)
-        played = sorted(state.finished | set(state.closed_hours))
-        last = played[-1] if played else None
-        end = state.window.end if state.window is not None else None
-        feeds: dict[str, Any] = {"kind": "frozen" if state.source else "none"}
-        if state.source:
-            feeds["source"] = state.source
-        if config is not None and config.weights is not None and config.weights.feeds:
-            feeds = {"kind": "chainlink", "registry": str(config.weights.feeds)}
-        formats.append(
-            {
-                "format": "weights",
-                "season": season,
-                "last_slot": None if last is None else utc_iso(last),
-                "next_slot": _next_weights(max(now, last) if last else now, end),
-                "missed": _missed(store, "weights", season),
-                "paused": [
-                    {"agent": name, "reason": "paused by the operator"}
-                    for name, agent in sorted(state.agents.items())
-                    if agent.paused
-                ],
-                "feeds": feeds,
-            }
-        )
-    direction_streams = [s for s in streams if s == "direction" or s.startswith("direction")]
-    if config is not None and config.direction is not None:
-        if config.direction.stream not in direction_streams:
-            direction_streams.append(config.direction.stream)
-    for stream in direction_streams:
-        ledger = fold(s.event for s in store.events(stream))
-        view = ledger.current
-        preset = (
-            DRILL if config and config.direction and config.direction.drill else DirectionPreset()
-        )
-        opens = [
-            datetime.fromisoformat(str(v.started.get("open_at")).replace("Z", "+00:00"))
-            for s in ledger.seasons.values()
-            for v in s.rounds.values()
-            if v.started.get("open_at")
-        ]
-        last = max(opens) if opens else None
-        base = max(now, last) if last else now
-        (nxt,) = round_opens(
-            base + timedelta(microseconds=1), base + preset.round_length * 2, preset
-        )[:1] or (None,)
-        feeds = (
-            {"kind": "frozen"}
-            if config is None or config.direction is None or config.direction.market
-            else {}
-        )
-        if config is not None and config.direction is not None and not feeds:
-            feeds = {
-                "kind": "ccxt",
-                "exchange": config.direction.exchange,
-                "symbol": config.direction.symbol,
-            }
-        formats.append(
-            {
-                "format": "direction",
-                "season": view.season if view is not None else None,
-                "stream": stream,
-                "last_slot": None if last is None else utc_iso(last),
-                "next_slot": None if nxt is None else utc_iso(nxt),
-                "missed": _missed(store, "direction", stream),
-                "paused": [],
-                "feeds": feeds,
-            }
-        )
+    if (
+        config is not None
+        and config.direction is not None
+        and config.direction.stream not in arenas
+    ):
+        arenas.append(config.direction.stream)
+    formats = [_weights_status(store, s, config, now) for s in sorted(seasons)]
+    formats += [_direction_status(store, s, config, now) for s in sorted(arenas)]
     return {"formats": formats}
 
 
@@ -168,6 +164,3 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
     preset = DirectionPreset()
     board = build_board(view, scoring_version=preset.scoring_version, sparkline=preset.sparkline)
     return report_payload(board)
-
-
-_ = UTC

@@ -118,7 +118,7 @@ def record_missed(
     ]
     if events:
         store.append(events)
-        for e in events:
+        for _ in events:
             metrics.missed(driver.fmt, HOST_DOWN)
         _log.warning(
             "slots missed while the host was down",
