@@ -19,6 +19,8 @@ from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.weights import WeightsPreset
+from tradeleague.host.http import metrics_route
+from tradeleague.host.metrics import Metrics
 from tradeleague.web.direction_api import DirectionReads, direction_router
 from tradeleague.web.pages import install_pages
 from tradeleague.web.weights_api import WeightsReads, weights_router
@@ -56,6 +58,7 @@ def create_site(
     app.include_router(weights_router(reads=weights))
     app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
     install_pages(app, weights=weights, direction=direction, service=service, clock=clock)
+    app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
 
     @app.get("/api/v1", tags=["public"])
     def root() -> dict[str, object]:
