@@ -13,8 +13,10 @@ from tradeleague.errors import ConfigError
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.host.config import load_league, parse_league
+from tradeleague.host.drivers import WeightsLeague
 from tradeleague.host.schedule import direction_slots, weights_slots
 from tradeleague.market.calendars import NYSE, get_calendar
+from tradeleague.store import open_store
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -100,3 +102,24 @@ def test_host_schedule_direction_every_five_minutes_end_exclusive() -> None:
     assert len(slots) == 288
     assert slots[0] == start
     assert slots[-1] == datetime(2025, 9, 2, 23, 55, tzinfo=UTC)
+
+
+def test_host_weights_seasons_roll_over_every_28_days_from_a_monday(tmp_path: Path) -> None:
+    """W-SEA-1: rolling seasons last 28 days from a Monday; each slot falls in one season."""
+    text = (
+        '[weights]\nseason = "W"\nstart = 2025-09-01\nroll = true\n'
+        '[[weights.agents]]\nname = "a"\nspec = "baseline:cash"\n'
+    )
+    config = parse_league(text, tmp_path / "league.toml")
+    assert config.weights is not None
+    assert config.weights.end is None
+    with open_store(f"sqlite:///{tmp_path / 'roll.db'}") as store:
+        league = WeightsLeague(store, config.weights, clock=None)
+        start = datetime(2025, 9, 26, tzinfo=UTC)
+        slots = league.slots(start, datetime(2025, 10, 1, tzinfo=UTC))
+        seasons = {league.season_of(s) for s in slots}
+    assert seasons == {"W-2025-09-01", "W-2025-09-29"}
+    assert league.season_of(datetime(2025, 9, 28, 15, tzinfo=UTC)) == "W-2025-09-01"
+    assert league.season_of(datetime(2025, 9, 29, 15, tzinfo=UTC)) == "W-2025-09-29"
+    with pytest.raises(ConfigError, match="line 3: rolling seasons start on a Monday"):
+        parse_league(text.replace("2025-09-01", "2025-09-02"), tmp_path / "league.toml")

@@ -9,7 +9,7 @@ that hold them.
 The tables::
 
     [league]     db, db_env, http
-    [weights]    season, start, end, market, symbols, feeds, rpc_url_env, timeout_s
+    [weights]    season, start, end, roll, market, symbols, feeds, rpc_url_env, timeout_s
     [[weights.agents]]    name, spec, division
     [direction]  stream, start, market, exchange, symbol, api_base, payout, drill
     [[direction.agents]]  name, spec
@@ -54,12 +54,18 @@ class HostAgent:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WeightsConfig:
-    """The weights league: one season over ``[start, end)``, its roster and its feed."""
+    """The weights league: its seasons, roster and feed.
+
+    One season ``season`` over ``[start, end)``; or, with ``roll``, seasons of
+    28 days from ``start`` (a Monday) one after another, each named
+    ``<season>-<its first day>``, until ``end`` if given (W-SEA-1).
+    """
 
     season: str
     start: date
-    end: date
+    end: date | None
     agents: tuple[HostAgent, ...]
+    roll: bool = False
     market: Path | None = None
     symbols: tuple[str, ...] = ()
     feeds: Path | None = None
@@ -232,15 +238,22 @@ def _weights(check: _Check, data: Any) -> WeightsConfig | None:
     if not isinstance(data, dict):
         check.bad("weights", None, "[weights] must be a table")
         return None
-    allowed = {"season", "start", "end", "market", "symbols", "feeds", "rpc_url_env", "timeout_s"}
+    allowed = {"season", "start", "end", "roll", "market", "symbols", "feeds", "rpc_url_env"}
+    allowed |= {"timeout_s"}
     check.table(data, "weights", allowed | {"agents"})
     season = check.text(data, "weights", "season", needed=True)
     if season is not None and not _NAME.match(season):
         check.bad("weights", "season", "season: letters, digits, _ . - (<= 64)")
     start = check.day(data, "weights", "start")
-    end = check.day(data, "weights", "end")
+    roll = data.get("roll", False)
+    if not isinstance(roll, bool):
+        check.bad("weights", "roll", "roll is true or false")
+        roll = False
+    end = check.day(data, "weights", "end") if "end" in data or not roll else None
     if start is not None and end is not None and end <= start:
         check.bad("weights", "end", "end must be after start")
+    if roll and start is not None and start.weekday() != 0:
+        check.bad("weights", "start", "rolling seasons start on a Monday")
     market = check.path_of(data, "weights", "market")
     feeds = check.path_of(data, "weights", "feeds")
     symbols = data.get("symbols", [])
@@ -253,10 +266,10 @@ def _weights(check: _Check, data: Any) -> WeightsConfig | None:
         timeout = 60.0
     rpc_env = check.text(data, "weights", "rpc_url_env", needed=False)
     agents = check.agents(data, "weights", divisions=True)
-    if season is None or start is None or end is None or not agents:
+    if season is None or start is None or (end is None and not roll) or not agents:
         return None
     return WeightsConfig(
-        season=season, start=start, end=end, agents=agents, market=market,
+        season=season, start=start, end=end, agents=agents, roll=roll, market=market,
         symbols=tuple(symbols), feeds=feeds, rpc_url_env=rpc_env or "TRADELEAGUE_RPC_URL",
         timeout_s=float(timeout),
     )  # fmt: skip

@@ -15,7 +15,7 @@ import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
 from tradeleague.agents.spec import build_agent, parse_agent_spec, providers_for
@@ -51,7 +51,18 @@ from tradeleague.market import load_dataset
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.store import Store
 
-__all__ = ["DRILL", "DirectionDriver", "Driver", "WeightsDriver", "missed_slots"]
+__all__ = [
+    "DRILL",
+    "SEASON_DAYS",
+    "DirectionDriver",
+    "Driver",
+    "WeightsDriver",
+    "WeightsLeague",
+    "missed_slots",
+]
+
+SEASON_DAYS = 28
+"""A rolling weights season's length in days, from a Monday (W-SEA-1)."""
 
 DRILL = DirectionPreset(
     round_length=timedelta(seconds=2),
@@ -72,6 +83,10 @@ class Driver(Protocol):
 
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
         """Return the format's slots in ``[start, end)``."""
+        ...
+
+    def season_of(self, slot: datetime) -> str:
+        """Return the season (or stream) ``slot`` belongs to."""
         ...
 
     def played(self, slot: datetime) -> bool:
@@ -105,6 +120,8 @@ class WeightsDriver:
     fmt = "weights"
 
     def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
+        if config.end is None:
+            raise ConfigError("a weights season needs its end")
         self.config = config
         self.season = config.season
         self.preset = WeightsPreset()
@@ -165,8 +182,11 @@ class WeightsDriver:
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
         """Return the round hours in ``[start, end)`` within the season (W-RND-1)."""
         start, end = max(start, self.window[0]), min(end, self.window[1])
-        calendar = self.bars.dataset.calendar if self.replay else get_calendar(NYSE)
-        return weights_slots(start, end, calendar.is_trading_day, self.preset)
+        return weights_slots(start, end, get_calendar(NYSE).is_trading_day, self.preset)
+
+    def season_of(self, slot: datetime) -> str:
+        """Return this season's id."""
+        return self.season
 
     def played(self, slot: datetime) -> bool:
         """Return whether the round of ``slot`` is recorded."""
@@ -188,6 +208,87 @@ class WeightsDriver:
         """Close the model gateway, if one was made."""
         if self.gateway is not None:
             await self.gateway.aclose()
+
+
+class WeightsLeague:
+    """The weights league's seasons: one, or 28-day seasons one after another (W-SEA-1).
+
+    Each season is a `WeightsDriver`, opened when its first slot comes (its
+    own agents, state and stream); a slot belongs to the season whose days
+    hold it.
+    """
+
+    fmt = "weights"
+
+    def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.seasons: dict[str, WeightsDriver] = {}
+        self.first = datetime.combine(config.start, time(0), tzinfo=UTC)
+        self.season = self.stream = config.season
+
+    def _window(self, slot: datetime) -> tuple[str, date, date] | None:
+        config = self.config
+        if slot < self.first:
+            return None
+        if not config.roll:
+            if config.end is None or slot.date() >= config.end:
+                return None
+            return config.season, config.start, config.end
+        index = (slot.date() - config.start).days // SEASON_DAYS
+        day0 = config.start + timedelta(days=index * SEASON_DAYS)
+        day1 = day0 + timedelta(days=SEASON_DAYS)
+        if config.end is not None:
+            if day0 >= config.end:
+                return None
+            day1 = min(day1, config.end)
+        return f"{config.season}-{day0.isoformat()}", day0, day1
+
+    def driver(self, slot: datetime) -> WeightsDriver:
+        """Return the season of ``slot``, opened (or taken up from its events) on first use.
+
+        Raises
+        ------
+        ConfigError
+            If ``slot`` is in no season.
+        """
+        window = self._window(slot)
+        if window is None:
+            raise ConfigError(f"no weights season holds {slot.isoformat()}")
+        season, day0, day1 = window
+        if season not in self.seasons:
+            config = replace(self.config, season=season, start=day0, end=day1, roll=False)
+            self.seasons[season] = WeightsDriver(self.store, config, clock=self.clock)
+        self.season = self.stream = season
+        return self.seasons[season]
+
+    def slots(self, start: datetime, end: datetime) -> list[datetime]:
+        """Return the round hours in ``[start, end)`` that fall in a season."""
+        start = max(start, self.first)
+        if self.config.end is not None:
+            end = min(end, datetime.combine(self.config.end, time(0), tzinfo=UTC))
+        if end <= start:
+            return []
+        return weights_slots(start, end, get_calendar(NYSE).is_trading_day, WeightsPreset())
+
+    def season_of(self, slot: datetime) -> str:
+        """Return the id of the season that holds ``slot``."""
+        window = self._window(slot)
+        return window[0] if window is not None else self.config.season
+
+    def played(self, slot: datetime) -> bool:
+        """Return whether the round of ``slot`` is recorded in its season."""
+        return self.driver(slot).played(slot)
+
+    async def play(self, slot: datetime) -> list[Event]:
+        """Play the round of ``slot`` in its season."""
+        return await self.driver(slot).play(slot)
+
+    async def aclose(self) -> None:
+        """Close every season's gateway."""
+        for driver in self.seasons.values():
+            await driver.aclose()
 
 
 class DirectionDriver:
@@ -280,6 +381,10 @@ class DirectionDriver:
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
         """Return the round opens in ``[start, end)``."""
         return direction_slots(start, end, self.preset)
+
+    def season_of(self, slot: datetime) -> str:
+        """Return the arena's stream (its seasons roll over inside it)."""
+        return self.stream
 
     def round_id(self, slot: datetime) -> str:
         """Return the id of the round that opens at ``slot``."""

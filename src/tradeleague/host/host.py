@@ -24,7 +24,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.events import utc_iso
 from tradeleague.formats.direction.restart import read_record, started_at
 from tradeleague.host.config import LeagueConfig
-from tradeleague.host.drivers import DirectionDriver, Driver, WeightsDriver
+from tradeleague.host.drivers import DirectionDriver, Driver, WeightsLeague
 from tradeleague.host.http import serve_http
 from tradeleague.host.leader import Leadership, NotLeader
 from tradeleague.host.metrics import Metrics
@@ -58,9 +58,9 @@ def _drivers(
     since: dict[str, datetime | None] = {}
     clock = None if options.replay else WallClock()
     if config.weights is not None:
-        weights = WeightsDriver(store, config.weights, clock=clock)
+        weights = WeightsLeague(store, config.weights, clock=clock)
         drivers.append(weights)
-        since["weights"] = weights.window[0]
+        since["weights"] = weights.first
     if config.direction is not None:
         first = None
         if options.replay and options.start is not None and options.end is not None:

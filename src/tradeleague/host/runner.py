@@ -55,7 +55,7 @@ async def _play(driver: Driver, slot: datetime, metrics: Metrics, store: Store) 
         "round played",
         extra={
             "format": driver.fmt,
-            "season": driver.season,
+            "season": driver.season_of(slot),
             "slot": utc_iso(slot),
             "seconds": round(time.monotonic() - started, 3),
         },
@@ -107,7 +107,7 @@ def record_missed(
             SLOT_MISSED,
             {
                 "format": driver.fmt,
-                "season": driver.season,
+                "season": driver.season_of(slot),
                 "slot": utc_iso(slot),
                 "reason": HOST_DOWN,
             },
