@@ -11,7 +11,7 @@ from tradeleague.api.service import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.errors import ConfigError
-from tradeleague.host.http import parse_hostport
+from tradeleague.host.http import parse_hostport, serve_http
 from tradeleague.host.metrics import Metrics
 from tradeleague.store import open_store
 
@@ -45,3 +45,23 @@ def test_host_http_address_is_checked() -> None:
     for bad in ("nohost", ":80", "h:99999", "h:x"):
         with pytest.raises(ConfigError, match="HOST:PORT"):
             parse_hostport(bad)
+
+
+def test_host_http_on_a_taken_port_logs_and_returns(caplog: pytest.LogCaptureFixture) -> None:
+    """A port the host cannot take stops the metrics server only, never the host's rounds."""
+    import asyncio
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+
+        async def main() -> None:
+            stop = asyncio.Event()
+            await asyncio.wait_for(
+                serve_http(f"127.0.0.1:{port}", Metrics(), lambda: {"ok": True}, stop), 30
+            )
+
+        asyncio.run(main())
+    assert any("cannot serve" in r.getMessage() for r in caplog.records)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,8 @@ from tradeleague.errors import ConfigError
 from tradeleague.host.metrics import CONTENT_TYPE, Metrics
 
 __all__ = ["metrics_route", "parse_hostport", "serve_http"]
+
+_log = logging.getLogger("tradeleague.host")
 
 
 def parse_hostport(text: str) -> tuple[str, int]:
@@ -63,7 +66,19 @@ async def serve_http(
     server = uvicorn.Server(config)
     # the host handles SIGTERM/Ctrl-C itself: uvicorn must not take them over
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
-    task = asyncio.create_task(server.serve())
-    await stop.wait()
+
+    async def listen() -> None:
+        try:
+            await server.serve()
+        except SystemExit:  # uvicorn's answer to a port it cannot take
+            return
+
+    task = asyncio.create_task(listen())
+    stopper = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():  # uvicorn exits when it cannot listen: the rounds go on without it
+        stopper.cancel()
+        _log.error("cannot serve /healthz and /metrics", extra={"address": address})
+        return
     server.should_exit = True
     await task

@@ -41,11 +41,18 @@ class _Plain(logging.Formatter):
         )
 
 
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is at the time of each record."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
 def setup_logs(level: int = logging.INFO) -> None:
     """Send the ``tradeleague`` loggers to stderr, JSON lines unless stderr is a terminal."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _Stderr(sys.stderr)
     handler.setFormatter(_Plain() if sys.stderr.isatty() else _JsonLines())
     root = logging.getLogger("tradeleague")
     root.handlers[:] = [handler]
     root.setLevel(level)
-    root.propagate = False
