@@ -36,6 +36,7 @@ SHELL = {
     "client",
     "demo",
     "feeds",
+    "host",
     "keys",
     "league",
     "llm",

@@ -23,6 +23,8 @@ from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.weights import WeightsPreset
+from tradeleague.host.http import metrics_route
+from tradeleague.host.metrics import Metrics
 from tradeleague.mcp.hosted import MCP_PATH, HostedMcp
 from tradeleague.web.direction_api import DirectionReads, direction_router
 from tradeleague.web.pages import install_pages
@@ -72,6 +74,7 @@ def create_site(
     install_pages(
         app, weights=weights, direction=direction, service=service, clock=clock, thesis=thesis
     )
+    app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
 
     @app.get("/api/v1", tags=["public"])
     def root() -> dict[str, object]:

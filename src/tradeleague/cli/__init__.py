@@ -13,7 +13,19 @@ from rich.console import Console
 from rich.markup import escape
 
 from tradeleague import DISCLAIMER, __version__
-from tradeleague.cli import data, demo, limits, log, null, replay, scenario, stats, store, weights
+from tradeleague.cli import (
+    data,
+    demo,
+    limits,
+    log,
+    null,
+    replay,
+    run,
+    scenario,
+    stats,
+    store,
+    weights,
+)
 from tradeleague.errors import TradeleagueError
 
 __all__ = ["app", "main"]
@@ -30,7 +42,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-for _module in (data, stats, null, store, demo, replay, log, scenario, weights, limits):
+for _module in (data, stats, null, store, demo, replay, log, scenario, weights, limits, run):
     _module.register(app)
 
 

@@ -12,7 +12,7 @@ reader uses the constants.
 
 from __future__ import annotations
 
-from tradeleague.events import direction, scenario, thesis, weights
+from tradeleague.events import direction, host, scenario, thesis, weights
 from tradeleague.events.base import Event, canonical_json, utc_iso
 from tradeleague.events.common import (
     MODEL_CALLED_VERSION,
@@ -47,6 +47,7 @@ __all__ = [
     "check_payload",
     "describe",
     "direction",
+    "host",
     "model_called_payload",
     "model_called_record",
     "registered_kinds",

@@ -42,7 +42,15 @@ from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
 
-__all__ = ["RosterEntry", "recorded_answers", "replay_hours", "replay_season_id", "run_season"]
+__all__ = [
+    "RosterEntry",
+    "opening_events",
+    "recorded_answers",
+    "replay_hours",
+    "replay_season_id",
+    "resume_agents",
+    "run_season",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,6 +179,12 @@ def _resume_agents(state: SeasonState, agents: Mapping[str, Agent]) -> None:
                 for e in state.agents[agent_id].entries
             )
             resume_agent(agent, asked)
+
+
+opening_events = _opening
+"""The events that open a replayed season (the host opens its seasons with them too)."""
+resume_agents = _resume_agents
+"""Resume every agent after the turns a season already played (the host's restart too)."""
 
 
 async def run_season(

@@ -1,0 +1,146 @@
+"""``tradeleague run``, ``tradeleague status`` and ``tradeleague report`` (issue 12).
+
+``run`` hosts a league file: every configured format on its schedule, live
+or over history (``--clock replay``). ``status`` and ``report`` read a store,
+found by ``--db URL`` or by the league file's database (``--config FILE``).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tradeleague.cli.store import DbOption
+from tradeleague.errors import ConfigError
+from tradeleague.host.config import LeagueConfig, load_league
+from tradeleague.host.host import HostOptions, run_host
+from tradeleague.host.logs import setup_logs
+from tradeleague.host.reads import season_report, status
+from tradeleague.store import open_store
+
+__all__ = ["register"]
+
+
+class ClockKind(StrEnum):
+    """The host's clock."""
+
+    LIVE = "live"
+    REPLAY = "replay"
+
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config", metavar="FILE", help="The league file (TOML), e.g. examples/league.toml."
+    ),
+]
+
+
+def _moment(text: str | None, what: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ConfigError(
+            f"{what} {text!r} is not an ISO 8601 time, e.g. 2025-09-02T00:00Z"
+        ) from None
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _store_url(db: str | None, config: Path | None) -> tuple[str | None, LeagueConfig | None]:
+    league = load_league(config) if config is not None else None
+    return (db or (league.db if league is not None else None)), league
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``run``, ``status`` and ``report`` to the CLI."""
+
+    @app.command("run")
+    def run_command(
+        config: Annotated[
+            Path, typer.Option("--config", metavar="FILE", help="The league file (TOML).")
+        ],
+        clock: Annotated[
+            ClockKind, typer.Option(help="live: the wall clock and live feeds; replay: history.")
+        ] = ClockKind.LIVE,
+        start: Annotated[
+            str | None, typer.Option("--from", metavar="TIME", help="Replay: the first instant.")
+        ] = None,
+        end: Annotated[
+            str | None,
+            typer.Option("--to", metavar="TIME", help="Replay: rounds open before this instant."),
+        ] = None,
+        http: Annotated[
+            str | None, typer.Option(metavar="HOST:PORT", help="Serve /healthz and /metrics here.")
+        ] = None,
+        db: DbOption = None,
+        standby: Annotated[
+            bool, typer.Option(help="On PostgreSQL, wait to lead when another host leads.")
+        ] = True,
+    ) -> None:
+        """Host a league: every format in the league file on its schedule, until stopped."""
+        league = load_league(config)  # the whole file is checked before any database
+        replay = clock is ClockKind.REPLAY
+        first, last = _moment(start, "--from"), _moment(end, "--to")
+        if replay and (first is None or last is None):
+            raise ConfigError("--clock replay needs --from and --to")
+        if replay and first is not None and last is not None and last <= first:
+            raise ConfigError("--to must be after --from")
+        if not replay and (first is not None or last is not None):
+            raise ConfigError("--from and --to go with --clock replay")
+        setup_logs()
+        options = HostOptions(
+            replay=replay, start=first, end=last, http=http, db=db, standby=standby
+        )
+        run_host(league, options)
+
+    @app.command("status")
+    def status_command(
+        db: DbOption = None,
+        config: ConfigOption = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Show each format's season, last and next slot, missed slots and paused agents."""
+        url, league = _store_url(db, config)
+        with open_store(url, upgrade=False) as store:
+            body = status(store, league, datetime.now(UTC))
+        if as_json:
+            typer.echo(json.dumps(body, indent=2))
+            return
+        for entry in body["formats"]:
+            typer.echo(
+                f"{entry['format']} {entry['season']}: last slot {entry['last_slot'] or '-'}, "
+                f"next {entry['next_slot'] or '-'}, {len(entry['missed'])} missed, "
+                f"{len(entry['paused'])} paused"
+            )
+
+    @app.command("report")
+    def report_command(
+        season: Annotated[
+            str, typer.Option("--season", help="The season id (e.g. S1 for the arena).")
+        ],
+        out: Annotated[Path, typer.Option("--out", metavar="PATH", help="Write REPORT.json here.")],
+        db: DbOption = None,
+        config: ConfigOption = None,
+        stream: Annotated[
+            str | None,
+            typer.Option(metavar="NAME", help="The arena's stream (default: the file's)."),
+        ] = None,
+    ) -> None:
+        """Write a season's REPORT.json from the store, as its replay writes it."""
+        url, league = _store_url(db, config)
+        name = stream or (
+            league.direction.stream
+            if league is not None and league.direction is not None
+            else "direction"
+        )
+        with open_store(url, upgrade=False) as store:
+            body = season_report(store, season, stream=name)
+        out.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+        typer.echo(f"wrote {out}")

@@ -1,0 +1,376 @@
+"""The league file: one TOML file that says everything a host needs (issue 12).
+
+``load_league(path)`` reads and checks the whole file before anything touches
+a database, and raises one ``ConfigError`` that names every mistake with its
+line (unknown keys are mistakes). Paths resolve relative to the league file;
+keys are never written in it, only the names of the environment variables
+that hold them.
+
+The tables::
+
+    [league]     db, db_env, http
+    [weights]    season, start, end, roll, market, symbols, feeds, rpc_url_env, timeout_s
+    [[weights.agents]]    name, spec, division
+    [direction]  stream, start, market, exchange, symbol, api_base, payout, drill
+    [[direction.agents]]  name, spec
+    [providers.NAME]      key_env (documentation of where each key comes from)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from tradeleague.errors import ConfigError
+from tradeleague.formats.weights import Division
+
+__all__ = [
+    "DirectionConfig",
+    "HostAgent",
+    "LeagueConfig",
+    "WeightsConfig",
+    "load_league",
+    "parse_league",
+]
+
+_MAX_BYTES = 1_000_000
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostAgent:
+    """One roster entry: its name, its agent spec (as in replays) and its division."""
+
+    name: str
+    spec: str
+    division: Division = Division.OPEN
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WeightsConfig:
+    """The weights league: its seasons, roster and feed.
+
+    One season ``season`` over ``[start, end)``; or, with ``roll``, seasons of
+    28 days from ``start`` (a Monday) one after another, each named
+    ``<season>-<its first day>``, until ``end`` if given (W-SEA-1).
+    """
+
+    season: str
+    start: date
+    end: date | None
+    agents: tuple[HostAgent, ...]
+    roll: bool = False
+    market: Path | None = None
+    symbols: tuple[str, ...] = ()
+    feeds: Path | None = None
+    rpc_url_env: str = "TRADELEAGUE_RPC_URL"
+    timeout_s: float = 60.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DirectionConfig:
+    """The direction arena: its stream, roster and candle feed (frozen or ccxt)."""
+
+    agents: tuple[HostAgent, ...]
+    stream: str = "direction"
+    start: datetime | None = None
+    market: Path | None = None
+    exchange: str = "binance"
+    symbol: str = "BTC/USDT"
+    api_base: str | None = None
+    payout: int = 80
+    drill: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeagueConfig:
+    """A whole league file, checked."""
+
+    path: Path
+    db: str | None = None
+    http: str | None = None
+    weights: WeightsConfig | None = None
+    direction: DirectionConfig | None = None
+    providers: Mapping[str, str] = field(default_factory=dict)
+
+
+class _Lines:
+    """Where each table and key of a TOML text is written (tomllib keeps no lines)."""
+
+    def __init__(self, text: str) -> None:
+        self.tables: dict[str, int] = {}
+        self.keys: dict[tuple[str, str], int] = {}
+        table = ""
+        counts: dict[str, int] = {}
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?", line)
+            if header:
+                name = header.group(1).replace('"', "")
+                if line.startswith("[["):
+                    index = counts.get(name, 0)
+                    counts[name] = index + 1
+                    name = f"{name}[{index}]"
+                table = name
+                self.tables.setdefault(table, number)
+                continue
+            key = re.match(r'^"?([A-Za-z0-9_.-]+)"?\s*=', line)
+            if key:
+                self.keys.setdefault((table, key.group(1)), number)
+
+    def of(self, table: str, key: str | None = None) -> int:
+        if key is not None and (table, key) in self.keys:
+            return self.keys[(table, key)]
+        return self.tables.get(table, 1)
+
+
+class _Check:
+    """Collects every mistake with its line; raises them together."""
+
+    def __init__(self, path: Path, lines: _Lines) -> None:
+        self.path = path
+        self.lines = lines
+        self.mistakes: list[tuple[int, str]] = []
+
+    def bad(self, table: str, key: str | None, message: str) -> None:
+        self.mistakes.append((self.lines.of(table, key), message))
+
+    def table(self, data: Mapping[str, Any], name: str, allowed: set[str]) -> dict[str, Any]:
+        for key in data:
+            if key not in allowed:
+                where = f"[{name}]" if name else "the top level"
+                self.bad(name, key, f"unknown key {key!r} in {where}")
+        return dict(data)
+
+    def text(self, data: Mapping[str, Any], table: str, key: str, *, needed: bool) -> str | None:
+        value = data.get(key)
+        if value is None:
+            if needed:
+                self.bad(table, None, f"[{table}] needs {key}")
+            return None
+        if not isinstance(value, str) or not value.strip() or len(value) > 2000:
+            self.bad(table, key, f"{key} must be a non-empty string")
+            return None
+        return value.strip()
+
+    def path_of(self, data: Mapping[str, Any], table: str, key: str) -> Path | None:
+        value = self.text(data, table, key, needed=False)
+        if value is None:
+            return None
+        path = Path(value).expanduser()
+        path = path if path.is_absolute() else (self.path.parent / path)
+        if not path.exists():
+            self.bad(table, key, f"{key} {value!r} does not exist (paths are relative to the file)")
+        return path.resolve()
+
+    def day(self, data: Mapping[str, Any], table: str, key: str) -> date | None:
+        value = data.get(key)
+        if isinstance(value, datetime):
+            self.bad(table, key, f"{key} is a day like 2025-09-02, not a time")
+            return None
+        if isinstance(value, date):
+            return value
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                pass
+        self.bad(table, key, f"{key} must be a day like 2025-09-02")
+        return None
+
+    def moment(self, data: Mapping[str, Any], table: str, key: str) -> datetime | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, str):
+            try:
+                value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                value = None
+        if isinstance(value, datetime):
+            return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+        self.bad(table, key, f"{key} must be a time like 2025-09-02T00:00:00Z")
+        return None
+
+    def agents(self, data: Mapping[str, Any], table: str, divisions: bool) -> tuple[HostAgent, ...]:
+        rows = data.get("agents")
+        if not isinstance(rows, list) or not rows:
+            self.bad(table, "agents", f"[{table}] needs at least one [[{table}.agents]]")
+            return ()
+        out: list[HostAgent] = []
+        allowed = {"name", "spec", "division"} if divisions else {"name", "spec"}
+        for index, row in enumerate(rows[:1000]):
+            where = f"{table}.agents[{index}]"
+            if not isinstance(row, dict):
+                self.bad(table, "agents", f"{table}.agents holds tables")
+                continue
+            self.table(row, where, allowed)
+            name = self.text(row, where, "name", needed=True)
+            spec = self.text(row, where, "spec", needed=True)
+            if name is not None and not _NAME.match(name):
+                self.bad(where, "name", f"agent name {name!r}: letters, digits, _ . - (<= 64)")
+                name = None
+            division = Division.OPEN
+            if divisions and "division" in row:
+                try:
+                    division = Division(str(row["division"]).lower())
+                except ValueError:
+                    self.bad(where, "division", "division is open or pro")
+            if name is not None and spec is not None:
+                if any(a.name == name for a in out):
+                    self.bad(where, "name", f"agent name {name!r} is used twice")
+                out.append(HostAgent(name=name, spec=spec, division=division))
+        return tuple(out)
+
+    def raise_any(self) -> None:
+        if self.mistakes:
+            listed = "; ".join(f"line {n}: {m}" for n, m in sorted(self.mistakes))
+            raise ConfigError(f"{self.path}: {listed}")
+
+
+def _weights(check: _Check, data: Any) -> WeightsConfig | None:
+    if not isinstance(data, dict):
+        check.bad("weights", None, "[weights] must be a table")
+        return None
+    allowed = {"season", "start", "end", "roll", "market", "symbols", "feeds", "rpc_url_env"}
+    allowed |= {"timeout_s"}
+    check.table(data, "weights", allowed | {"agents"})
+    season = check.text(data, "weights", "season", needed=True)
+    if season is not None and not _NAME.match(season):
+        check.bad("weights", "season", "season: letters, digits, _ . - (<= 64)")
+    start = check.day(data, "weights", "start")
+    roll = data.get("roll", False)
+    if not isinstance(roll, bool):
+        check.bad("weights", "roll", "roll is true or false")
+        roll = False
+    end = check.day(data, "weights", "end") if "end" in data or not roll else None
+    if start is not None and end is not None and end <= start:
+        check.bad("weights", "end", "end must be after start")
+    if roll and start is not None and start.weekday() != 0:
+        check.bad("weights", "start", "rolling seasons start on a Monday")
+    market = check.path_of(data, "weights", "market")
+    feeds = check.path_of(data, "weights", "feeds")
+    symbols = data.get("symbols", [])
+    if not isinstance(symbols, list) or not all(isinstance(s, str) for s in symbols):
+        check.bad("weights", "symbols", "symbols is a list of strings")
+        symbols = []
+    timeout = data.get("timeout_s", 60.0)
+    if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not 0 < timeout <= 600:
+        check.bad("weights", "timeout_s", "timeout_s is a number of seconds, 0 to 600")
+        timeout = 60.0
+    rpc_env = check.text(data, "weights", "rpc_url_env", needed=False)
+    agents = check.agents(data, "weights", divisions=True)
+    if season is None or start is None or (end is None and not roll) or not agents:
+        return None
+    return WeightsConfig(
+        season=season, start=start, end=end, agents=agents, roll=roll, market=market,
+        symbols=tuple(symbols), feeds=feeds, rpc_url_env=rpc_env or "TRADELEAGUE_RPC_URL",
+        timeout_s=float(timeout),
+    )  # fmt: skip
+
+
+def _direction(check: _Check, data: Any) -> DirectionConfig | None:
+    if not isinstance(data, dict):
+        check.bad("direction", None, "[direction] must be a table")
+        return None
+    allowed = {"stream", "start", "market", "exchange", "symbol", "api_base", "payout", "drill"}
+    check.table(data, "direction", allowed | {"agents"})
+    stream = check.text(data, "direction", "stream", needed=False) or "direction"
+    market = check.path_of(data, "direction", "market")
+    payout = data.get("payout", 80)
+    if not isinstance(payout, int) or isinstance(payout, bool) or not 0 <= payout <= 1000:
+        check.bad("direction", "payout", "payout is a whole percent, 0 to 1000")
+        payout = 80
+    drill = data.get("drill", False)
+    if not isinstance(drill, bool):
+        check.bad("direction", "drill", "drill is true or false")
+        drill = False
+    agents = check.agents(data, "direction", divisions=False)
+    return DirectionConfig(
+        agents=agents, stream=stream, start=check.moment(data, "direction", "start"),
+        market=market, exchange=check.text(data, "direction", "exchange", needed=False)
+        or "binance", symbol=check.text(data, "direction", "symbol", needed=False) or "BTC/USDT",
+        api_base=check.text(data, "direction", "api_base", needed=False), payout=payout,
+        drill=drill,
+    )  # fmt: skip
+
+
+def parse_league(text: str, path: Path) -> LeagueConfig:
+    """Check the league file's ``text`` (read from ``path``) and return it.
+
+    Raises
+    ------
+    ConfigError
+        Naming every mistake with its line.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not TOML: {exc}") from None
+    check = _Check(path, _Lines(text))
+    check.table(data, "", {"league", "weights", "direction", "providers"})
+    league = data.get("league", {})
+    if not isinstance(league, dict):
+        check.bad("league", None, "[league] must be a table")
+        league = {}
+    check.table(league, "league", {"db", "db_env", "http"})
+    db = check.text(league, "league", "db", needed=False)
+    db_env = check.text(league, "league", "db_env", needed=False)
+    if db is None and db_env is not None:
+        db = os.environ.get(db_env)
+    if db is not None and db.startswith("sqlite:///") and not db.startswith("sqlite:////"):
+        relative = db.removeprefix("sqlite:///")
+        if relative and relative != ":memory:":
+            db = f"sqlite:///{(path.parent / relative).resolve()}"
+    http = check.text(league, "league", "http", needed=False)
+    if http is not None and not re.match(r"^[A-Za-z0-9.\-:\[\]]+:\d{1,5}$", http):
+        check.bad("league", "http", "http is HOST:PORT, e.g. 127.0.0.1:9108")
+    providers: dict[str, str] = {}
+    table = data.get("providers", {})
+    if not isinstance(table, dict):
+        check.bad("providers", None, "[providers] must hold tables")
+        table = {}
+    for name, entry in table.items():
+        where = f"providers.{name}"
+        if not isinstance(entry, dict):
+            check.bad("providers", name, f"[{where}] must be a table")
+            continue
+        check.table(entry, where, {"key_env"})
+        key_env = check.text(entry, where, "key_env", needed=True)
+        if key_env is not None:
+            providers[name] = key_env
+    weights = _weights(check, data["weights"]) if "weights" in data else None
+    direction = _direction(check, data["direction"]) if "direction" in data else None
+    if "weights" not in data and "direction" not in data:
+        check.bad("", None, "the league runs no format: add [weights] or [direction]")
+    check.raise_any()
+    return LeagueConfig(
+        path=path, db=db, http=http, weights=weights, direction=direction, providers=providers
+    )
+
+
+def load_league(path: Path) -> LeagueConfig:
+    """Read and check the league file at ``path`` (see `parse_league`).
+
+    Raises
+    ------
+    ConfigError
+        If the file cannot be read, is too large, or holds any mistake.
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the league file {path}: {exc.strerror}") from None
+    if len(raw) > _MAX_BYTES:
+        raise ConfigError(f"{path} is larger than {_MAX_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text") from None
+    return parse_league(text, path.resolve())

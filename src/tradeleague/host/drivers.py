@@ -1,0 +1,414 @@
+"""One driver per format: its schedule, what it played, and how it plays one slot.
+
+A driver wraps the format's own round code (``play_round`` for the weights
+league, ``DirectionArena.run_round`` for the arena) with the same objects its
+replay command builds, so a replay-clock host writes the events the replay
+writes. Played slots are read from the format's own stream (a round is
+recorded in one transaction, which is the slot's claim); each driver has its
+own clock under replay (each replay command's clock starts at its own first
+slot) and shares the wall clock live.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Protocol
+
+from tradeleague.agents.spec import build_agent, parse_agent_spec, providers_for
+from tradeleague.broker.paper import PaperBroker
+from tradeleague.calls import CallParams
+from tradeleague.clock import Clock, ReplayClock
+from tradeleague.errors import ConfigError
+from tradeleague.events import Event
+from tradeleague.events.host import SLOT_MISSED, host_stream
+from tradeleague.feeds import FrozenBarsSource, PriceSource
+from tradeleague.feeds.candles.base import CandleSource
+from tradeleague.feeds.candles.frozen import FrozenCandles
+from tradeleague.feeds.candles.live import CcxtCandles
+from tradeleague.feeds.chainlink import ChainlinkSource
+from tradeleague.feeds.registry import load_registry
+from tradeleague.formats.direction.baselines import direction_baseline
+from tradeleague.formats.direction.ledger import Entrant
+from tradeleague.formats.direction.preset import DirectionPreset
+from tradeleague.formats.direction.restart import read_record
+from tradeleague.formats.direction.timing import round_times
+from tradeleague.formats.weights import WeightsPreset
+from tradeleague.host.config import DirectionConfig, WeightsConfig
+from tradeleague.host.schedule import direction_slots, weights_slots
+from tradeleague.league.direction.arena import Contestant, DirectionArena
+from tradeleague.league.pacing import LivePacing, Pacing, ReplayPacing
+from tradeleague.league.weights import events as wev
+from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.replay import RosterEntry, opening_events, resume_agents
+from tradeleague.league.weights.round import RoundConfig, play_round
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.llm.gateway import Gateway
+from tradeleague.market import load_dataset
+from tradeleague.market.calendars import NYSE, get_calendar
+from tradeleague.store import Store
+
+__all__ = [
+    "DRILL",
+    "SEASON_DAYS",
+    "DirectionDriver",
+    "Driver",
+    "WeightsDriver",
+    "WeightsLeague",
+    "missed_slots",
+]
+
+SEASON_DAYS = 28
+"""A rolling weights season's length in days, from a Monday (W-SEA-1)."""
+
+DRILL = DirectionPreset(
+    round_length=timedelta(seconds=2),
+    window=timedelta(seconds=1),
+    late_cutoff=timedelta(milliseconds=200),
+    settle_grace=timedelta(seconds=3),
+    candles=5,
+)
+"""The arena's drill rounds (2 s), for trying the live path in seconds."""
+
+
+class Driver(Protocol):
+    """What the host needs of a format."""
+
+    fmt: str
+    season: str
+    stream: str
+
+    def slots(self, start: datetime, end: datetime) -> list[datetime]:
+        """Return the format's slots in ``[start, end)``."""
+        ...
+
+    def season_of(self, slot: datetime) -> str:
+        """Return the season (or stream) ``slot`` belongs to."""
+        ...
+
+    def played(self, slot: datetime) -> bool:
+        """Return whether ``slot`` is recorded (played, or closed by the format)."""
+        ...
+
+    async def play(self, slot: datetime) -> list[Event]:
+        """Play ``slot`` and return the events its round wrote."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release the driver's connections."""
+        ...
+
+
+def missed_slots(store: Store, fmt: str) -> dict[str, tuple[str, str]]:
+    """Return ``fmt``'s recorded missed slots: slot time (ISO) -> (season, reason)."""
+    return {
+        str(s.event.payload["slot"]): (
+            str(s.event.payload["season"]),
+            str(s.event.payload["reason"]),
+        )
+        for s in store.events(host_stream(fmt))
+        if s.event.kind == SLOT_MISSED
+    }
+
+
+class WeightsDriver:
+    """The weights league's season, played round hour by round hour."""
+
+    fmt = "weights"
+
+    def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
+        if config.end is None:
+            raise ConfigError("a weights season needs its end")
+        self.config = config
+        self.season = config.season
+        self.preset = WeightsPreset()
+        self.replay = clock is None
+        self.store = store.deriving_ids() if self.replay else store
+        self.window = (
+            datetime.combine(config.start, time(0), tzinfo=UTC),
+            datetime.combine(config.end, time(0), tzinfo=UTC),
+        )
+        self.clock: Clock
+        self.pacing: Pacing
+        if clock is None:
+            replay_clock = ReplayClock(self.window[0])
+            self.clock, self.pacing = replay_clock, ReplayPacing(replay_clock)
+        else:
+            self.clock, self.pacing = clock, LivePacing(clock)
+        self.source = self._source()
+        self.round_config = RoundConfig(
+            params=CallParams(max_tokens=400, timeout_s=config.timeout_s)
+        )
+        specs = [f"{a.name}={a.spec}" for a in config.agents]
+        _parsed, self.agents, self.gateway = build_agents(specs)
+        self.roster = [
+            RosterEntry(name=a.name, spec=f"{a.name}={a.spec}", division=a.division)
+            for a in config.agents
+        ]
+        self.stream = wev.season_stream(config.season)
+        self.state = SeasonState.from_events(
+            self.stream, (s.event for s in self.store.events(self.stream)), self.preset
+        )
+        if not self.state.started:
+            opening = opening_events(
+                self.stream, config.season, self.bars, self.roster, *self.window, self.preset
+            )
+            self.store.append(opening)
+            for e in opening:
+                self.state.apply(e)
+        elif sorted(self.state.agents) != sorted(a.name for a in config.agents):
+            raise ConfigError(
+                f"weights season {config.season} was recorded with agents "
+                f"{sorted(self.state.agents)}; run it with the same roster"
+            )
+        resume_agents(self.state, self.agents)
+
+    def _source(self) -> PriceSource:
+        market = self.config.market
+        if market is None:
+            raise ConfigError("[weights] needs market (frozen bars), for history and replay")
+        symbols = list(self.config.symbols) or None
+        self.bars = FrozenBarsSource(load_dataset(market, symbols=symbols))
+        if self.replay or self.config.feeds is None:
+            return self.bars
+        rpc_url = os.environ.get(self.config.rpc_url_env)
+        if not rpc_url:
+            raise ConfigError(f"live weights prices need ${self.config.rpc_url_env} (an RPC URL)")
+        return ChainlinkSource(load_registry(self.config.feeds), rpc_url, history=self.bars)
+
+    def slots(self, start: datetime, end: datetime) -> list[datetime]:
+        """Return the round hours in ``[start, end)`` within the season (W-RND-1)."""
+        start, end = max(start, self.window[0]), min(end, self.window[1])
+        return weights_slots(start, end, get_calendar(NYSE).is_trading_day, self.preset)
+
+    def season_of(self, slot: datetime) -> str:
+        """Return this season's id."""
+        return self.season
+
+    def played(self, slot: datetime) -> bool:
+        """Return whether the round of ``slot`` is recorded."""
+        return self.state.recorded(slot)
+
+    async def play(self, slot: datetime) -> list[Event]:
+        """Play the round of ``slot``; its events are appended in one transaction."""
+        if isinstance(self.clock, ReplayClock):
+            self.clock.set(max(slot, self.clock.now()))
+        events = await play_round(
+            self.state, self.source, self.agents, slot, self.pacing, self.round_config
+        )
+        self.store.append(events)
+        for e in events:
+            self.state.apply(e)
+        return events
+
+    async def aclose(self) -> None:
+        """Close the model gateway, if one was made."""
+        if self.gateway is not None:
+            await self.gateway.aclose()
+
+
+class WeightsLeague:
+    """The weights league's seasons: one, or 28-day seasons one after another (W-SEA-1).
+
+    Each season is a `WeightsDriver`, opened when its first slot comes (its
+    own agents, state and stream); a slot belongs to the season whose days
+    hold it.
+    """
+
+    fmt = "weights"
+
+    def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.seasons: dict[str, WeightsDriver] = {}
+        self.first = datetime.combine(config.start, time(0), tzinfo=UTC)
+        self.season = self.stream = config.season
+
+    def _window(self, slot: datetime) -> tuple[str, date, date] | None:
+        config = self.config
+        if slot < self.first:
+            return None
+        if not config.roll:
+            if config.end is None or slot.date() >= config.end:
+                return None
+            return config.season, config.start, config.end
+        index = (slot.date() - config.start).days // SEASON_DAYS
+        day0 = config.start + timedelta(days=index * SEASON_DAYS)
+        day1 = day0 + timedelta(days=SEASON_DAYS)
+        if config.end is not None:
+            if day0 >= config.end:
+                return None
+            day1 = min(day1, config.end)
+        return f"{config.season}-{day0.isoformat()}", day0, day1
+
+    def driver(self, slot: datetime) -> WeightsDriver:
+        """Return the season of ``slot``, opened (or taken up from its events) on first use.
+
+        Raises
+        ------
+        ConfigError
+            If ``slot`` is in no season.
+        """
+        window = self._window(slot)
+        if window is None:
+            raise ConfigError(f"no weights season holds {slot.isoformat()}")
+        season, day0, day1 = window
+        if season not in self.seasons:
+            config = replace(self.config, season=season, start=day0, end=day1, roll=False)
+            self.seasons[season] = WeightsDriver(self.store, config, clock=self.clock)
+        self.season = self.stream = season
+        return self.seasons[season]
+
+    def slots(self, start: datetime, end: datetime) -> list[datetime]:
+        """Return the round hours in ``[start, end)`` that fall in a season."""
+        start = max(start, self.first)
+        if self.config.end is not None:
+            end = min(end, datetime.combine(self.config.end, time(0), tzinfo=UTC))
+        if end <= start:
+            return []
+        return weights_slots(start, end, get_calendar(NYSE).is_trading_day, WeightsPreset())
+
+    def season_of(self, slot: datetime) -> str:
+        """Return the id of the season that holds ``slot``."""
+        window = self._window(slot)
+        return window[0] if window is not None else self.config.season
+
+    def played(self, slot: datetime) -> bool:
+        """Return whether the round of ``slot`` is recorded in its season."""
+        return self.driver(slot).played(slot)
+
+    async def play(self, slot: datetime) -> list[Event]:
+        """Play the round of ``slot`` in its season."""
+        return await self.driver(slot).play(slot)
+
+    async def aclose(self) -> None:
+        """Close every season's gateway."""
+        for driver in self.seasons.values():
+            await driver.aclose()
+
+
+class DirectionDriver:
+    """The direction arena: a round every five minutes; seasons roll over by themselves."""
+
+    fmt = "direction"
+
+    def __init__(
+        self,
+        store: Store,
+        config: DirectionConfig,
+        *,
+        clock: Clock | None,
+        first: datetime | None,
+    ) -> None:
+        self.config = config
+        self.season = config.stream
+        self.stream = config.stream
+        base = DRILL if config.drill else DirectionPreset()
+        self.preset = replace(base, payout_ppm=config.payout * 10_000)
+        self.replay = clock is None
+        self.store = store.deriving_ids() if self.replay else store
+        record = read_record(s.event for s in store.events(config.stream))
+        self.done = set(record.rounds)
+        self.last_season = record.season.season if record.season is not None else None
+        if clock is None:
+            if first is None:
+                raise ConfigError("a replay-clock arena needs its first round")
+            replay_clock = ReplayClock(first)
+            if record.last_at is not None and record.last_at > replay_clock.now():
+                replay_clock.set(record.last_at)  # as `replay direction` resumes
+            self.clock: Clock = replay_clock
+            pacing: Pacing = ReplayPacing(replay_clock)
+        else:
+            self.clock = clock
+            pacing = LivePacing(clock, poll=timedelta(milliseconds=100))
+        self.candles = self._candles()
+        specs = [parse_agent_spec(f"{a.name}={a.spec}") for a in config.agents]
+        self.gateway = Gateway(providers_for(specs))
+        roster = [
+            Contestant(
+                entrant=Entrant(
+                    name=spec.name,
+                    provider=spec.provider or spec.kind,
+                    tier=spec.tier or "-",
+                    model=spec.target,
+                ),
+                agent=build_agent(
+                    spec,
+                    gateway=self.gateway,
+                    format_name="direction",
+                    baseline_factory=_baselines,
+                ),
+            )
+            for spec in specs
+        ]
+        self.arena = DirectionArena(
+            store=self.store,
+            roster=roster,
+            candles=self.candles,
+            broker=PaperBroker(self.candles, payout_ppm=self.preset.payout_ppm),
+            clock=self.clock,
+            pacing=pacing,
+            preset=self.preset,
+            stream=config.stream,
+        )
+
+    @staticmethod
+    def first_open(start: datetime, end: datetime, config: DirectionConfig) -> datetime | None:
+        """Return the first round open of ``[start, end)`` (a replay-clock arena starts there)."""
+        preset = DRILL if config.drill else DirectionPreset()
+        opens = direction_slots(start, end, preset)
+        return opens[0] if opens else None
+
+    def _candles(self) -> CandleSource:
+        if self.replay:
+            if self.config.market is None:
+                raise ConfigError("[direction] needs market (one-minute candles) for replay")
+            dataset = load_dataset(self.config.market, symbols=[self.preset.symbol])
+            return FrozenCandles(dataset, self.clock)
+        return CcxtCandles.create(
+            self.config.exchange,
+            self.clock,
+            {self.preset.symbol: self.config.symbol},
+            api_base=self.config.api_base,
+            # spot candles only: loading every market type reaches endpoints a pair never needs
+            options={"defaultType": "spot", "fetchMarkets": {"types": ["spot"]}},
+        )
+
+    def slots(self, start: datetime, end: datetime) -> list[datetime]:
+        """Return the round opens in ``[start, end)``."""
+        return direction_slots(start, end, self.preset)
+
+    def season_of(self, slot: datetime) -> str:
+        """Return the arena's stream (its seasons roll over inside it)."""
+        return self.stream
+
+    def round_id(self, slot: datetime) -> str:
+        """Return the id of the round that opens at ``slot``."""
+        return round_times(slot, self.preset).round_id
+
+    def played(self, slot: datetime) -> bool:
+        """Return whether the round of ``slot`` is recorded."""
+        return self.round_id(slot) in self.done
+
+    async def play(self, slot: datetime) -> list[Event]:
+        """Play the round that opens at ``slot`` (the arena records as it goes)."""
+        self.done.add(self.round_id(slot))
+        await self.arena.run_round(slot)
+        return []
+
+    async def aclose(self) -> None:
+        """Close the gateway and the exchange session."""
+        await self.gateway.aclose()
+        closer = getattr(self.candles, "aclose", None)
+        if closer is not None:
+            with contextlib.suppress(Exception):
+                await closer()
+
+
+def _baselines(name: str) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
+    decide, render = direction_baseline(name, seed=0)
+    return decide, render

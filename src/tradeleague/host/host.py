@@ -1,0 +1,146 @@
+"""``tradeleague run``: the host process, from a checked league file to a stop (issue 12).
+
+In order: the league file is checked whole (before any database is touched);
+the store is opened; the host takes the leadership (a standby on PostgreSQL
+waits for it; a second host on SQLite stops, naming the holder); the drivers
+are built (each format takes up its state from its events); then the loop
+runs under the chosen clock until it ends (replay: ``--to``) or is stopped
+(SIGTERM, Ctrl-C: no new round opens, the rounds in flight finish).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from tradeleague.clock import WallClock
+from tradeleague.errors import ConfigError
+from tradeleague.events import utc_iso
+from tradeleague.formats.direction.restart import read_record, started_at
+from tradeleague.host.config import LeagueConfig
+from tradeleague.host.drivers import DirectionDriver, Driver, WeightsLeague
+from tradeleague.host.http import serve_http
+from tradeleague.host.leader import Leadership, NotLeader
+from tradeleague.host.metrics import Metrics
+from tradeleague.host.runner import run_live, run_replay
+from tradeleague.host.timed_store import timed
+from tradeleague.store import Store, open_store
+
+__all__ = ["HostOptions", "run_host"]
+
+_log = logging.getLogger("tradeleague.host")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostOptions:
+    """How to run: the clock, the replayed span, the HTTP address and standby."""
+
+    replay: bool = False
+    start: datetime | None = None
+    end: datetime | None = None
+    http: str | None = None
+    db: str | None = None
+    standby: bool = True
+    until: datetime | None = None
+    """Live only: stop opening rounds at this instant (drills and tests)."""
+
+
+def _drivers(
+    store: Store, config: LeagueConfig, options: HostOptions
+) -> tuple[list[Driver], dict[str, datetime | None]]:
+    drivers: list[Driver] = []
+    since: dict[str, datetime | None] = {}
+    clock = None if options.replay else WallClock()
+    if config.weights is not None:
+        weights = WeightsLeague(store, config.weights, clock=clock)
+        drivers.append(weights)
+        since["weights"] = weights.first
+    if config.direction is not None:
+        first = None
+        if options.replay and options.start is not None and options.end is not None:
+            first = DirectionDriver.first_open(options.start, options.end, config.direction)
+        arena = DirectionDriver(store, config.direction, clock=clock, first=first)
+        drivers.append(arena)
+        record = read_record(s.event for s in store.events(config.direction.stream))
+        opened = config.direction.start
+        if opened is None and record.ledger.seasons:
+            season = next(iter(record.ledger.seasons.values()))
+            opened = started_at(season.started, "started_at")
+        since["direction"] = opened
+    return drivers, since
+
+
+async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics: Metrics) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    leadership = Leadership(store)
+    state: dict[str, Any] = {"ok": True, "leader": False, "pid": os.getpid()}
+    http_task = None
+    address = options.http or config.http
+    if address is not None:
+        http_task = asyncio.create_task(serve_http(address, metrics, lambda: dict(state), stop))
+    try:
+        if not leadership.try_lead():
+            if store.backend != "postgresql" or not options.standby:
+                raise NotLeader(
+                    f"another host leads this store: {leadership.holder()}; a SQLite store "
+                    "has one host (use PostgreSQL for a standby)"
+                )
+            _log.info("standing by: another host leads", extra={"holder": leadership.holder()})
+            waiter = asyncio.create_task(leadership.wait())
+            stopper = asyncio.create_task(stop.wait())
+            await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            stopper.cancel()
+            if stop.is_set():
+                waiter.cancel()
+                return 0
+        state["leader"] = True
+        _log.info("leading", extra={"pid": os.getpid(), "store": store.url})
+        drivers, since = _drivers(store, config, options)
+        try:
+            if options.replay:
+                if options.start is None or options.end is None:
+                    raise ConfigError("--clock replay needs --from and --to")
+                played = await run_replay(store, drivers, options.start, options.end, metrics, stop)
+            else:
+                played = await run_live(
+                    store, drivers, since, WallClock(), metrics, stop, until=options.until
+                )
+        finally:
+            for driver in drivers:
+                await driver.aclose()
+        _log.info("stopped", extra={"rounds": played})
+        return played
+    finally:
+        leadership.release()
+        stop.set()
+        if http_task is not None:
+            with contextlib.suppress(Exception):
+                await http_task
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+
+
+def run_host(config: LeagueConfig, options: HostOptions, metrics: Metrics | None = None) -> int:
+    """Run the host until it ends or is stopped; return the rounds it played.
+
+    Raises
+    ------
+    ConfigError
+        If the store is led by another host (SQLite), or the options are wrong.
+    """
+    metrics = metrics or Metrics()
+    with open_store(options.db or config.db) as plain:
+        store = timed(plain, metrics)
+        return asyncio.run(_run(store, config, options, metrics))
+
+
+_ = (UTC, utc_iso)

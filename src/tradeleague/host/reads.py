@@ -1,0 +1,166 @@
+"""What ``tradeleague status`` and ``tradeleague report`` read from a store (issue 12).
+
+``status`` lists each format's seasons with their last and next slot, the
+slots recorded as missed and the paused agents; ``season_report`` writes the
+same REPORT.json the format's replay command writes, from the store alone.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from tradeleague.errors import ConfigError
+from tradeleague.events import utc_iso
+from tradeleague.formats.direction.board import build_board
+from tradeleague.formats.direction.ledger import fold
+from tradeleague.formats.direction.preset import DirectionPreset
+from tradeleague.formats.direction.publish import report_payload
+from tradeleague.formats.direction.timing import round_opens
+from tradeleague.formats.weights import Division, WeightsPreset, round_hours_on
+from tradeleague.host.config import LeagueConfig
+from tradeleague.host.drivers import DRILL, missed_slots
+from tradeleague.league.weights import events as wev
+from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.market.calendars import NYSE, get_calendar
+from tradeleague.store import Store
+from tradeleague.store.schema import events as events_table
+
+__all__ = ["season_report", "status"]
+
+
+def _streams(store: Store) -> list[str]:
+    with store.engine.connect() as connection:
+        rows = connection.execute(sa.select(events_table.c.stream).distinct()).all()
+    return sorted(str(r[0]) for r in rows)
+
+
+def _weights_state(store: Store, season: str) -> SeasonState:
+    stream = wev.season_stream(season)
+    return SeasonState.from_events(stream, (s.event for s in store.events(stream)))
+
+
+def _next_weights(after: datetime, end: datetime | None) -> str | None:
+    calendar = get_calendar(NYSE)
+    day = after.date()
+    for _ in range(15):
+        if calendar.is_trading_day(day):
+            for hour in round_hours_on(day, WeightsPreset()):
+                if hour > after and (end is None or hour < end):
+                    return utc_iso(hour)
+        day += timedelta(days=1)
+    return None
+
+
+def _missed(store: Store, fmt: str, season: str) -> list[dict[str, str]]:
+    return [
+        {"slot": slot, "reason": reason}
+        for slot, (where, reason) in sorted(missed_slots(store, fmt).items())
+        if where == season
+    ]
+
+
+def _weights_status(
+    store: Store, season: str, config: LeagueConfig | None, now: datetime
+) -> dict[str, Any]:
+    state = _weights_state(store, season)
+    played = sorted(state.finished | set(state.closed_hours))
+    last = played[-1] if played else None
+    end = state.window.end if state.window is not None else None
+    feeds: dict[str, Any] = {"kind": "frozen", "source": state.source} if state.source else {}
+    if config is not None and config.weights is not None and config.weights.feeds is not None:
+        feeds = {"kind": "chainlink", "registry": str(config.weights.feeds)}
+    return {
+        "format": "weights",
+        "season": season,
+        "last_slot": None if last is None else utc_iso(last),
+        "next_slot": _next_weights(max(now, last) if last else now, end),
+        "missed": _missed(store, "weights", season),
+        "paused": [
+            {"agent": name, "reason": "paused by the operator"}
+            for name, agent in sorted(state.agents.items())
+            if agent.paused
+        ],
+        "feeds": feeds,
+    }
+
+
+def _direction_status(
+    store: Store, stream: str, config: LeagueConfig | None, now: datetime
+) -> dict[str, Any]:
+    ledger = fold(s.event for s in store.events(stream))
+    view = ledger.current
+    direction = config.direction if config is not None else None
+    preset = DRILL if direction is not None and direction.drill else DirectionPreset()
+    opens = [
+        datetime.fromisoformat(str(r.started["open_at"]).replace("Z", "+00:00"))
+        for season in ledger.seasons.values()
+        for r in season.rounds.values()
+        if r.started.get("open_at")
+    ]
+    last = max(opens) if opens else None
+    base = max(now, last) if last is not None else now
+    upcoming = round_opens(base + timedelta(microseconds=1), base + 2 * preset.round_length, preset)
+    feeds: dict[str, Any] = {"kind": "frozen"}
+    if direction is not None and direction.market is None:
+        feeds = {"kind": "ccxt", "exchange": direction.exchange, "symbol": direction.symbol}
+    return {
+        "format": "direction",
+        "season": view.season if view is not None else None,
+        "stream": stream,
+        "last_slot": None if last is None else utc_iso(last),
+        "next_slot": utc_iso(upcoming[0]) if upcoming else None,
+        "missed": _missed(store, "direction", stream),
+        "paused": [],
+        "feeds": feeds,
+    }
+
+
+def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str, Any]:
+    """Return ``{"formats": [...]}`` for ``tradeleague status --json``.
+
+    Each entry: ``format``, ``season``, ``last_slot``, ``next_slot``,
+    ``missed`` (``slot``, ``reason``), ``paused`` (``agent``, ``reason``) and
+    ``feeds``; the arena's entries also name their ``stream``.
+    """
+    streams = _streams(store)
+    seasons = [s.removeprefix("weights/") for s in streams if s.startswith("weights/")]
+    arenas = [s for s in streams if s.startswith("direction")]
+    if config is not None and config.weights is not None and config.weights.season not in seasons:
+        seasons.append(config.weights.season)
+    if (
+        config is not None
+        and config.direction is not None
+        and config.direction.stream not in arenas
+    ):
+        arenas.append(config.direction.stream)
+    formats = [_weights_status(store, s, config, now) for s in sorted(seasons)]
+    formats += [_direction_status(store, s, config, now) for s in sorted(arenas)]
+    return {"formats": formats}
+
+
+def season_report(store: Store, season: str, *, stream: str = "direction") -> dict[str, Any]:
+    """Return REPORT.json of ``season``: a weights season, or a season of the arena's ``stream``.
+
+    Raises
+    ------
+    ConfigError
+        If the store holds no such season.
+    """
+    state = _weights_state(store, season)
+    if state.started:
+        luck = {d: season_luck(state, d) for d in Division}
+        return build_report(state, luck)
+    ledger = fold(s.event for s in store.events(stream))
+    view = ledger.seasons.get(season)
+    if view is None:
+        raise ConfigError(
+            f"the store holds no weights season {season!r} and no season {season!r} in the "
+            f"direction stream {stream!r}"
+        )
+    preset = DirectionPreset()
+    board = build_board(view, scoring_version=preset.scoring_version, sparkline=preset.sparkline)
+    return report_payload(board)

@@ -1,0 +1,184 @@
+"""The host's loop: every configured format on its schedule, under one kind of clock.
+
+- Replay clock (``run_replay``): every slot of ``[start, end)``, merged across
+  formats in time order, played as fast as the machine allows (no sleeping).
+  Slots already recorded are skipped, so the same command resumes.
+- Live clock (``run_live``): first, every slot of each format whose time has
+  passed since the format's start unplayed is recorded as missed
+  (``host_down``), never played late; then each slot is played at its time,
+  as a task, so a round settling never delays the next one. A stop request
+  (SIGTERM, Ctrl-C) opens no new round and waits for the rounds in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from tradeleague.clock import Clock
+from tradeleague.events import Event, EventKind, utc_iso
+from tradeleague.events.host import HOST_DOWN, SLOT_MISSED, host_stream
+from tradeleague.host.drivers import Driver, missed_slots
+from tradeleague.host.metrics import Metrics
+from tradeleague.store import Store
+
+__all__ = ["record_missed", "run_live", "run_replay"]
+
+_log = logging.getLogger("tradeleague.host")
+
+
+def _observe(metrics: Metrics, events: Sequence[Event]) -> None:
+    for e in events:
+        if e.kind == EventKind.MODEL_CALLED:
+            record = e.payload.get("record")
+            if isinstance(record, dict):
+                latency = record.get("latency_ms")
+                metrics.call(
+                    str(record.get("outcome", "unknown")),
+                    latency / 1000 if isinstance(latency, int | float) else None,
+                )
+
+
+async def _play(driver: Driver, slot: datetime, metrics: Metrics, store: Store) -> None:
+    seq_before = store.head().seq
+    started = time.monotonic()
+    events = await driver.play(slot)
+    if not events:  # the arena appends as it goes: read back what the round wrote
+        events = [s.event for s in store.events(driver.stream, after_seq=seq_before)]
+    metrics.played(driver.fmt)
+    _observe(metrics, events)
+    _log.info(
+        "round played",
+        extra={
+            "format": driver.fmt,
+            "season": driver.season_of(slot),
+            "slot": utc_iso(slot),
+            "seconds": round(time.monotonic() - started, 3),
+        },
+    )
+
+
+async def run_replay(
+    store: Store,
+    drivers: Sequence[Driver],
+    start: datetime,
+    end: datetime,
+    metrics: Metrics,
+    stop: asyncio.Event,
+) -> int:
+    """Play every unplayed slot of ``[start, end)`` in time order; return how many were played."""
+    order = {d.fmt: i for i, d in enumerate(drivers)}
+    slots = sorted(
+        ((s, d) for d in drivers for s in d.slots(start, end)),
+        key=lambda pair: (pair[0], order[pair[1].fmt]),
+    )
+    played = 0
+    for slot, driver in slots:
+        if stop.is_set():
+            break
+        if driver.played(slot):
+            continue
+        await _play(driver, slot, metrics, store)
+        played += 1
+    return played
+
+
+def record_missed(
+    store: Store,
+    driver: Driver,
+    since: datetime | None,
+    now: datetime,
+    metrics: Metrics,
+) -> int:
+    """Record every slot of ``[since, now)`` neither played nor recorded missed (``host_down``).
+
+    Returns how many were recorded.
+    """
+    if since is None or since >= now:
+        return 0
+    known = missed_slots(store, driver.fmt)
+    events = [
+        Event(
+            host_stream(driver.fmt),
+            SLOT_MISSED,
+            {
+                "format": driver.fmt,
+                "season": driver.season_of(slot),
+                "slot": utc_iso(slot),
+                "reason": HOST_DOWN,
+            },
+            now,
+        )
+        for slot in driver.slots(since, now)
+        if not driver.played(slot) and utc_iso(slot) not in known
+    ]
+    if events:
+        store.append(events)
+        for _ in events:
+            metrics.missed(driver.fmt, HOST_DOWN)
+        _log.warning(
+            "slots missed while the host was down",
+            extra={"format": driver.fmt, "season": driver.season, "count": len(events)},
+        )
+    return len(events)
+
+
+async def run_live(
+    store: Store,
+    drivers: Sequence[Driver],
+    since: dict[str, datetime | None],
+    clock: Clock,
+    metrics: Metrics,
+    stop: asyncio.Event,
+    *,
+    until: datetime | None = None,
+) -> int:
+    """Run every format on the live clock until ``stop`` is set (or ``until``); return rounds run.
+
+    ``since`` holds, per format, the time from which its unplayed slots count
+    as missed (its configured start, or its first recorded round).
+    """
+    now = clock.now()
+    for driver in drivers:
+        record_missed(store, driver, since.get(driver.fmt), now, metrics)
+    running: set[asyncio.Task[None]] = set()
+    count = 0
+    cursor = now
+    stopper = asyncio.create_task(stop.wait())
+    try:
+        while not stop.is_set() and (until is None or cursor < until):
+            window_end = cursor + timedelta(hours=1)
+            if until is not None:
+                window_end = min(window_end, until)
+            order = {d.fmt: i for i, d in enumerate(drivers)}
+            slots = sorted(
+                ((s, d) for d in drivers for s in d.slots(cursor, window_end)),
+                key=lambda pair: (pair[0], order[pair[1].fmt]),
+            )
+            for slot, driver in slots:
+                sleeper = asyncio.create_task(clock.sleep_until(slot))
+                await asyncio.wait({sleeper, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                if stop.is_set():
+                    sleeper.cancel()
+                    break
+                if driver.played(slot):
+                    continue
+                task = asyncio.create_task(_play(driver, slot, metrics, store))
+                running.add(task)
+                task.add_done_callback(running.discard)
+                count += 1
+            cursor = window_end
+        if running:
+            _log.info("finishing the rounds in flight", extra={"rounds": len(running)})
+            await asyncio.gather(*running)
+    finally:
+        stopper.cancel()
+        for task in running:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*running, stopper, return_exceptions=True)
+    return count

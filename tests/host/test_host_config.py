@@ -1,0 +1,125 @@
+"""The league file: checked whole before any database, every mistake named with its line."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tradeleague.cli import app
+from tradeleague.errors import ConfigError
+from tradeleague.formats.direction import DirectionPreset
+from tradeleague.formats.weights import Division, WeightsPreset
+from tradeleague.host.config import load_league, parse_league
+from tradeleague.host.drivers import WeightsLeague
+from tradeleague.host.schedule import direction_slots, weights_slots
+from tradeleague.market.calendars import NYSE, get_calendar
+from tradeleague.store import open_store
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_host_config_names_every_mistake_with_its_line(tmp_path: Path) -> None:
+    """Unknown keys, a bad day and a missing roster are all named, each with its line."""
+    text = """[league]
+db = "sqlite:///x.db"
+colour = "blue"
+
+[weights]
+season = "W1"
+start = "2025-13-01"
+end = 2025-09-03
+agnets = []
+
+[direction]
+payout = 5000
+"""
+    with pytest.raises(ConfigError) as caught:
+        parse_league(text, tmp_path / "league.toml")
+    message = str(caught.value)
+    assert "line 3: unknown key 'colour' in [league]" in message
+    assert "line 7: start must be a day" in message
+    assert "line 9: unknown key 'agnets' in [weights]" in message
+    assert "line 12: payout is a whole percent" in message
+    assert "needs at least one [[weights.agents]]" in message
+    assert "needs at least one [[direction.agents]]" in message
+
+
+def test_host_config_resolves_paths_and_the_sqlite_db_relative_to_the_file(tmp_path: Path) -> None:
+    (tmp_path / "bars").mkdir()
+    league = tmp_path / "league.toml"
+    league.write_text(
+        '[league]\ndb = "sqlite:///here.db"\n[weights]\nseason = "S"\nstart = 2025-09-02\n'
+        'end = 2025-09-03\nmarket = "bars"\n[[weights.agents]]\nname = "a"\n'
+        'spec = "baseline:cash"\ndivision = "pro"\n',
+        encoding="utf-8",
+    )
+    config = load_league(league)
+    assert config.db == f"sqlite:///{tmp_path.resolve() / 'here.db'}"
+    assert config.weights is not None
+    assert config.weights.market == (tmp_path / "bars").resolve()
+    assert config.weights.start == date(2025, 9, 2)
+    assert config.weights.agents[0].division is Division.PRO
+
+
+def test_host_config_every_example_parses() -> None:
+    """Each league file in examples/ is valid as shipped."""
+    files = sorted(EXAMPLES.glob("*.toml"))
+    assert files
+    for path in files:
+        config = load_league(path)
+        assert config.weights is not None or config.direction is not None
+
+
+def test_host_run_checks_the_file_before_any_database(tmp_path: Path) -> None:
+    """A bad league file stops `run` with exit 2 and creates no database."""
+    league = tmp_path / "league.toml"
+    db = tmp_path / "never.db"
+    league.write_text(f'[league]\ndb = "sqlite:///{db}"\nextra = 1\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", "--config", str(league)])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, ConfigError)
+    assert "line 3" in str(result.exception)
+    assert not db.exists()
+
+
+def test_host_schedule_weights_hours_on_trading_days_only() -> None:
+    """W-RND-1: 15..19 UTC on NYSE trading days; none on a weekend or a holiday."""
+    calendar = get_calendar(NYSE)
+    start = datetime(2025, 8, 29, tzinfo=UTC)  # Friday; Sept 1 is Labor Day
+    end = datetime(2025, 9, 3, tzinfo=UTC)
+    slots = weights_slots(start, end, calendar.is_trading_day, WeightsPreset())
+    assert [s.hour for s in slots] == [15, 16, 17, 18, 19] * 2
+    assert sorted({s.date() for s in slots}) == [date(2025, 8, 29), date(2025, 9, 2)]
+
+
+def test_host_schedule_direction_every_five_minutes_end_exclusive() -> None:
+    """D-RND-1: 288 opens a day; --to is exclusive."""
+    start = datetime(2025, 9, 2, tzinfo=UTC)
+    slots = direction_slots(start, datetime(2025, 9, 3, tzinfo=UTC), DirectionPreset())
+    assert len(slots) == 288
+    assert slots[0] == start
+    assert slots[-1] == datetime(2025, 9, 2, 23, 55, tzinfo=UTC)
+
+
+def test_host_weights_seasons_roll_over_every_28_days_from_a_monday(tmp_path: Path) -> None:
+    """W-SEA-1: rolling seasons last 28 days from a Monday; each slot falls in one season."""
+    text = (
+        '[weights]\nseason = "W"\nstart = 2025-09-01\nroll = true\n'
+        '[[weights.agents]]\nname = "a"\nspec = "baseline:cash"\n'
+    )
+    config = parse_league(text, tmp_path / "league.toml")
+    assert config.weights is not None
+    assert config.weights.end is None
+    with open_store(f"sqlite:///{tmp_path / 'roll.db'}") as store:
+        league = WeightsLeague(store, config.weights, clock=None)
+        start = datetime(2025, 9, 26, tzinfo=UTC)
+        slots = league.slots(start, datetime(2025, 10, 1, tzinfo=UTC))
+        seasons = {league.season_of(s) for s in slots}
+    assert seasons == {"W-2025-09-01", "W-2025-09-29"}
+    assert league.season_of(datetime(2025, 9, 28, 15, tzinfo=UTC)) == "W-2025-09-01"
+    assert league.season_of(datetime(2025, 9, 29, 15, tzinfo=UTC)) == "W-2025-09-29"
+    with pytest.raises(ConfigError, match="line 3: rolling seasons start on a Monday"):
+        parse_league(text.replace("2025-09-01", "2025-09-02"), tmp_path / "league.toml")

@@ -1,0 +1,106 @@
+"""Restart-safety: ``kill -9`` of the host at random moments, each followed by a restart.
+
+Live clock: every slot is played at most once; the slots whose time passed
+while the host was down are recorded as missed (``host_down``), never played
+late; a round cut mid-way is voided once. Replay clock: the restarts resume,
+and the record ends as an uninterrupted run's. ``verify`` passes after both.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from pathlib import Path
+
+from host_helpers import drill_league, replay_league  # type: ignore[import-not-found]
+from host_process import free_port, metric, start_host, stop, wait_for  # type: ignore[import-not-found]
+from typer.testing import CliRunner
+
+from tradeleague.cli import app
+from tradeleague.events import EventKind
+from tradeleague.events.host import HOST_DOWN, SLOT_MISSED
+from tradeleague.store import open_store, verify
+from tradeleague.testing.binance import live_klines_app
+from tradeleague.testing.fake_provider import FakeProvider
+from tradeleague.testing.fake_script import Behaviour
+from tradeleague.testing.server import serve_asgi
+
+UP = '{"direction": "up", "rationale": "The last candles rose."}'
+SPAN = ["--from", "2025-09-02T00:00Z", "--to", "2025-09-02T20:00Z"]
+
+
+def test_host_kill_9_live_clock_plays_each_slot_once_and_records_the_rest_missed(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'live.db'}"
+    rng = random.Random(12)
+    with serve_asgi(live_klines_app()) as exchange, FakeProvider() as fake:
+        fake.script_model("fast", Behaviour(text=UP, latency_s=0.05))
+        league = drill_league(tmp_path / "league.toml", db, exchange, fake.url)
+        for attempt in range(6):
+            port = free_port()
+            host = start_host(["--config", str(league), "--http", f"127.0.0.1:{port}"],
+                              tmp_path / "host.log")  # fmt: skip
+            wait_for(lambda p=port: metric(p, "tradeleague_rounds_played_total") >= 1, 60,
+                     "a round")  # fmt: skip
+            time.sleep(rng.uniform(0.0, 3.0))
+            if attempt < 5:
+                assert stop(host, signal.SIGKILL) == -signal.SIGKILL
+                time.sleep(rng.uniform(2.5, 5.0))  # slots pass while no host runs
+            else:
+                assert stop(host, signal.SIGTERM) == 0
+    with open_store(db) as store:
+        events = [s.event for s in store.events("direction")]
+        host_events = [s.event for s in store.events("host/direction")]
+        assert verify(store).ok
+    started = [str(e.payload["round"]) for e in events if e.kind == EventKind.ROUND_STARTED]
+    finished = [str(e.payload["round"]) for e in events if e.kind == "RoundFinished"]
+    assert len(started) == len(set(started))  # every slot played at most once
+    assert sorted(started) == sorted(finished)  # cut rounds were voided and finished, once
+    assert {e.kind for e in host_events} == {SLOT_MISSED}
+    missed = [e.payload for e in host_events]
+    assert missed, "the slots passed while the host was down are recorded"
+    assert all(m["reason"] == HOST_DOWN for m in missed)
+    slots = [m["slot"] for m in missed]
+    assert len(slots) == len(set(slots))
+    opened = {e.payload["open_at"] for e in events if e.kind == EventKind.ROUND_STARTED}
+    assert not opened & set(slots), "a missed slot was never played late"
+
+
+def _events(db: str) -> int:
+    with open_store(db) as store:
+        return store.count()
+
+
+def test_host_kill_9_replay_clock_resumes_to_the_uninterrupted_record(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    whole_db = f"sqlite:///{tmp_path / 'whole.db'}"
+    whole = replay_league(tmp_path / "whole.toml", shared_data, whole_db)
+    result = CliRunner().invoke(app, ["run", "--config", str(whole), "--clock", "replay", *SPAN])
+    assert result.exit_code == 0, result.output
+
+    cut_db = f"sqlite:///{tmp_path / 'cut.db'}"
+    cut = replay_league(tmp_path / "cut.toml", shared_data, cut_db)
+    rng = random.Random(5)
+    args = ["--config", str(cut), "--clock", "replay", *SPAN]
+    kills = 0
+    for _ in range(2):
+        target = _events(cut_db) + rng.randint(100, 1500)  # a random moment, in events
+        host = start_host(args, tmp_path / "cut.log")
+        wait_for(lambda t=target, h=host: _events(cut_db) >= t or h.poll() is not None, 120,
+                 "the replay to reach a random moment")  # fmt: skip
+        if host.poll() is None:
+            assert stop(host, signal.SIGKILL) == -signal.SIGKILL
+            kills += 1
+    assert kills >= 1, "the replay was killed mid-way at least once"
+    host = start_host(args, tmp_path / "cut.log")
+    assert host.wait(timeout=300) == 0, (tmp_path / "cut.log").read_text(encoding="utf-8")
+
+    with open_store(whole_db) as a, open_store(cut_db) as b:
+        assert verify(b).ok
+        for stream in ("weights/W1", "direction"):
+            left = [(s.event.id, s.event.kind, s.event.payload) for s in a.events(stream)]
+            right = [(s.event.id, s.event.kind, s.event.payload) for s in b.events(stream)]
+            assert left == right, stream
