@@ -19,6 +19,7 @@ from tradeleague.cli import app
 from tradeleague.events import EventKind
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division
+from tradeleague.league.answers import answers_payload
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.report import build_report, season_luck
@@ -43,8 +44,11 @@ def _weights_replay_report(data: Path, tmp_path: Path) -> str:
                 start=date(2025, 9, 2), end=date(2025, 9, 3),
             )
         )  # fmt: skip
+        calls = answers_payload(store, "W1")
     luck = {d: season_luck(state, d) for d in Division}
-    return json.dumps(build_report(state, luck), indent=2) + "\n"
+    payload = build_report(state, luck)
+    payload["answers"] = calls  # as `replay weights --out` writes it
+    return json.dumps(payload, indent=2) + "\n"
 
 
 def test_host_replay_day_plays_the_schedules_and_reports_as_the_replays(

@@ -32,7 +32,7 @@ from tradeleague.agents.spec import (
     providers_for,
 )
 from tradeleague.cli.console import board_console
-from tradeleague.cli.log import answers_payload, print_summary
+from tradeleague.cli.log import print_summary
 from tradeleague.cli.progress import round_progress
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
@@ -44,7 +44,7 @@ from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import pct, report_payload
 from tradeleague.formats.direction.timing import round_opens
-from tradeleague.league.answers import summarise
+from tradeleague.league.answers import answers_payload, summarise
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import recorded_answers, replay_direction
 from tradeleague.llm.gateway import Gateway, ModelGateway

@@ -19,20 +19,12 @@ from tradeleague.errors import ConfigError
 from tradeleague.league.answers import AgentSummary, CallRow, call_rows, summarise
 from tradeleague.store import Store
 
-__all__ = ["EXIT_NO_DECISIONS", "answers_payload", "print_summary", "register"]
+__all__ = ["EXIT_NO_DECISIONS", "print_summary", "register"]
 
 EXIT_NO_DECISIONS = 3
 """Exit status of a replay in which an agent never decided because its provider failed."""
 
 _TEXT_SHOWN = 60
-
-
-def answers_payload(store: Store, season: str) -> dict[str, list[dict[str, object]]]:
-    """Return every call of ``season`` per agent, for REPORT.json's ``answers``."""
-    out: dict[str, list[dict[str, object]]] = {}
-    for row in call_rows(store, season):
-        out.setdefault(row.agent, []).append(row.to_payload())
-    return out
 
 
 def print_summary(

@@ -30,7 +30,7 @@ from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
-from tradeleague.cli.log import answers_payload, print_summary
+from tradeleague.cli.log import print_summary
 from tradeleague.cli.progress import round_progress
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
@@ -40,6 +40,7 @@ from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
+from tradeleague.league.answers import answers_payload
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents, owner_key_readers

@@ -22,6 +22,7 @@ from tradeleague.formats.direction.timing import round_opens
 from tradeleague.formats.weights import Division, WeightsPreset, round_hours_on
 from tradeleague.host.config import LeagueConfig
 from tradeleague.host.drivers import DRILL, missed_slots
+from tradeleague.league.answers import answers_payload
 from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState
@@ -153,7 +154,9 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
     state = _weights_state(store, season)
     if state.started:
         luck = {d: season_luck(state, d) for d in Division}
-        return build_report(state, luck)
+        payload = build_report(state, luck)
+        payload["answers"] = answers_payload(store, season)  # as `replay weights --out` writes
+        return payload
     ledger = fold(s.event for s in store.events(stream))
     view = ledger.seasons.get(season)
     if view is None:
@@ -163,4 +166,6 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
         )
     preset = DirectionPreset()
     board = build_board(view, scoring_version=preset.scoring_version, sparkline=preset.sparkline)
-    return report_payload(board)
+    payload = report_payload(board)
+    payload["answers"] = answers_payload(store, stream, of_season=season)
+    return payload

@@ -31,7 +31,12 @@ class TimedStore(Store):
 
 
 def timed(store: Store, metrics: Metrics) -> TimedStore:
-    """Return ``store`` (sharing its connections) with its appends timed."""
-    out = TimedStore(store.engine, store._url, derive_ids=store.derives_ids)
+    """Return ``store`` (sharing its connections and its writer claims) with its appends timed.
+
+    Sharing the claims means closing ``store`` frees every stream this one claimed.
+    """
+    out = TimedStore(
+        store.engine, store._url, derive_ids=store.derives_ids, writers=store._writers
+    )
     out.metrics = metrics
     return out

@@ -27,6 +27,7 @@ from tradeleague.store import Store, StoredEvent
 __all__ = [
     "AgentSummary",
     "CallRow",
+    "answers_payload",
     "call_rows",
     "error_class",
     "season_streams",
@@ -141,9 +142,17 @@ def _season_events(store: Store, season: str) -> Iterable[StoredEvent]:
 
 
 def call_rows(
-    store: Store, season: str, *, agent: str | None = None, round_id: str | None = None
+    store: Store,
+    season: str,
+    *,
+    agent: str | None = None,
+    round_id: str | None = None,
+    of_season: str | None = None,
 ) -> list[CallRow]:
     """Return every recorded model call of ``season`` (a season id or a stream), in log order.
+
+    ``of_season`` keeps only the calls made in that season (in a stream that
+    holds several, such as the arena's).
 
     Raises
     ------
@@ -158,6 +167,8 @@ def call_rows(
             record = call_record_of(stored.event.payload)
         except RecordFormatError as exc:
             raise RecordFormatError(f"event {stored.seq}: not a call record: {exc}") from None
+        if of_season is not None and record.key.season != of_season:
+            continue
         row = CallRow.of(record)
         if agent not in (None, row.agent):
             continue
@@ -272,3 +283,16 @@ def summarise(store: Store, season: str) -> list[AgentSummary]:
             reason = payload.get("reason_code") or payload.get("reason") or "unknown"
             of(name).no_decisions[str(reason)] += 1
     return list(agents.values())
+
+
+def answers_payload(
+    store: Store, season: str, *, of_season: str | None = None
+) -> dict[str, list[dict[str, object]]]:
+    """Return every call of ``season`` (a season id or a stream) per agent, for REPORT.json.
+
+    ``of_season`` keeps only the calls of that season of a stream.
+    """
+    out: dict[str, list[dict[str, object]]] = {}
+    for row in call_rows(store, season, of_season=of_season):
+        out.setdefault(row.agent, []).append(row.to_payload())
+    return out

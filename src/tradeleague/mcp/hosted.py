@@ -84,10 +84,7 @@ class HostedMcp:
             return
         key = _request_key(scope)
         try:
-            if self._service.runs_inline:
-                self._service.authenticate(key)
-            else:
-                await run_in_threadpool(self._service.authenticate, key)
+            await run_in_threadpool(self._service.authenticate, key)
         except ServiceError as exc:
             await _refuse(send, exc)
             return
