@@ -32,6 +32,7 @@ class TimedStore(Store):
 
 def timed(store: Store, metrics: Metrics) -> TimedStore:
     """Return ``store`` (sharing its connections) with its appends timed."""
-    out = TimedStore(store.engine, store._url, derive_ids=store.derives_ids)
+    # the same database, the same single-writer claims: only the appends are timed
+    out = TimedStore(store.engine, store._url, derive_ids=store.derives_ids, writers=store._writers)
     out.metrics = metrics
     return out
