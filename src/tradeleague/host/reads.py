@@ -7,13 +7,15 @@ same REPORT.json the format's replay command writes, from the store alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 
+from tradeleague.agents.recorded import call_record_of
 from tradeleague.errors import ConfigError
-from tradeleague.events import utc_iso
+from tradeleague.events import EventKind, utc_iso
 from tradeleague.formats.direction.board import build_board
 from tradeleague.formats.direction.ledger import fold
 from tradeleague.formats.direction.preset import DirectionPreset
@@ -22,11 +24,12 @@ from tradeleague.formats.direction.timing import round_opens
 from tradeleague.formats.weights import Division, WeightsPreset, round_hours_on
 from tradeleague.host.config import LeagueConfig
 from tradeleague.host.drivers import DRILL, missed_slots
+from tradeleague.league.answers import CallRow
 from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.market.calendars import NYSE, get_calendar
-from tradeleague.store import Store
+from tradeleague.store import Store, StoredEvent
 from tradeleague.store.schema import events as events_table
 
 __all__ = ["season_report", "status"]
@@ -153,7 +156,9 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
     state = _weights_state(store, season)
     if state.started:
         luck = {d: season_luck(state, d) for d in Division}
-        return build_report(state, luck)
+        report = build_report(state, luck)
+        report["answers"] = _answers(store.events(wev.season_stream(season)), None)
+        return report
     ledger = fold(s.event for s in store.events(stream))
     view = ledger.seasons.get(season)
     if view is None:
@@ -163,4 +168,20 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
         )
     preset = DirectionPreset()
     board = build_board(view, scoring_version=preset.scoring_version, sparkline=preset.sparkline)
-    return report_payload(board)
+    report = report_payload(board)
+    report["answers"] = _answers(store.events(stream), season)
+    return report
+
+
+def _answers(events: Iterable[StoredEvent], season: str | None) -> dict[str, list[dict[str, Any]]]:
+    """Every recorded call per agent, as the replays' REPORT.json ``answers`` lists them."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for stored in events:
+        payload = stored.event.payload
+        if stored.event.kind != EventKind.MODEL_CALLED:
+            continue
+        if season is not None and payload.get("season") != season:
+            continue
+        row = CallRow.of(call_record_of(payload))
+        out.setdefault(row.agent, []).append(row.to_payload())
+    return out
