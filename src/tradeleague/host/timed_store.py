@@ -35,8 +35,6 @@ def timed(store: Store, metrics: Metrics) -> TimedStore:
 
     Sharing the claims means closing ``store`` frees every stream this one claimed.
     """
-    out = TimedStore(
-        store.engine, store._url, derive_ids=store.derives_ids, writers=store._writers
-    )
+    out = TimedStore(store.engine, store._url, derive_ids=store.derives_ids, writers=store._writers)
     out.metrics = metrics
     return out
