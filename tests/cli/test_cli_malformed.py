@@ -94,6 +94,12 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["db", "sign-head", "--key", "/nonexistent/head.key", "--out", "head.json",
              "--db", "sqlite:///nothere.db"],
         ],
+        "run": [
+            ["run", "--config", "/nonexistent/league.toml"],
+            ["run", "--config", "/nonexistent/league.toml", "--clock", "sundial"],
+        ],
+        "status": [["status", "--config", "/nonexistent/league.toml"]],
+        "report": [["report", "--season", "S1", "--out", "r.json", "--db", "sqlite:///nothere.db"]],
         "keys create": [["keys", "create", "--account", "a", "--tier", "bogus"]],
         "weights create-season": [
             ["weights", "create-season", "--start", "2026-03-03", "--market", daily],

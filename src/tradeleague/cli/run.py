@@ -84,7 +84,14 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option(help="On PostgreSQL, wait to lead when another host leads.")
         ] = True,
     ) -> None:
-        """Host a league: every format in the league file on its schedule, until stopped."""
+        """Host a league: every format in the league file on its schedule, until stopped.
+
+        Under the replay clock the same schedules run over frozen history as
+        fast as the machine allows, from --from to --to (exclusive).
+
+        Example: tradeleague run --config examples/league.toml --clock replay
+        --from 2025-09-02 --to 2025-09-03
+        """
         league = load_league(config)  # the whole file is checked before any database
         replay = clock is ClockKind.REPLAY
         first, last = _moment(start, "--from"), _moment(end, "--to")
@@ -106,7 +113,10 @@ def register(app: typer.Typer) -> None:
         config: ConfigOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
-        """Show each format's season, last and next slot, missed slots and paused agents."""
+        """Show each format's season, last and next slot, missed slots and paused agents.
+
+        Example: tradeleague status --config examples/league.toml --json
+        """
         url, league = _store_url(db, config)
         with open_store(url, upgrade=False) as store:
             body = status(store, league, datetime.now(UTC))
@@ -133,7 +143,10 @@ def register(app: typer.Typer) -> None:
             typer.Option(metavar="NAME", help="The arena's stream (default: the file's)."),
         ] = None,
     ) -> None:
-        """Write a season's REPORT.json from the store, as its replay writes it."""
+        """Write a season's REPORT.json from the store, as its replay writes it.
+
+        Example: tradeleague report --config examples/league.toml --season S1 --out REPORT.json
+        """
         url, league = _store_url(db, config)
         name = stream or (
             league.direction.stream
