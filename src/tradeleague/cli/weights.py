@@ -50,6 +50,7 @@ from tradeleague.league.weights.replay import (
     recorded_answers,
     replay_hours,
     replay_season_id,
+    resume_agents,
     run_season,
 )
 from tradeleague.league.weights.report import build_report, season_luck
@@ -545,6 +546,9 @@ def run_round_cmd(
         _, agents, gateway = build_agents(
             specs, season=state.season_id, api_keys=owner_key_readers(store, state)
         )
+        # the agents are built afresh each round: a coin flip or a script goes on where
+        # the record says it stopped, not from its first draw or line
+        resume_agents(state, agents)
 
         async def go() -> list[object]:
             try:
