@@ -42,7 +42,7 @@ def _direction(shared_data: Path, script: Path) -> list[str]:
 def _weights(shared_data: Path) -> list[str]:
     return [
         "replay", "weights", "--market", str(shared_data / "us_equities_1h"),
-        "--start", "2025-06-02", "--end", "2025-06-10",
+        "--start", "2025-06-02", "--end", "2025-07-14",
         "--agent", "coin=baseline:coin_flip", "--agent", "eq=baseline:equal_weight",
         "--agent", "mom=baseline:momentum",
     ]  # fmt: skip

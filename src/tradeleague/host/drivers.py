@@ -29,7 +29,6 @@ from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.feeds.candles.base import CandleSource
 from tradeleague.feeds.candles.frozen import FrozenCandles
 from tradeleague.feeds.candles.live import CcxtCandles
-from tradeleague.feeds.chainlink import ChainlinkSource
 from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.direction.baselines import direction_baseline
 from tradeleague.formats.direction.ledger import Entrant
@@ -177,6 +176,8 @@ class WeightsDriver:
         rpc_url = os.environ.get(self.config.rpc_url_env)
         if not rpc_url:
             raise ConfigError(f"live weights prices need ${self.config.rpc_url_env} (an RPC URL)")
+        from tradeleague.feeds.chainlink import ChainlinkSource  # web3 only when a host reads it
+
         return ChainlinkSource(load_registry(self.config.feeds), rpc_url, history=self.bars)
 
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
