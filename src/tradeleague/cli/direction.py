@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,7 +22,6 @@ from rich.console import Console
 from rich.table import Table
 
 from tradeleague.agents.llm import ReplayMissed
-from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import (
     REPLAY_ANSWERS_HELP,
     AgentSpec,
@@ -37,23 +36,22 @@ from tradeleague.cli.progress import round_progress
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
-from tradeleague.formats.direction.baselines import BASELINE_NAMES, direction_baseline
+from tradeleague.formats.direction.baselines import direction_baseline
 from tradeleague.formats.direction.board import Board, ModelRow
 from tradeleague.formats.direction.candle import MINUTE
-from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import pct, report_payload
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.league.answers import answers_payload, summarise
-from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import recorded_answers, replay_direction
+from tradeleague.league.direction.roster import SHOWN_BASELINES, contestant_of
 from tradeleague.llm.gateway import Gateway, ModelGateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import MICRO, format_usd
 from tradeleague.store import Store, open_store
 
-__all__ = ["board_table", "direction_baselines", "register_replay", "seeded_baselines"]
+__all__ = ["board_table", "direction_baselines", "register_replay"]
 
 
 def direction_baselines(name: str) -> tuple[Any, Any]:
@@ -72,29 +70,6 @@ def direction_baselines(name: str) -> tuple[Any, Any]:
         raise ConfigError(
             f"unknown direction baseline {name!r}; choose one of: {', '.join(SHOWN_BASELINES)}"
         ) from None
-
-
-SHOWN_BASELINES = tuple(sorted(n.replace("_", "-") for n in BASELINE_NAMES))
-"""The arena's baselines as the help writes them (one style: ``coin-flip``)."""
-
-
-def seeded_baselines(season: str, agent: str) -> Callable[[str], tuple[Any, Any]]:
-    """Return the baseline factory of ``agent``: its coin draws from its own seed.
-
-    The seed derives from the season (its stream) and the agent's name
-    (`tradeleague.agents.seeds.agent_seed`), so no two coin flippers agree by accident.
-    """
-    seed = agent_seed(season, agent)
-
-    def make(name: str) -> tuple[Any, Any]:
-        try:
-            return direction_baseline(name.replace("-", "_"), seed=seed)
-        except ConfigError:
-            raise ConfigError(
-                f"unknown direction baseline {name!r}; choose one of: {', '.join(SHOWN_BASELINES)}"
-            ) from None
-
-    return make
 
 
 def _rate(row: ModelRow) -> str:
@@ -346,23 +321,7 @@ async def _run(
             gateway = await stack.enter_async_context(Gateway(providers_for(specs)))
         else:
             gateway = ReplayGateway(answers)
-        roster = [
-            Contestant(
-                entrant=Entrant(
-                    name=spec.name,
-                    provider=spec.provider or spec.kind,
-                    tier=spec.tier or "-",
-                    model=spec.target,
-                ),
-                agent=build_agent(
-                    spec,
-                    gateway=gateway,
-                    format_name=FORMAT,
-                    baseline_factory=seeded_baselines(stream, spec.name),
-                ),
-            )
-            for spec in specs
-        ]
+        roster = [contestant_of(spec, gateway, stream) for spec in specs]
         with open_store(db) as store:
             console.print(f"Recording to {store.url}, stream [bold]{stream}[/]")
             done = _rounds_recorded(store, stream)

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
-from tradeleague.agents.spec import build_agent, parse_agent_spec, providers_for
+from tradeleague.agents.spec import parse_agent_spec, providers_for
 from tradeleague.broker.paper import PaperBroker
 from tradeleague.calls import CallParams
 from tradeleague.clock import Clock, ReplayClock
@@ -30,15 +29,14 @@ from tradeleague.feeds.candles.base import CandleSource
 from tradeleague.feeds.candles.frozen import FrozenCandles
 from tradeleague.feeds.candles.live import CcxtCandles
 from tradeleague.feeds.registry import load_registry
-from tradeleague.formats.direction.baselines import direction_baseline
-from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.restart import read_record
 from tradeleague.formats.direction.timing import round_times
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.host.config import DirectionConfig, WeightsConfig
 from tradeleague.host.schedule import direction_slots, weights_slots
-from tradeleague.league.direction.arena import Contestant, DirectionArena
+from tradeleague.league.direction.arena import DirectionArena
+from tradeleague.league.direction.roster import contestant_of
 from tradeleague.league.pacing import LivePacing, Pacing, ReplayPacing
 from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.agents import build_agents
@@ -329,23 +327,7 @@ class DirectionDriver:
         self.candles = self._candles()
         specs = [parse_agent_spec(f"{a.name}={a.spec}") for a in config.agents]
         self.gateway = Gateway(providers_for(specs))
-        roster = [
-            Contestant(
-                entrant=Entrant(
-                    name=spec.name,
-                    provider=spec.provider or spec.kind,
-                    tier=spec.tier or "-",
-                    model=spec.target,
-                ),
-                agent=build_agent(
-                    spec,
-                    gateway=self.gateway,
-                    format_name="direction",
-                    baseline_factory=_baselines,
-                ),
-            )
-            for spec in specs
-        ]
+        roster = [contestant_of(spec, self.gateway, config.stream) for spec in specs]
         self.arena = DirectionArena(
             store=self.store,
             roster=roster,
@@ -408,8 +390,3 @@ class DirectionDriver:
         if closer is not None:
             with contextlib.suppress(Exception):
                 await closer()
-
-
-def _baselines(name: str) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
-    decide, render = direction_baseline(name, seed=0)
-    return decide, render
