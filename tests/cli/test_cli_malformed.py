@@ -9,10 +9,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import typer.main
 from cli_helpers import run_cli  # type: ignore[import-not-found]
 
-from tradeleague.cli import app
+from tradeleague.cli import command_tree
 
 
 def _commands() -> set[str]:
@@ -26,7 +25,7 @@ def _commands() -> set[str]:
         else:
             found.add(" ".join(path))
 
-    walk(typer.main.get_command(app), [])
+    walk(command_tree(), [])
     return found
 
 
