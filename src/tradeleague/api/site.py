@@ -106,7 +106,8 @@ def create_site(
 
     @app.get("/api/v1/limits", tags=["public"])
     def limits() -> dict[str, object]:
-        """Say what each format's scoring does not account for (C-12)."""
+        # Rules: C-12
+        """Say what each format's scoring does not account for."""
         return {"disclaimer": DISCLAIMER, "limits": {k: list(v) for k, v in LIMITS.items()}}
 
     return app
