@@ -119,7 +119,7 @@ def test_unsupported_rules_are_refused() -> None:
 
 
 def test_the_compiled_kernel_is_what_the_tests_tie() -> None:
-    """numba is part of ``make test`` (the dev extra), so ``compiled=True`` runs the compiled kernel.
+    """numba is part of ``make test`` (the dev extra): ``compiled=True`` runs the compiled kernel.
 
     Without it every ``compiled=True`` case above would silently test the
     reference loop against itself.
