@@ -211,8 +211,8 @@ class SeasonView:
         A visitor whose every call is on a round still open is not shown
         anywhere yet: an open round's calls are hidden (D-PUB-1).
         """
-        finished = self.finished_rounds()
-        return [e for e in self.visitors.values() if any(e.name in r.visitors for r in finished)]
+        seen = {name for r in self.rounds.values() if not r.is_open for name in r.visitors}
+        return [e for e in self.visitors.values() if e.name in seen]
 
     def log(self, agent: str) -> list[LogRow]:
         """Return ``agent``'s full public log: every finished round it was in (D-PUB-3)."""
