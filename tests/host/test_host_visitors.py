@@ -11,6 +11,9 @@ reads it when it plays the round.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -19,7 +22,13 @@ from typing import Any
 
 import httpx
 import pytest
-from host_process import start_host  # type: ignore[import-not-found]
+from host_process import (  # type: ignore[import-not-found]
+    SRC,
+    free_port,
+    start_host,
+    stop,
+    wait_for,
+)
 
 from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
@@ -317,3 +326,45 @@ def test_host_visitor_call_garbage_bodies_get_4xx(
     with open_store(f"sqlite:///{tmp / 'league.db'}") as store:
         calls = [s.event.payload for s in store.events(f"direction/visitors/{RID}")]
         assert [c["visitor"] for c in calls] == ["eve"]
+
+
+def test_host_serve_with_the_league_file_takes_its_database_and_arena(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """``tradeleague serve --config``: the league file's store and arena, its calls refused live.
+
+    The site runs as its own process on the wall clock: it serves the rounds
+    the host recorded in the file's database, and, the host's rounds being
+    history, refuses a visitor's call (409) because the arena is not playing now.
+    """
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    league = _league(tmp_path / "league.toml", shared_data, db)
+    _host(league, tmp_path / "host.log", DAY + timedelta(minutes=10))
+    port = free_port()
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    with log.open("ab") as handle:
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "tradeleague.cli", "serve", "--config", str(league),
+             "--port", str(port)],
+            stdout=handle, stderr=handle, env=env, start_new_session=True, cwd=tmp_path,
+        )  # fmt: skip
+    try:
+        base = f"http://127.0.0.1:{port}"
+
+        def up() -> bool:
+            try:
+                return httpx.get(f"{base}/api/v1", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_for(up, 60, "tradeleague serve")
+        rounds = httpx.get(f"{base}/api/v1/direction/rounds").json()["rounds"]
+        assert [r["round"] for r in rounds] == ["20250902T0005Z", "20250902T0000Z"]
+        refused = httpx.post(f"{base}{CALLS}", json={"visitor": "ann", "direction": "up"})
+        assert "not playing now" in _error(refused, 409, "no_open_round")
+        page = httpx.get(f"{base}/direction").text
+        assert "not playing now" in page
+        assert not list(tmp_path.glob("tradeleague.db*"))  # the file's database, not the default
+    finally:
+        assert stop(serve) in (0, -15), log.read_text(encoding="utf-8")
