@@ -43,7 +43,7 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["demo", "--candles", str(data / "crypto_4h")],
             ["demo", "--rounds", "99999999", "--house-model"],
         ],
-        "serve": [["serve", "--port", "eighty"]],
+        "serve": [["serve", "--port", "eighty"], ["serve", "--config", "/nonexistent/l.toml"]],
         "limits": [["limits", "nosuch"]],
         "log": [["log", "--season", "s1"], ["log"]],
         "data inspect": [["data", "inspect", "/nonexistent/bars"]],
