@@ -33,6 +33,8 @@ __all__ = [
     "MARKET_CLOSED",
     "PROMPT_CHANGED",
     "STRATEGY_SUMMARIZED",
+    "UNIVERSE_CHOSEN",
+    "UNIVERSE_ROW_FIELDS",
 ]
 
 FORMAT: Final = "weights"
@@ -44,6 +46,7 @@ AGENT_PAUSED: Final = "AgentPaused"
 AGENT_RESUMED: Final = "AgentResumed"
 MARKET_CLOSED: Final = "MarketClosed"
 STRATEGY_SUMMARIZED: Final = "StrategySummarized"
+UNIVERSE_CHOSEN: Final = "UniverseChosen"
 
 ENTRY_KINDS: Final = (
     EventKind.DECISION_MADE.value,
@@ -89,6 +92,53 @@ _w(
         req("prompt_version", STR),
     ),
     "A season opens: its window, symbols, price source and versions.",
+)
+UNIVERSE_ROW_FIELDS: Final = (
+    "symbol",
+    "aggregator",
+    "token",
+    "decimals",
+    "answer",
+    "reported_decimals",
+    "updated_at",
+    "paused",
+    "multiplier",
+    "price",
+    "invalid",
+    "supply",
+    "supply_decimals",
+    "value",
+    "rank",
+    "chosen",
+    "left_out",
+    "error",
+)
+"""The fields of each row of ``UniverseChosen.rows``, in order (one symbol on record each)."""
+
+_w(
+    UNIVERSE_CHOSEN,
+    (
+        req("season", STR),
+        req("read_at", STR, doc="when the registry's feeds and supplies were read, UTC"),
+        req("registry", STR, doc="the feed registry's name"),
+        req("chain_id", INT, NULL, doc="the chain the registry names, if any"),
+        req("multiplier_decimals", INT, doc="the scale of the tokens' multiplier()"),
+        req("node_block_time", STR, NULL, doc="the node's latest block time at the read"),
+        req("size", INT, doc="how many symbols the rule keeps"),
+        req("stale_before", STR, NULL, doc="a feed last updated before this was stale"),
+        req("symbols", ARR, doc="the universe, sorted"),
+        req(
+            "rows",
+            ARR,
+            doc="one object per symbol on record, with the fields of UNIVERSE_ROW_FIELDS: "
+            "addresses and decimals on record; the feed's raw answer, decimals, update time, "
+            "paused flag and multiplier; the reference price or why it is invalid; the raw "
+            "supply and its decimals; value outstanding (micro-dollars); rank; chosen; "
+            "left_out (why not chosen); error",
+        ),
+        opt("taken_from", STR, doc="a replay's universe: the recorded season it was taken from"),
+    ),
+    "A season's universe, built from the chain at its start with every input.",
 )
 _w(
     AGENT_CREATED,

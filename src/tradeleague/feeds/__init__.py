@@ -117,11 +117,21 @@ class FrozenBarsSource:
         )
 
     def returns(self, symbol: str, at: datetime) -> Mapping[int, Fraction | None]:
-        """Return trailing returns from the bars (``tradeleague.market.trailing_returns``)."""
+        """Return trailing returns from the bars (``tradeleague.market.trailing_returns``).
+
+        All unknown for a symbol the bars do not hold (history beside live feeds).
+        """
+        if symbol not in self.dataset.symbols:
+            return dict.fromkeys(RETURN_PERIODS)
         return trailing_returns(self.dataset, symbol, at, RETURN_PERIODS)
 
     def history(self, symbol: str, at: datetime, keep: int) -> list[Usd]:
-        """Return up to ``keep`` closes that have closed by ``at``, oldest first."""
+        """Return up to ``keep`` closes that have closed by ``at``, oldest first.
+
+        None for a symbol the bars do not hold.
+        """
+        if symbol not in self.dataset.symbols:
+            return []
         series = self.dataset[symbol]
         seen = int(np.searchsorted(series.observed_close, int(at.timestamp()), side="right"))
         return [Usd(int(c)) for c in series.close[max(0, seen - keep) : seen].tolist()]

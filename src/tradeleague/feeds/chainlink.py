@@ -14,6 +14,11 @@ Once per round, ``ChainlinkSource.read`` asks one node for:
   the token ABI the league assumes (``TOKEN_ABI``); a token exposing another
   interface needs its own adapter.
 
+At a weights season's start, ``ChainlinkSource.read_universe`` reads every
+feed on record the same way, and each token's ERC-20 ``totalSupply()`` and
+``decimals()`` (``ERC20_ABI``), for the universe (W-UNI-1:
+``tradeleague.formats.weights.choose_universe`` judges them).
+
 Every call is made concurrently and bounded by ``timeout_s``. A call that
 reverts, errors, answers bytes that do not decode, or does not answer in time
 leaves its field ``None`` with the reason in ``FeedReading.error`` (never the
@@ -54,10 +59,10 @@ from web3.types import RPCEndpoint
 
 from tradeleague.feeds import PriceSource, SourceReading
 from tradeleague.feeds.registry import FeedEntry, FeedRegistry
-from tradeleague.formats.weights import RETURN_PERIODS, FeedReading
+from tradeleague.formats.weights import RETURN_PERIODS, FeedReading, SupplyReading
 from tradeleague.money import Usd
 
-__all__ = ["AGGREGATOR_ABI", "TOKEN_ABI", "ChainlinkSource", "updated_time"]
+__all__ = ["AGGREGATOR_ABI", "ERC20_ABI", "TOKEN_ABI", "ChainlinkSource", "updated_time"]
 
 T = TypeVar("T")
 
@@ -102,6 +107,24 @@ TOKEN_ABI: Final[list[dict[str, Any]]] = [
     },
 ]
 """The Stock Token interface the league assumes: ``paused()`` and ``multiplier()``."""
+
+ERC20_ABI: Final[list[dict[str, Any]]] = [
+    {
+        "type": "function",
+        "name": "totalSupply",
+        "stateMutability": "view",
+        "inputs": [],
+        "outputs": [{"name": "", "type": "uint256"}],
+    },
+    {
+        "type": "function",
+        "name": "decimals",
+        "stateMutability": "view",
+        "inputs": [],
+        "outputs": [{"name": "", "type": "uint8"}],
+    },
+]
+"""The part of ERC-20 a season's universe reads: ``totalSupply()`` and ``decimals()``."""
 
 _FAR_FUTURE: Final = datetime.max.replace(tzinfo=UTC)
 
@@ -223,28 +246,42 @@ class ChainlinkSource:
             error="; ".join(sorted(errors)) or None,
         )
 
-    async def read(self, symbols: Sequence[str], at: datetime) -> SourceReading:
-        """Read the node's latest block and every symbol's feed and token once, at ``at``."""
-        provider = AsyncHTTPProvider(
+    async def _supply(self, w3: AsyncWeb3[Any], feed: FeedEntry) -> SupplyReading:
+        errors: list[str] = []
+        if feed.token is None:  # pragma: no cover - read_universe asks only tokens on record
+            return SupplyReading(symbol=feed.symbol, supply=None, decimals=None)
+        token = w3.eth.contract(address=feed.token, abi=ERC20_ABI)
+        supply, decimals = await asyncio.gather(
+            self._call("totalSupply", token.functions.totalSupply().call(), errors),
+            self._call("token decimals", token.functions.decimals().call(), errors),
+        )
+        return SupplyReading(
+            symbol=feed.symbol,
+            supply=None if supply is None else int(supply),
+            decimals=None if decimals is None else int(decimals),
+            error="; ".join(sorted(errors)) or None,
+        )
+
+    def _provider(self) -> AsyncHTTPProvider:
+        return AsyncHTTPProvider(
             self._url,
             exception_retry_configuration=None,
             cache_allowed_requests=True,
             cacheable_requests={RPCEndpoint("eth_chainId")},
         )
-        w3 = AsyncWeb3(provider)
-        try:
-            node_errors: list[str] = []
-            node_time = await self._node_time(w3, node_errors)
-            known = [s for s in symbols if s in self.registry.feeds]
-            if node_time is None:
-                why = "; ".join(node_errors) or "no block"
-                read = [_unreadable(s, f"node: {why}") for s in known]
-            else:
-                read = list(
-                    await asyncio.gather(*(self._feed(w3, self.registry.feeds[s]) for s in known))
-                )
-        finally:
-            await provider.disconnect()
+
+    async def _read(
+        self, w3: AsyncWeb3[Any], symbols: Sequence[str], at: datetime, node_errors: list[str]
+    ) -> SourceReading:
+        node_time = await self._node_time(w3, node_errors)
+        known = [s for s in symbols if s in self.registry.feeds]
+        if node_time is None:
+            why = "; ".join(node_errors) or "no block"
+            read = [_unreadable(s, f"node: {why}") for s in known]
+        else:
+            read = list(
+                await asyncio.gather(*(self._feed(w3, self.registry.feeds[s]) for s in known))
+            )
         readings = {r.symbol: r for r in read}
         for symbol in symbols:
             if symbol not in readings:
@@ -255,6 +292,40 @@ class ChainlinkSource:
             readings=readings,
             decimals={s: f.decimals for s, f in self.registry.feeds.items() if s in symbols},
         )
+
+    async def read(self, symbols: Sequence[str], at: datetime) -> SourceReading:
+        """Read the node's latest block and every symbol's feed and token once, at ``at``."""
+        provider = self._provider()
+        try:
+            return await self._read(AsyncWeb3(provider), symbols, at, [])
+        finally:
+            await provider.disconnect()
+
+    async def read_universe(
+        self, at: datetime
+    ) -> tuple[SourceReading, dict[str, SupplyReading], str | None]:
+        """Read every feed on record and each token's supply once, at ``at`` (W-UNI-1).
+
+        Returns the feeds' reading, the supplies of the symbols whose registry
+        entry names a token, and why the node could not be read (``None`` when
+        it could: then ``node_block_time`` is set).
+        """
+        provider = self._provider()
+        try:
+            w3 = AsyncWeb3(provider)
+            node_errors: list[str] = []
+            reading = await self._read(w3, list(self.registry.feeds), at, node_errors)
+            supplies: dict[str, SupplyReading] = {}
+            if reading.node_block_time is not None:
+                tokens = [f for f in self.registry.feeds.values() if f.token is not None]
+                read = await asyncio.gather(*(self._supply(w3, f) for f in tokens))
+                supplies = {r.symbol: r for r in read}
+        finally:
+            await provider.disconnect()
+        node_error = None
+        if reading.node_block_time is None:
+            node_error = "; ".join(node_errors) or "the node gave no latest block"
+        return reading, supplies, node_error
 
     def returns(self, symbol: str, at: datetime) -> Mapping[int, Fraction | None]:
         """Return the symbol's trailing returns from ``history``, or all unknown."""

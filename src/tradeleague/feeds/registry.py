@@ -20,7 +20,6 @@ feed's price (multiplier 1) and it is never reported paused.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -31,10 +30,15 @@ from typing import Any, Final
 from eth_typing import ChecksumAddress
 from eth_utils.address import to_checksum_address
 
+from tradeleague import untrusted
 from tradeleague.errors import ConfigError
 
 __all__ = ["FeedEntry", "FeedRegistry", "load_registry", "parse_registry"]
 
+_MAX_BYTES: Final = 1_000_000
+"""A registry file larger than this is refused before it is parsed."""
+_MAX_FEEDS: Final = 1_000
+"""A registry with more feeds than this is refused."""
 _ADDRESS: Final = re.compile(r"^0x[0-9a-fA-F]{40}$")
 _SYMBOL: Final = re.compile(r"^[A-Z0-9][A-Z0-9.\-]{0,15}$")
 
@@ -106,6 +110,8 @@ def parse_registry(data: Mapping[str, Any], *, name: str = "registry") -> FeedRe
     feeds = data.get("feeds")
     if not isinstance(feeds, Mapping) or not feeds:
         raise ConfigError(f"{name}: 'feeds' must map each symbol to its feed")
+    if len(feeds) > _MAX_FEEDS:
+        raise ConfigError(f"{name}: more than {_MAX_FEEDS} feeds")
     entries: dict[str, FeedEntry] = {}
     for symbol, raw in feeds.items():
         where = f"{name}: feeds.{symbol}"
@@ -142,17 +148,24 @@ def load_registry(path: Path) -> FeedRegistry:
         If the file cannot be read or parsed, or a field is wrong.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            raw = file.read(_MAX_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read the feed registry {path}: {exc.strerror}") from None
+    if len(raw) > _MAX_BYTES:
+        raise ConfigError(f"the feed registry {path} is larger than {_MAX_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"the feed registry {path} is not UTF-8 text") from None
     try:
         if path.suffix.lower() == ".toml":
             data: Any = tomllib.loads(text)
         elif path.suffix.lower() == ".json":
-            data = json.loads(text)
+            data = untrusted.loads(text, max_chars=_MAX_BYTES)
         else:
             raise ConfigError(f"the feed registry {path} must be a .toml or .json file")
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
         raise ConfigError(f"the feed registry {path} does not parse: {exc}") from None
     if not isinstance(data, Mapping):
         raise ConfigError(f"the feed registry {path} must hold an object")

@@ -59,6 +59,10 @@ class WeightsConfig:
     One season ``season`` over ``[start, end)``; or, with ``roll``, seasons of
     28 days from ``start`` (a Monday) one after another, each named
     ``<season>-<its first day>``, until ``end`` if given (W-SEA-1).
+
+    A season's symbols are ``symbols`` (a fixed list; empty: every file of
+    ``market``), or, with ``feeds`` (a feed registry), read from the chain at
+    each season's start over the RPC URL in ``$rpc_url_env`` (W-UNI-1).
     """
 
     season: str
@@ -264,6 +268,18 @@ def _weights(check: _Check, data: Any) -> WeightsConfig | None:
     if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not 0 < timeout <= 600:
         check.bad("weights", "timeout_s", "timeout_s is a number of seconds, 0 to 600")
         timeout = 60.0
+    if feeds is not None and symbols:
+        check.bad(
+            "weights", "symbols", "give symbols or feeds, not both: with feeds each season's "
+            "symbols are read from the chain"
+        )  # fmt: skip
+    if feeds is not None and feeds.exists():
+        from tradeleague.feeds.registry import load_registry  # eth_utils: slow to import
+
+        try:
+            load_registry(feeds)
+        except ConfigError as exc:
+            check.bad("weights", "feeds", str(exc))
     rpc_env = check.text(data, "weights", "rpc_url_env", needed=False)
     agents = check.agents(data, "weights", divisions=True)
     if season is None or start is None or (end is None and not roll) or not agents:

@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from tradeleague.agents.spec import parse_agent_spec, providers_for
 from tradeleague.broker.paper import PaperBroker
 from tradeleague.calls import CallParams
 from tradeleague.clock import Clock, ReplayClock
-from tradeleague.errors import ConfigError
+from tradeleague.errors import ConfigError, DataError
 from tradeleague.events import Event
-from tradeleague.events.host import SLOT_MISSED, host_stream
+from tradeleague.events.host import NO_UNIVERSE, SLOT_MISSED, host_stream
 from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.feeds.candles.base import CandleSource
 from tradeleague.feeds.candles.frozen import FrozenCandles
@@ -43,9 +44,11 @@ from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, opening_events, resume_agents
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.universe import read_universe, recorded_registry
 from tradeleague.llm.gateway import Gateway
 from tradeleague.market import load_dataset
 from tradeleague.market.calendars import NYSE, get_calendar
+from tradeleague.market.loader import symbol_files
 from tradeleague.store import Store
 
 __all__ = [
@@ -53,6 +56,7 @@ __all__ = [
     "SEASON_DAYS",
     "DirectionDriver",
     "Driver",
+    "SlotUnplayable",
     "WeightsDriver",
     "WeightsLeague",
     "direction_preset",
@@ -122,14 +126,36 @@ def missed_slots(store: Store, fmt: str) -> dict[str, tuple[str, str]]:
     }
 
 
+class SlotUnplayable(Exception):
+    """A slot that cannot be played because its season could not open.
+
+    The host records it missed with ``reason`` (``host/<format>``); it is never played late.
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class WeightsDriver:
-    """The weights league's season, played round hour by round hour."""
+    """The weights league's season, played round hour by round hour.
+
+    A season over a fixed list (``symbols``, or the bars' files) opens when the
+    driver is made. A season whose symbols come from the chain (``feeds``)
+    opens at its first round: the registry file and the RPC URL are read then,
+    once, and the universe is recorded in its opening (W-UNI-1); its rounds read
+    the feeds as recorded, so a registry change waits for the next season.
+    Under the replay clock the universe is read as of the season's first
+    instant and the rounds' prices still come from the bars.
+    """
 
     fmt = "weights"
 
     def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
         if config.end is None:
             raise ConfigError("a weights season needs its end")
+        if config.market is None:
+            raise ConfigError("[weights] needs market (frozen bars), for history and replay")
         self.config = config
         self.season = config.season
         self.preset = WeightsPreset()
@@ -146,7 +172,14 @@ class WeightsDriver:
             self.clock, self.pacing = replay_clock, ReplayPacing(replay_clock)
         else:
             self.clock, self.pacing = clock, LivePacing(clock)
-        self.source = self._source()
+        self.rpc_url: str | None = None
+        if config.feeds is not None:
+            self.rpc_url = os.environ.get(config.rpc_url_env)
+            if not self.rpc_url:
+                raise ConfigError(
+                    f"a weights league with feeds needs ${config.rpc_url_env} (an RPC URL): "
+                    "each season's symbols are read from the chain"
+                )
         self.round_config = RoundConfig(
             params=CallParams(max_tokens=400, timeout_s=config.timeout_s)
         )
@@ -160,34 +193,87 @@ class WeightsDriver:
         self.state = SeasonState.from_events(
             self.stream, (s.event for s in self.store.events(self.stream)), self.preset
         )
-        if not self.state.started:
-            opening = opening_events(
-                self.stream, config.season, self.bars, self.roster, *self.window, self.preset
-            )
-            self.store.append(opening)
-            for e in opening:
-                self.state.apply(e)
-        elif sorted(self.state.agents) != sorted(a.name for a in config.agents):
-            raise ConfigError(
-                f"weights season {config.season} was recorded with agents "
-                f"{sorted(self.state.agents)}; run it with the same roster"
-            )
-        resume_agents(self.state, self.agents)
+        self.source: PriceSource | None = None
+        if self.state.started:
+            if sorted(self.state.agents) != sorted(a.name for a in config.agents):
+                raise ConfigError(
+                    f"weights season {config.season} was recorded with agents "
+                    f"{sorted(self.state.agents)}; run it with the same roster"
+                )
+            self.source = self._source(self.state.symbols, self.state.universe)
+            resume_agents(self.state, self.agents)
+        elif config.feeds is None:
+            self._open(self._source(list(config.symbols) or None, None), None)
 
-    def _source(self) -> PriceSource:
+    def _bars(self, symbols: Sequence[str] | None, *, need_all: bool) -> FrozenBarsSource:
         market = self.config.market
-        if market is None:
+        if market is None:  # pragma: no cover - checked in __init__
             raise ConfigError("[weights] needs market (frozen bars), for history and replay")
-        symbols = list(self.config.symbols) or None
+        if symbols is not None and not need_all:
+            files = symbol_files(market)
+            symbols = [s for s in symbols if s in files]
         self.bars = FrozenBarsSource(load_dataset(market, symbols=symbols))
-        if self.replay or self.config.feeds is None:
-            return self.bars
-        rpc_url = os.environ.get(self.config.rpc_url_env)
-        if not rpc_url:
-            raise ConfigError(f"live weights prices need ${self.config.rpc_url_env} (an RPC URL)")
+        return self.bars
+
+    def _source(
+        self, symbols: Sequence[str] | None, universe: Mapping[str, Any] | None
+    ) -> PriceSource:
+        """Return the rounds' prices.
+
+        The bars (replay, or a fixed list without feeds), or live the feeds the
+        season recorded, with the bars as history.
+        """
+        if self.replay:
+            return self._bars(symbols, need_all=True)
+        if universe is None and self.config.feeds is None:
+            return self._bars(symbols, need_all=True)
         from tradeleague.feeds.chainlink import ChainlinkSource  # web3 only when a host reads it
 
-        return ChainlinkSource(load_registry(self.config.feeds), rpc_url, history=self.bars)
+        bars = self._bars(symbols, need_all=False)
+        if universe is not None:
+            registry = recorded_registry(universe)
+        elif self.config.feeds is not None:
+            registry = load_registry(self.config.feeds)
+        return ChainlinkSource(registry, self.rpc_url or "", history=bars)
+
+    def _open(self, source: PriceSource, universe: Mapping[str, Any] | None) -> None:
+        """Record the season's opening (its universe, if read) and take up its state."""
+        decimals = None
+        if universe is not None and not self.replay:
+            decimals = {
+                str(r["symbol"]): int(r["decimals"]) for r in universe["rows"] if r["chosen"]
+            }
+        opening = opening_events(
+            self.stream, self.config.season, source, self.roster, *self.window, self.preset,
+            universe=universe, decimals=decimals, replay=self.replay,
+        )  # fmt: skip
+        self.store.append(opening)
+        for e in opening:
+            self.state.apply(e)
+        self.source = source
+        resume_agents(self.state, self.agents)
+
+    async def _open_from_chain(self) -> None:
+        """Read the universe from the chain and open the season with it (W-UNI-1)."""
+        if self.config.feeds is None:  # pragma: no cover - a fixed list opens in __init__
+            raise ConfigError(f"weights season {self.season} has no feeds to read")
+        at = self.window[0] if self.replay else self.clock.now()
+        try:
+            registry = load_registry(self.config.feeds)
+            universe = await read_universe(
+                registry, self.rpc_url or "", season=self.season, at=at, preset=self.preset,
+                timeout_s=min(self.config.timeout_s, 30.0),
+            )  # fmt: skip
+        except ConfigError as exc:  # the registry file broke, or the node cannot be read
+            raise SlotUnplayable(NO_UNIVERSE, str(exc)) from exc
+        try:
+            source = self._source(universe["symbols"], universe)
+        except DataError as exc:
+            raise ConfigError(
+                f"season {self.season}'s universe holds symbols the bars in "
+                f"{self.config.market} lack: {exc}"
+            ) from exc
+        self._open(source, universe)
 
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
         """Return the round hours in ``[start, end)`` within the season (W-RND-1)."""
@@ -203,9 +289,19 @@ class WeightsDriver:
         return self.state.recorded(slot)
 
     async def play(self, slot: datetime) -> list[Event]:
-        """Play the round of ``slot``; its events are appended in one transaction."""
+        """Play the round of ``slot``; its events are appended in one transaction.
+
+        Raises
+        ------
+        SlotUnplayable
+            If the season opens at this round and its universe cannot be read.
+        """
+        if not self.state.started:
+            await self._open_from_chain()
         if isinstance(self.clock, ReplayClock):
             self.clock.set(max(slot, self.clock.now()))
+        if self.source is None:  # pragma: no cover - an opened season has its source
+            raise ConfigError(f"weights season {self.season} has no price source")
         events = await play_round(
             self.state, self.source, self.agents, slot, self.pacing, self.round_config
         )

@@ -3,6 +3,9 @@
 - Replay clock (``run_replay``): every slot of ``[start, end)``, merged across
   formats in time order, played as fast as the machine allows (no sleeping).
   Slots already recorded are skipped, so the same command resumes.
+- A slot whose season cannot open (a weights season whose universe cannot be
+  read from the chain) is recorded as missed with the driver's reason
+  (``no_universe``) and a warning; the next slot tries again.
 - Live clock (``run_live``): first, every slot of each format whose time has
   passed since the format's start unplayed is recorded as missed
   (``host_down``), never played late; then each slot is played at its time,
@@ -22,7 +25,7 @@ from datetime import datetime, timedelta
 from tradeleague.clock import Clock
 from tradeleague.events import Event, EventKind, utc_iso
 from tradeleague.events.host import HOST_DOWN, SLOT_MISSED, host_stream
-from tradeleague.host.drivers import Driver, missed_slots
+from tradeleague.host.drivers import Driver, SlotUnplayable, missed_slots
 from tradeleague.host.metrics import Metrics
 from tradeleague.store import Store
 
@@ -43,10 +46,37 @@ def _observe(metrics: Metrics, events: Sequence[Event]) -> None:
                 )
 
 
+def _unplayable(store: Store, driver: Driver, slot: datetime, exc: SlotUnplayable) -> None:
+    """Record ``slot`` as missed for the reason ``exc`` gives; it is never played late."""
+    payload = {
+        "format": driver.fmt,
+        "season": driver.season_of(slot),
+        "slot": utc_iso(slot),
+        "reason": exc.reason,
+        "detail": str(exc),
+    }
+    store.append([Event(host_stream(driver.fmt), SLOT_MISSED, payload, slot)])
+
+
 async def _play(driver: Driver, slot: datetime, metrics: Metrics, store: Store) -> None:
     seq_before = store.head().seq
     started = time.monotonic()
-    events = await driver.play(slot)
+    try:
+        events = await driver.play(slot)
+    except SlotUnplayable as exc:
+        _unplayable(store, driver, slot, exc)
+        metrics.missed(driver.fmt, exc.reason)
+        _log.warning(
+            "slot missed",
+            extra={
+                "format": driver.fmt,
+                "season": driver.season_of(slot),
+                "slot": utc_iso(slot),
+                "reason": exc.reason,
+                "detail": str(exc),
+            },
+        )
+        return
     if not events:  # the arena appends as it goes: read back what the round wrote
         events = [s.event for s in store.events(driver.stream, after_seq=seq_before)]
     metrics.played(driver.fmt)
@@ -70,18 +100,22 @@ async def run_replay(
     metrics: Metrics,
     stop: asyncio.Event,
 ) -> int:
-    """Play every unplayed slot of ``[start, end)`` in time order; return how many were played."""
+    """Play every unplayed slot of ``[start, end)`` in time order; return how many were played.
+
+    A slot recorded missed is skipped, as a played one is.
+    """
     order = {d.fmt: i for i, d in enumerate(drivers)}
     slots = sorted(
         ((s, d) for d in drivers for s in d.slots(start, end)),
         key=lambda pair: (pair[0], order[pair[1].fmt]),
     )
+    missed = {d.fmt: set(missed_slots(store, d.fmt)) for d in drivers}
     played = 0
     for slot, driver in slots:
         if stop.is_set():
             break
-        if driver.played(slot):
-            continue
+        if utc_iso(slot) in missed[driver.fmt] or driver.played(slot):
+            continue  # a slot recorded missed is never played late
         await _play(driver, slot, metrics, store)
         played += 1
     return played

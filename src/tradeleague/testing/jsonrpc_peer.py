@@ -11,7 +11,9 @@ in-memory state the test scripts:
   uint80 answeredInRound)``, ``decimals()`` as ``uint8``, ``description()``;
 - a tokenised stock (``TokenState``): ``paused()`` as ``bool`` and
   ``multiplier()`` as ``uint256`` scaled by 10**18 (the ABI the league's
-  Chainlink adapter reads, ``tradeleague.feeds.chainlink``).
+  Chainlink adapter reads, ``tradeleague.feeds.chainlink``), and the ERC-20
+  ``totalSupply()`` as ``uint256`` and ``decimals()`` as ``uint8`` (what a
+  season's universe is sized by).
 
 Any call can be given a fault (``PeerFault``): a revert (JSON-RPC error 3 with
 ABI-encoded ``Error(string)`` data, as geth answers), a plain JSON-RPC error,
@@ -95,10 +97,16 @@ class AggregatorState:
 
 @dataclass(slots=True)
 class TokenState:
-    """One tokenised stock's answers: its paused flag and its multiplier (10**18 = 1)."""
+    """One tokenised stock's answers.
+
+    Its paused flag, its multiplier (10**18 = 1), and its ERC-20
+    ``totalSupply()`` (raw, in units of ``10**-decimals`` tokens) and ``decimals()``.
+    """
 
     paused: bool = False
     multiplier: int = 10**18
+    total_supply: int = 0
+    decimals: int = 18
     faults: dict[str, PeerFault] = field(default_factory=dict)
 
 
@@ -110,6 +118,8 @@ _AGGREGATOR_FUNCTIONS: Final = {
 _TOKEN_FUNCTIONS: Final = {
     selector("paused()"): "paused",
     selector("multiplier()"): "multiplier",
+    selector("totalSupply()"): "totalSupply",
+    selector("decimals()"): "decimals",
 }
 
 
@@ -342,6 +352,10 @@ class JsonRpcPeer:
                 return garbage
             if name == "paused":
                 return "0x" + encode(["bool"], [token.paused]).hex()
+            if name == "totalSupply":
+                return "0x" + encode(["uint256"], [token.total_supply]).hex()
+            if name == "decimals":
+                return "0x" + encode(["uint8"], [token.decimals]).hex()
             return "0x" + encode(["uint256"], [token.multiplier]).hex()
         # No code at the address, or no such function: what a node answers for an account.
         return "0x"

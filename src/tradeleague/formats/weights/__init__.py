@@ -78,7 +78,16 @@ from tradeleague.formats.weights.season import (
     season_window,
 )
 from tradeleague.formats.weights.text import holds_address, plain_text, summary_shown
-from tradeleague.formats.weights.universe import Listing, build_universe
+from tradeleague.formats.weights.universe import (
+    LeftOut,
+    Listing,
+    SupplyReading,
+    Universe,
+    UniverseRow,
+    build_universe,
+    choose_universe,
+    rank_listings,
+)
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -96,6 +105,7 @@ __all__ = [
     "FeedReading",
     "HaltReason",
     "Hold",
+    "LeftOut",
     "Listing",
     "MarketAssessment",
     "NoDecision",
@@ -105,9 +115,12 @@ __all__ = [
     "PriceInvalid",
     "SeasonWindow",
     "SkipCode",
+    "SupplyReading",
     "SymbolLine",
     "TableRow",
     "TurnCandidate",
+    "Universe",
+    "UniverseRow",
     "UnrankedReason",
     "WeightsPreset",
     "answer_schema",
@@ -117,6 +130,7 @@ __all__ = [
     "build_universe",
     "chart_points",
     "check_price",
+    "choose_universe",
     "counts_toward_pause",
     "division_cap",
     "holds_address",
@@ -130,6 +144,7 @@ __all__ = [
     "plain_text",
     "prompt_change_refusal",
     "prompt_in_force",
+    "rank_listings",
     "rank_table",
     "reference_price",
     "render_answer",

@@ -21,6 +21,7 @@ from tradeleague.events.weights import (
     KEY_CHANGED,
     MARKET_CLOSED,
     PROMPT_CHANGED,
+    UNIVERSE_CHOSEN,
 )
 from tradeleague.sim import Portfolio
 
@@ -33,6 +34,7 @@ __all__ = [
     "MARKET_CLOSED",
     "PROMPT_CHANGED",
     "STREAM_PREFIX",
+    "UNIVERSE_CHOSEN",
     "book_payload",
     "event",
     "season_stream",

@@ -26,7 +26,7 @@ from tradeleague.agents.recorded import NotACallRecord, calls_in
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
-from tradeleague.feeds import FrozenBarsSource
+from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.formats.weights import (
     Division,
     EntryKind,
@@ -38,6 +38,7 @@ from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.universe import universe_event
 from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
@@ -124,13 +125,33 @@ def replay_hours(
 def _opening(
     stream: str,
     season_id: str,
-    source: FrozenBarsSource,
+    source: PriceSource,
     roster: Sequence[RosterEntry],
     start: datetime,
     end: datetime,
     preset: WeightsPreset,
+    *,
+    universe: Mapping[str, object] | None = None,
+    symbols: Sequence[str] | None = None,
+    decimals: Mapping[str, int] | None = None,
+    replay: bool = True,
 ) -> list[Event]:
-    symbols = source.dataset.symbols
+    """Return the events that open a season.
+
+    ``SeasonStarted``, then the universe when it was read from the chain
+    (``UniverseChosen``, W-UNI-1), then each agent and its account. The
+    season's symbols are ``universe``'s, else ``symbols``, else the bars' (a
+    ``FrozenBarsSource``); their decimals are ``decimals``, else the bars' six.
+    """
+    if universe is not None:
+        chosen = [str(s) for s in universe["symbols"]]  # type: ignore[attr-defined]
+    elif symbols is not None:
+        chosen = list(symbols)
+    elif isinstance(source, FrozenBarsSource):
+        chosen = list(source.dataset.symbols)
+    else:
+        raise ConfigError("a season over live feeds needs its symbols")
+    places = {s: (6 if decimals is None else decimals[s]) for s in chosen}
     events = [
         ev.event(
             stream,
@@ -140,11 +161,11 @@ def _opening(
                 "season": season_id,
                 "start": ev.iso(start),
                 "end": ev.iso(end),
-                "symbols": list(symbols),
-                "decimals": dict.fromkeys(symbols, 6),
+                "symbols": chosen,
+                "decimals": places,
                 "source": source.name,
                 "synthetic": source.synthetic,
-                "replay": True,
+                "replay": replay,
                 "start_cash": str(int(preset.start_cash)),
                 "scoring_version": preset.scoring_version,
                 "prompt_version": preset.prompt_version,
@@ -152,6 +173,8 @@ def _opening(
             start,
         )
     ]
+    if universe is not None:
+        events.append(universe_event(stream, universe, start))
     for entry in roster:
         payload = {
             "agent": entry.name,
@@ -199,6 +222,7 @@ async def run_season(
     preset: WeightsPreset | None = None,
     config: RoundConfig | None = None,
     on_round: Callable[[int, int, datetime], None] | None = None,
+    universe: Mapping[str, object] | None = None,
 ) -> SeasonState:
     """Replay (or resume) season ``season_id`` over ``source`` and return its final state.
 
@@ -219,6 +243,10 @@ async def run_season(
         The rules and the call parameters.
     on_round
         Called after each round with (index, total, hour), played or skipped.
+    universe
+        A universe recorded from the chain (a ``UniverseChosen`` payload, taken
+        from a recorded season), recorded again in this season's opening; the
+        season's symbols are then its symbols (the bars must hold them).
 
     Raises
     ------
@@ -235,7 +263,10 @@ async def run_season(
     season_end = datetime.combine(end, time(0), tzinfo=UTC)
     state = SeasonState.from_events(stream, (s.event for s in store.events(stream)), preset)
     if not state.started:
-        opening = _opening(stream, season_id, source, roster, season_start, season_end, preset)
+        opening = _opening(
+            stream, season_id, source, roster, season_start, season_end, preset,
+            universe=universe,
+        )  # fmt: skip
         store.append(opening)
         for e in opening:
             state.apply(e)

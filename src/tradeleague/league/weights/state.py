@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
 from tradeleague.events import Event, EventKind
 from tradeleague.formats.weights import (
@@ -109,6 +110,8 @@ class SeasonState:
     started: bool = False
     entry_books: dict[str, list[tuple[int, int, dict[str, int]]]] = field(default_factory=dict)
     """Per agent, each entry's recorded (value, cash, holdings), in micro-units."""
+    universe: dict[str, Any] | None = None
+    """The ``UniverseChosen`` payload, when the season's symbols were read from the chain."""
 
     @classmethod
     def from_events(
@@ -136,6 +139,8 @@ class SeasonState:
             self.decimals = {str(k): int(v) for k, v in p["decimals"].items()}  # type: ignore[attr-defined]
             self.source = str(p.get("source", ""))
             self.synthetic = bool(p.get("synthetic", False))
+        elif kind == ev.UNIVERSE_CHOSEN:
+            self.universe = dict(p)
         elif kind == EventKind.SEASON_ENDED:
             self.ended = True
         elif kind == ev.AGENT_CREATED:
