@@ -21,6 +21,7 @@ from tradeleague.host.config import LeagueConfig, load_league
 from tradeleague.host.host import HostOptions, run_host
 from tradeleague.host.logs import setup_logs
 from tradeleague.host.reads import season_report, status
+from tradeleague.league.weights.universe import universe_summary
 from tradeleague.store import open_store
 
 __all__ = ["register"]
@@ -115,6 +116,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Show each format's season, last and next slot, missed slots and paused agents.
 
+        A weights season also shows its symbols and, when they were read from the
+        chain, when, from which registry, and which symbols were left out and why.
+
         Example: tradeleague status --config examples/league.toml --json
         """
         url, league = _store_url(db, config)
@@ -129,6 +133,8 @@ def register(app: typer.Typer) -> None:
                 f"next {entry['next_slot'] or '-'}, {len(entry['missed'])} missed, "
                 f"{len(entry['paused'])} paused"
             )
+            if entry.get("universe") is not None and entry["universe"]["symbols"]:
+                typer.echo(f"  {universe_summary(entry['universe'])}")
 
     @app.command("report")
     def report_command(

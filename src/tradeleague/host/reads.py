@@ -26,6 +26,7 @@ from tradeleague.league.answers import answers_payload
 from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.universe import universe_view
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.store import Store
 from tradeleague.store.schema import events as events_table
@@ -86,6 +87,7 @@ def _weights_status(
             if agent.paused
         ],
         "feeds": feeds,
+        "universe": universe_view(state),
     }
 
 
@@ -125,7 +127,9 @@ def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str
 
     Each entry: ``format``, ``season``, ``last_slot``, ``next_slot``,
     ``missed`` (``slot``, ``reason``), ``paused`` (``agent``, ``reason``) and
-    ``feeds``; the arena's entries also name their ``stream``.
+    ``feeds``; the arena's entries also name their ``stream``, the weights
+    seasons their ``universe`` (``universe_view``: the symbols and what they
+    were chosen from).
     """
     streams = _streams(store)
     seasons = [s.removeprefix("weights/") for s in streams if s.startswith("weights/")]

@@ -312,7 +312,7 @@ def install_pages(
         install_thesis_pages(router, thesis, page, guarded)
 
     @router.get("/methodology/{name}", response_class=HTMLResponse)
-    def methodology_page(name: str) -> HTMLResponse:
+    def methodology_page(name: str, season: str | None = None) -> HTMLResponse:
         if name not in FORMATS:
             return missing(f"no format {name!r}")
         m = methodology(
@@ -323,7 +323,21 @@ def install_pages(
             thesis=thesis.preset if thesis is not None else None,
         )
         changes = direction.changelog()["changes"] if name == "direction" else []
-        return page("methodology.html", title=f"Methodology: {m.title}", m=m, changes=changes)
+        universe: dict[str, Any] | None = None
+        if name == "weights":  # the latest season's universe, or ?season='s
+            try:
+                universe = weights.universe(season)
+            except NotFound as exc:
+                if season is not None:
+                    return missing(str(exc))
+        return page(
+            "methodology.html",
+            title=f"Methodology: {m.title}",
+            m=m,
+            changes=changes,
+            universe=universe,
+            seasons=weights_seasons() if name == "weights" else [],
+        )
 
     app.include_router(router)
     install_account_pages(app, env)

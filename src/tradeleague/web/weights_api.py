@@ -21,7 +21,12 @@ Routes, under ``prefix`` (default ``/api/v1/weights``):
 - ``GET /seasons/{season}/agents/{agent}``: an agent's page: entries, trades,
   one chart point per trading day (W-SCO-3), reasons, summary (W-REC-3);
 - ``GET /seasons/{season}/market``: the market's status at the latest round,
-  open or closed and why, halted symbols and holds (W-MKT-1, W-MKT-2, W-HOLD-3).
+  open or closed and why, halted symbols and holds (W-MKT-1, W-MKT-2, W-HOLD-3);
+- ``GET /seasons/{season}/universe``: the season's symbols and, when they were
+  read from the chain at its start, every input: each feed on record, its price
+  or why it is invalid, the token's supply, the value outstanding, the rank and
+  why a symbol was left out (W-UNI-1);
+- ``GET /universe``: the same for the latest season (the methodology page's).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.report import agent_season_luck, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries
+from tradeleague.league.weights.universe import universe_view
 from tradeleague.money import micros_to_str
 from tradeleague.sim import Fill
 from tradeleague.store import Store, StoredEvent
@@ -388,6 +394,8 @@ class WeightsReads:
                 f"{prefix}/seasons/{{season}}/tables/{{division}}",
                 f"{prefix}/seasons/{{season}}/agents/{{agent}}",
                 f"{prefix}/seasons/{{season}}/market",
+                f"{prefix}/seasons/{{season}}/universe",
+                f"{prefix}/universe",
             ],
         }
 
@@ -411,6 +419,20 @@ class WeightsReads:
         """Return the market's status at the latest round (W-MKT-2) (raises ``NotFound``)."""
         with self._season(season_id) as s:
             return _market_payload(s)
+
+    def universe(self, season_id: str | None = None) -> dict[str, Any]:
+        """Return a season's universe and what it was built from (W-UNI-1).
+
+        ``None``: the latest season (the last one started in the log). Raises
+        ``NotFound`` for an unknown season, or when no season has started.
+        """
+        if season_id is None:
+            with self._store_factory() as store, self._index.current(store) as found:
+                if not found:
+                    raise NotFound("no weights season has started yet")
+                season_id = found[-1]
+        with self._season(season_id) as s:
+            return {"disclaimer": DISCLAIMER, **universe_view(s.state)}
 
 
 def _division_of(text: str) -> Division:
@@ -480,5 +502,13 @@ def weights_router(
     @router.get("/seasons/{season_id}/market", summary="The market's status and why")
     def market(season_id: str) -> JSONResponse:
         return answer(lambda: reads.market(season_id))
+
+    @router.get("/seasons/{season_id}/universe", summary="A season's universe and its inputs")
+    def universe(season_id: str) -> JSONResponse:
+        return answer(lambda: reads.universe(season_id))
+
+    @router.get("/universe", summary="The latest season's universe and its inputs")
+    def latest_universe() -> JSONResponse:
+        return answer(reads.universe)
 
     return router

@@ -6,6 +6,10 @@ forced it outside the round clock, and whether it was the day's Open round),
 each entry its value, cash and holdings. Amounts are exact decimal strings
 (micro-dollar, micro-token precision); percentages are rounded as W-SCO-2.
 
+A season whose symbols were read from the chain also carries ``universe``: the
+recorded ``UniverseChosen`` payload, every input the universe was built from
+(W-UNI-1). A season over a fixed list of symbols has no such key.
+
 Each agent also carries ``vs_cash`` and ``vs_buy_and_hold`` (ST-2: whether its
 result is told apart from each baseline, by the test stated in ``significance``),
 and ``significance`` holds each division's luckiest-of-N line with the entries
@@ -121,6 +125,7 @@ def build_report(
                 "vs_buy_and_hold": luck[a.division].rows[a.agent].vs_buy_and_hold.to_payload(),
             }
         )
+    universe = {} if state.universe is None else {"universe": state.universe}
     return {
         "disclaimer": DISCLAIMER,
         "season": state.season_id,
@@ -128,6 +133,7 @@ def build_report(
         "synthetic": state.synthetic,
         "scoring_version": preset.scoring_version,
         "prompt_version": preset.prompt_version,
+        **universe,  # only a season whose symbols were read from the chain
         "agents": agents,
         "significance": {d.value: luck[d].to_payload() for d in Division},
         "rounds": [

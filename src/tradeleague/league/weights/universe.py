@@ -48,6 +48,7 @@ __all__ = [
     "taken_universe",
     "universe_event",
     "universe_payload",
+    "universe_summary",
     "universe_view",
 ]
 
@@ -284,3 +285,21 @@ def universe_view(state: SeasonState) -> dict[str, Any]:
         "taken_from": p.get("taken_from"),
         "rows": rows,
     }
+
+
+def universe_summary(view: Mapping[str, Any]) -> str:
+    """Return a ``universe_view`` in one line of words (``tradeleague status``)."""
+    symbols = ", ".join(view["symbols"])
+    count = len(view["symbols"])
+    if view["built_from"] != "chain":
+        return f"universe: {count} symbols, a fixed list: {symbols}"
+    taken = f", taken from season {view['taken_from']}" if view.get("taken_from") else ""
+    left = [
+        f"{r['symbol']} ({r['left_out']}{': ' + r['invalid'] if r['invalid'] else ''})"
+        for r in view["rows"]
+        if r["left_out"] is not None
+    ]
+    return (
+        f"universe: {count} symbols read from the chain at {view['read_at']} (registry "
+        f"{view['registry']}{taken}): {symbols}; left out: {', '.join(left) or 'none'}"
+    )

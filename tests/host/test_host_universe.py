@@ -1,0 +1,248 @@
+"""W-UNI-1, W-UNI-2, W-PX-4: a hosted weights season's universe is read from the chain at its
+start, recorded with every input, kept to the season's end, and shown.
+
+A real JSON-RPC peer on loopback lists 25 registry entries (three broken: a feed silent
+for three days, one answering zero, one reporting other decimals than on record); a host
+under the replay clock with rolling 28-day seasons plays across a season boundary. The
+first season's universe is the 20 valid symbols with the largest value outstanding; a
+registry change made mid-season changes nothing until the next season opens.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+from universe_helpers import (  # type: ignore[import-not-found]
+    BROKEN,
+    CHAIN,
+    STALE,
+    SYMBOLS,
+    WRONG_DECIMALS,
+    ZERO,
+    expected_universe,
+    listing,
+    registry_text,
+    script_peer,
+    write_registry,
+)
+
+from tradeleague.cli import app
+from tradeleague.events import Event, EventKind, check_events
+from tradeleague.events.host import NO_UNIVERSE, SLOT_MISSED, host_stream
+from tradeleague.events.weights import UNIVERSE_CHOSEN, UNIVERSE_ROW_FIELDS
+from tradeleague.store import open_store, verify
+from tradeleague.testing.jsonrpc_peer import JsonRpcPeer
+
+pytestmark = pytest.mark.shared_data
+
+SEASON1, SEASON2 = "U-2025-09-01", "U-2025-09-29"
+START1 = datetime(2025, 9, 1, tzinfo=UTC)
+START2 = datetime(2025, 9, 29, tzinfo=UTC)
+
+
+def _league(path: Path, data: Path, db: str) -> Path:
+    path.write_text(
+        f"""
+[league]
+db = "{db}"
+
+[weights]
+season = "U"
+start = 2025-09-01
+end = 2025-10-27
+roll = true
+market = "{data / "us_equities_daily"}"
+feeds = "feeds.toml"
+rpc_url_env = "TEST_RPC_URL"
+
+[[weights.agents]]
+name = "equal"
+spec = "baseline:equal_weight"
+division = "open"
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.fixture
+def peer() -> Iterator[JsonRpcPeer]:
+    with JsonRpcPeer(chain_id=CHAIN) as p:
+        script_peer(p, START1 - timedelta(hours=1))
+        yield p
+
+
+def _events(db: str, stream: str) -> list[Event]:
+    with open_store(db, upgrade=False) as store:
+        return [s.event for s in store.events(stream)]
+
+
+def _universe(events: list[Event]) -> list[dict[str, Any]]:
+    return [dict(e.payload) for e in events if e.kind == UNIVERSE_CHOSEN]
+
+
+def _round_symbols(events: list[Event]) -> list[set[str]]:
+    return [
+        {str(s) for s in e.payload["prices"]}  # type: ignore[attr-defined]
+        for e in events
+        if e.kind == EventKind.ROUND_STARTED
+    ]
+
+
+def _run(league: Path, start: str, end: str) -> None:
+    result = CliRunner().invoke(
+        app, ["run", "--config", str(league), "--clock", "replay", "--from", start, "--to", end]
+    )
+    assert result.exit_code == 0, result.output
+
+
+def test_host_season_start_records_the_universe_and_keeps_it_to_the_season_end(
+    shared_data: Path, tmp_path: Path, peer: JsonRpcPeer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W-UNI-1, W-UNI-2, W-PX-4: the 20 valid symbols with the largest value outstanding,
+    every input recorded; a mid-season registry change waits for the next season."""
+    monkeypatch.setenv("TEST_RPC_URL", peer.url)
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    registry = write_registry(tmp_path / "feeds.toml", registry_text())
+    league = _league(tmp_path / "league.toml", shared_data, db)
+
+    # A Thursday late in the first season: the season opens at its first round played.
+    _run(league, "2025-09-25T00:00Z", "2025-09-26T00:00Z")
+    season1 = _events(db, f"weights/{SEASON1}")
+    (universe,) = _universe(season1)
+    chosen = expected_universe()
+    assert universe["symbols"] == chosen
+    assert len(chosen) == 20
+    started = next(e for e in season1 if e.kind == EventKind.SEASON_STARTED)
+    assert started.payload["symbols"] == chosen
+    assert universe["read_at"] == "2025-09-01T00:00:00.000000Z"  # the season's first instant
+    assert universe["registry"] == "feeds"
+    assert universe["chain_id"] == CHAIN
+    rows = {r["symbol"]: r for r in universe["rows"]}
+    assert sorted(rows) == sorted(SYMBOLS)  # every entry on record, chosen or not
+    for symbol, row in rows.items():
+        assert sorted(row) == sorted(UNIVERSE_ROW_FIELDS)
+        listed = listing(SYMBOLS.index(symbol), symbol)
+        assert row["supply"] == str(listed.supply)
+        assert row["supply_decimals"] == 18
+        assert row["chosen"] is (symbol in chosen)
+        if symbol in BROKEN:
+            assert row["left_out"] == BROKEN[symbol]
+            assert row["rank"] is None
+            assert row["value"] is None
+        else:
+            assert row["price"] == str(listed.answer // 100)
+            assert row["value"] == str(listed.value_micros)
+            assert row["left_out"] == (None if symbol in chosen else "outside_top")
+    assert rows[ZERO]["invalid"] == "not_positive"
+    assert rows[WRONG_DECIMALS]["invalid"] == "decimals_changed"
+    assert rows[WRONG_DECIMALS]["reported_decimals"] == 18
+    assert rows[STALE]["invalid"] is None  # a valid price, but its feed stopped publishing
+    ranked = sorted((r for r in rows.values() if r["rank"] is not None), key=lambda r: r["rank"])
+    assert [r["rank"] for r in ranked] == list(range(1, 23))
+    values = [int(r["value"]) for r in ranked]
+    assert values == sorted(values, reverse=True)
+    thursday = _round_symbols(season1)
+    assert thursday
+    assert all(s == set(chosen) for s in thursday)
+
+    # Mid-season, the registry changes: the largest chosen token leaves, a new large one joins.
+    dropped = ranked[0]["symbol"]
+    kept = tuple(s for s in SYMBOLS if s != dropped)
+    write_registry(registry, registry_text(kept, extra={"IBM": 25}))
+    script_peer(peer, START2 - timedelta(hours=1), extra={"IBM": 25})
+    # Friday (the first season still) and Monday (the next season).
+    _run(league, "2025-09-26T00:00Z", "2025-09-30T00:00Z")
+    season1 = _events(db, f"weights/{SEASON1}")
+    assert len(_universe(season1)) == 1  # read once, at the season's start
+    friday = _round_symbols(season1)[len(thursday) :]
+    assert friday
+    assert all(s == set(chosen) for s in friday)
+
+    season2 = _events(db, f"weights/{SEASON2}")
+    (universe2,) = _universe(season2)
+    assert universe2["read_at"] == "2025-09-29T00:00:00.000000Z"
+    assert universe2["symbols"] == expected_universe(kept, extra={"IBM": 25})
+    assert "IBM" in universe2["symbols"]
+    assert dropped not in universe2["symbols"]
+    assert all(s == set(universe2["symbols"]) for s in _round_symbols(season2))
+    assert _round_symbols(season2)
+
+    with open_store(db, upgrade=False) as store:
+        everything = [s.event for s in store.events()]
+        assert verify(store).ok
+    assert check_events([e for e in everything if e.stream.startswith("weights/")], "weights") == []
+
+    # REPORT.json names the universe; status shows it.
+    out = tmp_path / "report.json"
+    runner = CliRunner()
+    done = runner.invoke(app, ["report", "--db", db, "--season", SEASON1, "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["universe"]["symbols"] == chosen
+    assert report["universe"]["rows"] == universe["rows"]
+    status = runner.invoke(app, ["status", "--db", db, "--json"])
+    assert status.exit_code == 0, status.output
+    shown = {f["season"]: f["universe"] for f in json.loads(status.stdout)["formats"]}
+    assert shown[SEASON1]["symbols"] == chosen
+    assert shown[SEASON1]["built_from"] == "chain"
+    assert {r["symbol"]: r["left_out"] for r in shown[SEASON1]["rows"]}[STALE] == "stale"
+    text = runner.invoke(app, ["status", "--db", db])
+    assert f"universe: 20 symbols read from the chain at {universe['read_at']}" in text.stdout
+    assert "AMZN (stale), AVGO (price_invalid: not_positive)" in text.stdout
+
+    # The methodology page and its JSON route show the latest season's universe.
+    from tradeleague.api import ScenarioService
+    from tradeleague.api.site import create_site
+    from tradeleague.clock import WallClock
+
+    with open_store(db, upgrade=False) as store:
+        site = create_site(ScenarioService(store, WallClock()))
+        with TestClient(site) as client:
+            body = client.get("/api/v1/weights/universe").json()
+            html = client.get("/methodology/weights").text
+            first = client.get(f"/api/v1/weights/seasons/{SEASON1}/universe").json()
+            page1 = client.get(f"/methodology/weights?season={SEASON1}").text
+    assert body["season"] == SEASON2
+    assert body["symbols"] == universe2["symbols"]
+    assert first["symbols"] == chosen
+    assert [r["symbol"] for r in first["rows"]][:2] == [ranked[0]["symbol"], ranked[1]["symbol"]]
+    assert f"Universe of season {SEASON2}" in html
+    assert f"Universe of season {SEASON1}" in page1
+    for symbol in chosen:
+        assert f'<tr data-symbol="{symbol}" class="chosen">' in page1
+    assert '<tr data-symbol="AMZN" class="left-out">' in page1
+    assert "its feed last published more than 25 hours before the freshest feed" in page1
+
+
+def test_an_unreadable_universe_misses_the_slot_and_the_next_slot_tries_again(
+    shared_data: Path, tmp_path: Path, peer: JsonRpcPeer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W-UNI-1: no node, no universe: the season does not open on guesses; the slot is
+    recorded missed (no_universe) and never played late; the next slot reads again."""
+    db = f"sqlite:///{tmp_path / 'league.db'}"
+    write_registry(tmp_path / "feeds.toml", registry_text())
+    league = _league(tmp_path / "league.toml", shared_data, db)
+    monkeypatch.setenv("TEST_RPC_URL", "http://127.0.0.1:9")  # nothing listens there
+    _run(league, "2025-09-25T15:00Z", "2025-09-25T16:00Z")
+    (missed,) = _events(db, host_stream("weights"))
+    assert missed.kind == SLOT_MISSED
+    assert missed.payload["reason"] == NO_UNIVERSE
+    assert "could not be read" in str(missed.payload["detail"])
+    assert _events(db, f"weights/{SEASON1}") == []
+
+    monkeypatch.setenv("TEST_RPC_URL", peer.url)
+    _run(league, "2025-09-25T15:00Z", "2025-09-25T17:00Z")
+    season = _events(db, f"weights/{SEASON1}")
+    assert _universe(season)[0]["symbols"] == expected_universe()
+    played = [e.payload["round"] for e in season if e.kind == EventKind.ROUND_FINISHED]
+    assert played == ["2025-09-25T16:00:00.000000Z"]  # 15:00 stays missed
+    with open_store(db, upgrade=False) as store:
+        assert verify(store).ok
