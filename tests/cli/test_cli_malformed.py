@@ -60,6 +60,10 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
              "--start", "1990-01-01", "--end", "1990-02-01"],
             ["replay", "weights", "--market", daily, "--agent", "x=baseline:cash",
              "--timeout", "0"],
+            ["replay", "weights", "--market", daily, "--agent", "x=baseline:cash",
+             "--universe-from", "sqlite:///nothere.db", "--universe-season", "S1"],
+            ["replay", "weights", "--market", daily, "--agent", "x=baseline:cash",
+             "--universe-from", "sqlite:///nothere.db"],
         ],
         "replay direction": [
             ["replay", "direction", "--market", minute, "--agent", "x=baseline:up",
@@ -98,6 +102,7 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["run", "--config", "/nonexistent/league.toml", "--clock", "sundial"],
         ],
         "status": [["status", "--config", "/nonexistent/league.toml"]],
+        "universe": [["universe", "--config", "/nonexistent/league.toml"]],
         "report": [["report", "--season", "S1", "--out", "r.json", "--db", "sqlite:///nothere.db"]],
         "keys create": [["keys", "create", "--account", "a", "--tier", "bogus"]],
         "weights create-season": [

@@ -11,8 +11,11 @@ registry change made mid-season changes nothing until the next season opens.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +50,7 @@ START1 = datetime(2025, 9, 1, tzinfo=UTC)
 START2 = datetime(2025, 9, 29, tzinfo=UTC)
 
 
-def _league(path: Path, data: Path, db: str) -> Path:
+def _league(path: Path, data: Path, db: str, *, end: bool = True) -> Path:
     path.write_text(
         f"""
 [league]
@@ -56,7 +59,7 @@ db = "{db}"
 [weights]
 season = "U"
 start = 2025-09-01
-end = 2025-10-27
+{"end = 2025-10-27" if end else ""}
 roll = true
 market = "{data / "us_equities_daily"}"
 feeds = "feeds.toml"
@@ -94,6 +97,16 @@ def _round_symbols(events: list[Event]) -> list[set[str]]:
         for e in events
         if e.kind == EventKind.ROUND_STARTED
     ]
+
+
+def _cli(*args: str, cwd: Path, rpc: str) -> subprocess.CompletedProcess[str]:
+    """Run the real ``tradeleague`` command, as a user would."""
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src, "TEST_RPC_URL": rpc, "COLUMNS": "200"}
+    return subprocess.run(
+        [sys.executable, "-m", "tradeleague.cli", *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
 
 
 def _run(league: Path, start: str, end: str) -> None:
@@ -198,6 +211,22 @@ def test_host_season_start_records_the_universe_and_keeps_it_to_the_season_end(
     assert f"universe: 20 symbols read from the chain at {universe['read_at']}" in text.stdout
     assert "AMZN (stale), AVGO (price_invalid: not_positive)" in text.stdout
 
+    # A replay takes the universe from the recorded season, and its report names it.
+    replayed = tmp_path / "replayed.json"
+    done = runner.invoke(app, [
+        "replay", "weights", "--market", str(shared_data / "us_equities_daily"),
+        "--agent", "equal=baseline:equal_weight", "--universe-from", db,
+        "--universe-season", SEASON1, "--start", "2025-09-22", "--end", "2025-09-27",
+        "--db", f"sqlite:///{tmp_path / 'replay.db'}", "--out", str(replayed),
+    ])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    again = json.loads(replayed.read_text(encoding="utf-8"))
+    assert again["universe"]["symbols"] == chosen
+    assert again["universe"]["taken_from"] == SEASON1
+    assert again["universe"]["rows"] == universe["rows"]
+    assert all(set(r["prices"]) == set(chosen) for r in again["rounds"])
+    assert again["rounds"]
+
     # The methodology page and its JSON route show the latest season's universe.
     from tradeleague.api import ScenarioService
     from tradeleague.api.site import create_site
@@ -246,3 +275,51 @@ def test_an_unreadable_universe_misses_the_slot_and_the_next_slot_tries_again(
     assert played == ["2025-09-25T16:00:00.000000Z"]  # 15:00 stays missed
     with open_store(db, upgrade=False) as store:
         assert verify(store).ok
+
+
+def test_universe_command_prints_the_next_season_and_writes_nothing(
+    shared_data: Path, tmp_path: Path, peer: JsonRpcPeer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W-UNI-1, W-PX-4: `tradeleague universe` reads what a season start reads, prints it,
+    and writes no database; an unreachable node or a bad file is one sentence, exit 2."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    script_peer(peer, now - timedelta(minutes=10))
+    monkeypatch.setenv("TEST_RPC_URL", peer.url)
+    write_registry(tmp_path / "feeds.toml", registry_text())
+    league = _league(
+        tmp_path / "league.toml", shared_data, f"sqlite:///{tmp_path / 'x.db'}", end=False
+    )
+    runner = CliRunner()
+    done = runner.invoke(app, ["universe", "--config", str(league), "--json"])
+    assert done.exit_code == 0, done.output
+    view = json.loads(done.stdout)
+    assert view["symbols"] == expected_universe()
+    assert view["built_from"] == "chain"
+    starts = date.fromisoformat(view["starts"])
+    assert view["season"] == f"U-{starts.isoformat()}"
+    assert starts > now.date()
+    assert (starts - date(2025, 9, 1)).days % 28 == 0  # the next rolling season
+    left = {r["symbol"]: (r["left_out"], r["invalid"]) for r in view["rows"]}
+    assert left[STALE] == ("stale", None)
+    assert left[ZERO] == ("price_invalid", "not_positive")
+    assert left[WRONG_DECIMALS] == ("price_invalid", "decimals_changed")
+    text = runner.invoke(app, ["universe", "--config", str(league)])
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert "would hold these 20 symbols if it started now" in lines[0]
+    assert sum(line.rstrip().endswith("  yes") for line in lines) == 20
+    assert any(line.split()[1:2] == [ZERO] and "(not_positive)" in line for line in lines)
+    assert not (tmp_path / "x.db").exists()  # nothing written
+
+    dead = _cli("universe", "--config", str(league), cwd=tmp_path, rpc="http://127.0.0.1:9")
+    assert dead.returncode == 2, dead.stderr
+    assert [line for line in dead.stderr.splitlines() if line.strip()] == [
+        line for line in dead.stderr.splitlines() if line.startswith("error: ")
+    ]
+    assert "could not be read" in dead.stderr
+    assert "Traceback" not in dead.stderr
+    (tmp_path / "feeds.toml").write_text("feeds = 3\n", encoding="utf-8")
+    bad = _cli("universe", "--config", str(league), cwd=tmp_path, rpc=peer.url)
+    assert bad.returncode == 2
+    assert "'feeds' must map each symbol to its feed" in bad.stderr
+    assert not (tmp_path / "x.db").exists()

@@ -1,13 +1,16 @@
-"""``tradeleague run``, ``tradeleague status`` and ``tradeleague report`` (issue 12).
+"""``tradeleague run``, ``status``, ``universe`` and ``report`` (issue 12, issue 17).
 
 ``run`` hosts a league file: every configured format on its schedule, live
 or over history (``--clock replay``). ``status`` and ``report`` read a store,
 found by ``--db URL`` or by the league file's database (``--config FILE``).
+``universe`` reads the chain as a weights season's start would, and writes nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -17,11 +20,20 @@ import typer
 
 from tradeleague.cli.store import DbOption
 from tradeleague.errors import ConfigError
+from tradeleague.feeds.registry import load_registry
+from tradeleague.formats.weights import WeightsPreset
 from tradeleague.host.config import LeagueConfig, load_league
+from tradeleague.host.drivers import next_season
 from tradeleague.host.host import HostOptions, run_host
 from tradeleague.host.logs import setup_logs
 from tradeleague.host.reads import season_report, status
-from tradeleague.league.weights.universe import universe_summary
+from tradeleague.league.weights.universe import (
+    read_universe,
+    universe_lines,
+    universe_summary,
+    view_of,
+)
+from tradeleague.market.loader import symbol_files
 from tradeleague.store import open_store
 
 __all__ = ["register"]
@@ -135,6 +147,58 @@ def register(app: typer.Typer) -> None:
             )
             if entry.get("universe") is not None and entry["universe"]["symbols"]:
                 typer.echo(f"  {universe_summary(entry['universe'])}")
+
+    @app.command("universe")
+    def universe_command(
+        config: Annotated[
+            Path, typer.Option("--config", metavar="FILE", help="The league file (TOML).")
+        ],
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Show what the next weights season would hold if it started now; writes nothing.
+
+        Reads every feed of the league file's feed registry and each token's supply
+        from the node at $rpc_url_env (the same read a season makes at its start),
+        and prints each symbol's price, supply, value outstanding and rank, and why
+        a symbol would be left out. A league file without feeds prints its fixed list.
+
+        Example: TRADELEAGUE_RPC_URL=http://127.0.0.1:8545 tradeleague universe
+        --config league.toml
+        """
+        league = load_league(config)
+        weights = league.weights
+        if weights is None:
+            raise ConfigError(f"{config} has no [weights] league, so no universe to read")
+        now = datetime.now(UTC)
+        upcoming = next_season(weights, now)
+        name = upcoming[0] if upcoming is not None else ""  # "": no season is left to open
+        if weights.feeds is None:
+            symbols = list(weights.symbols)
+            if not symbols and weights.market is not None:
+                symbols = sorted(symbol_files(weights.market))
+            view = view_of(name, symbols, None)
+        else:
+            rpc_url = os.environ.get(weights.rpc_url_env)
+            if not rpc_url:
+                raise ConfigError(
+                    f"set ${weights.rpc_url_env} to the node's JSON-RPC URL: the universe is "
+                    "read from the chain"
+                )
+            registry = load_registry(weights.feeds)
+            payload = asyncio.run(
+                read_universe(
+                    registry, rpc_url, season=name, at=now, preset=WeightsPreset(),
+                    timeout_s=min(weights.timeout_s, 30.0),
+                )
+            )  # fmt: skip
+            view = view_of(name, payload["symbols"], payload)
+        if upcoming is not None:
+            view["starts"] = upcoming[1].isoformat()
+        if as_json:
+            typer.echo(json.dumps(view, indent=2))
+            return
+        for line in universe_lines(view):
+            typer.echo(line)
 
     @app.command("report")
     def report_command(

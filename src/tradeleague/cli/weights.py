@@ -56,6 +56,7 @@ from tradeleague.league.weights.replay import (
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.universe import taken_universe
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
@@ -185,10 +186,12 @@ async def replay_roster(
     *,
     answers: RecordedAnswers | None = None,
     seed: int = 0,
+    universe: dict[str, object] | None = None,
 ) -> SeasonState:
     """Replay (or resume) ``season`` for ``roster`` over ``dataset`` with a progress bar.
 
-    Model agents answer live, or from ``answers`` (recorded calls) when given.
+    Model agents answer live, or from ``answers`` (recorded calls) when given;
+    ``universe`` is a universe taken from a recorded season, recorded again.
     """
     replay = None if answers is None else ReplayGateway(answers)
     specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
@@ -209,6 +212,7 @@ async def replay_roster(
                 end=end,
                 config=config,
                 on_round=tick,
+                universe=universe,
             )
     finally:
         if gateway is not None:
@@ -226,6 +230,7 @@ async def _replay(
     timeout_s: float,
     console: Console,
     answers: RecordedAnswers | None = None,
+    universe: dict[str, object] | None = None,
 ) -> SeasonState:
     parsed = [parse_agent_spec(s) for s in specs]
     roster = [
@@ -234,8 +239,9 @@ async def _replay(
     ]
     config = RoundConfig(params=CallParams(max_tokens=400, timeout_s=timeout_s))
     return await replay_roster(
-        store, dataset, roster, season, start, end, config, console, answers=answers
-    )
+        store, dataset, roster, season, start, end, config, console, answers=answers,
+        universe=universe,
+    )  # fmt: skip
 
 
 def check_roster(specs: list[str]) -> None:
@@ -289,6 +295,24 @@ def replay_weights(
         str | None,
         typer.Option("--replay-answers", metavar="FROM_DB", help=_REPLAY_ANSWERS_HELP),
     ] = None,
+    universe_from: Annotated[
+        str | None,
+        typer.Option(
+            "--universe-from",
+            metavar="FROM_DB",
+            help="Take the symbols from a season recorded in this database (its universe, "
+            "with what it was read from, is recorded again); give --universe-season. "
+            "Instead of --symbols.",
+        ),
+    ] = None,
+    universe_season: Annotated[
+        str | None,
+        typer.Option(
+            "--universe-season",
+            metavar="SEASON",
+            help="The recorded season whose symbols --universe-from takes.",
+        ),
+    ] = None,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -299,11 +323,32 @@ def replay_weights(
     decided because its provider failed (the summary names the cause), 1 when
     the record fails verification.
 
+    The symbols are --symbols (default: every file of --market), or those of a
+    season a host recorded (--universe-from FROM_DB --universe-season SEASON):
+    a season whose symbols were read from the chain keeps them, and its
+    report names what they were read from.
+
     Example: tradeleague replay weights --market ../shared/data/us_equities_daily
     --agent cash=baseline:cash --agent mom=baseline:momentum --start 2025-06-02 --end 2025-07-01
     """
     console = board_console()
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
+    universe: dict[str, object] | None = None
+    if universe_from is not None or universe_season is not None:
+        if universe_from is None or universe_season is None:
+            raise ConfigError(
+                "--universe-from FROM_DB and --universe-season SEASON go together: the database "
+                "and the recorded season whose symbols to take"
+            )
+        if names is not None:
+            raise ConfigError("give --symbols or --universe-from, not both")
+        with open_store(universe_from, upgrade=False) as source_store:
+            stream = season_stream(universe_season)
+            recorded = SeasonState.from_events(
+                stream, (e.event for e in source_store.events(stream))
+            )
+        taken, payload = taken_universe(recorded, season or universe_season)
+        names, universe = list(taken), payload or None
     dataset = load_dataset(market, symbols=names)
     first = min(
         datetime.fromtimestamp(int(dataset[s].times[0]), UTC).date() for s in dataset.symbols
@@ -323,6 +368,8 @@ def replay_weights(
             f"runs from {first} to {last}"
         )
     season_id = season or replay_season_id(dataset.label, day0, day1, division)
+    if universe is not None:
+        universe["season"] = season_id
     answers = None
     if replay_answers is not None:
         with open_store(replay_answers, upgrade=False) as source_store:
@@ -344,6 +391,7 @@ def replay_weights(
                     timeout,
                     console,
                     answers,
+                    universe,
                 )
             )
         except ReplayMissed as exc:

@@ -61,6 +61,7 @@ __all__ = [
     "WeightsLeague",
     "direction_preset",
     "missed_slots",
+    "next_season",
 ]
 
 SEASON_DAYS = 28
@@ -314,6 +315,24 @@ class WeightsDriver:
         """Close the model gateway, if one was made."""
         if self.gateway is not None:
             await self.gateway.aclose()
+
+
+def next_season(config: WeightsConfig, now: datetime) -> tuple[str, date] | None:
+    """Return the id and first day of the first weights season starting after ``now``.
+
+    ``None`` when no season of the league file starts after ``now``.
+    """
+    first = datetime.combine(config.start, time(0), tzinfo=UTC)
+    if now < first:
+        name = f"{config.season}-{config.start.isoformat()}" if config.roll else config.season
+        return name, config.start
+    if not config.roll:
+        return None
+    index = (now.date() - config.start).days // SEASON_DAYS + 1
+    day0 = config.start + timedelta(days=index * SEASON_DAYS)
+    if config.end is not None and day0 >= config.end:
+        return None
+    return f"{config.season}-{day0.isoformat()}", day0
 
 
 class WeightsLeague:

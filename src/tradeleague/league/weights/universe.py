@@ -18,7 +18,7 @@ universe``); REPORT.json carries the recorded payload itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
@@ -47,9 +47,11 @@ __all__ = [
     "recorded_registry",
     "taken_universe",
     "universe_event",
+    "universe_lines",
     "universe_payload",
     "universe_summary",
     "universe_view",
+    "view_of",
 ]
 
 LEFT_OUT_TEXT: Final = {
@@ -185,7 +187,8 @@ def taken_universe(recorded: SeasonState, season: str) -> tuple[tuple[str, ...],
         If the recorded season never started.
     """
     if not recorded.started:
-        raise ConfigError(f"the universe's database holds no weights season {recorded.stream!r}")
+        name = recorded.stream.removeprefix(ev.STREAM_PREFIX)
+        raise ConfigError(f"the universe's database holds no weights season {name!r}")
     payload: dict[str, Any] = {}
     if recorded.universe is not None:
         payload = {**recorded.universe, "season": season}
@@ -235,16 +238,15 @@ def universe_view(state: SeasonState) -> dict[str, Any]:
     """Return a season's universe as shown: its symbols and every input it was built from.
 
     Prices and values are dollars, supplies tokens, all exact decimal text.
-
     ``built_from`` is ``chain`` (read at the season's start, or taken from a
     recorded season that was) or ``list`` (a fixed list: the operator's symbols).
     """
-    view: dict[str, Any] = {
-        "season": state.season_id,
-        "symbols": list(state.symbols),
-        "built_from": "list",
-    }
-    p = state.universe
+    return view_of(state.season_id, state.symbols, state.universe)
+
+
+def view_of(season: str, symbols: Sequence[str], p: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return `universe_view` of a season's symbols and its ``UniverseChosen`` payload."""
+    view: dict[str, Any] = {"season": season, "symbols": list(symbols), "built_from": "list"}
     if p is None:
         return view
     rows = []
@@ -303,3 +305,39 @@ def universe_summary(view: Mapping[str, Any]) -> str:
         f"universe: {count} symbols read from the chain at {view['read_at']} (registry "
         f"{view['registry']}{taken}): {symbols}; left out: {', '.join(left) or 'none'}"
     )
+
+
+def universe_lines(view: Mapping[str, Any]) -> list[str]:
+    """Return a ``universe_view`` as lines of text: a heading, then one line per symbol.
+
+    ``tradeleague universe`` prints them; ``starts`` in the view names the season's
+    first day.
+    """
+    starts = f" (from {view['starts']})" if view.get("starts") else ""
+    head = f"Season {view['season']}{starts}"
+    if not view["season"]:
+        head = "No season of the league file is left to open; a season"
+    if view["built_from"] != "chain":
+        return [
+            f"{head} holds a fixed list of {len(view['symbols'])} symbols, not read from the "
+            "chain:",
+            ", ".join(view["symbols"]),
+        ]
+    chain = f" on chain {view['chain_id']}" if view.get("chain_id") is not None else ""
+    lines = [
+        f"{head} would hold these {len(view['symbols'])} symbols if it started now "
+        f"(read at {view['read_at']} from registry {view['registry']}{chain}):",
+        f"{'rank':>4}  {'symbol':<8} {'price (USD)':>16} {'supply (tokens)':>26} "
+        f"{'value outstanding (USD)':>26}  in the universe",
+    ]
+    for r in view["rows"]:
+        why = "yes" if r["chosen"] else f"no: {r['left_out_text']}"
+        if r["invalid"]:
+            why += f" ({r['invalid']})"
+        rank = "-" if r["rank"] is None else str(r["rank"])
+        lines.append(
+            f"{rank:>4}  {r['symbol']:<8} {r['price'] or '-':>16} {r['supply'] or '-':>26} "
+            f"{r['value'] or '-':>26}  {why}"
+        )
+    lines.append("Nothing was written: a season reads the chain again when it starts.")
+    return lines
