@@ -123,3 +123,26 @@ def test_host_weights_seasons_roll_over_every_28_days_from_a_monday(tmp_path: Pa
     assert league.season_of(datetime(2025, 9, 29, 15, tzinfo=UTC)) == "W-2025-09-29"
     with pytest.raises(ConfigError, match="line 3: rolling seasons start on a Monday"):
         parse_league(text.replace("2025-09-01", "2025-09-02"), tmp_path / "league.toml")
+
+
+def test_host_config_feeds_and_a_fixed_list_do_not_mix(tmp_path: Path) -> None:
+    """W-UNI-1: with a feed registry each season's symbols are read from the chain, so a
+    symbols list beside it is a mistake, and a registry that does not parse is named."""
+    (tmp_path / "bars").mkdir()
+    (tmp_path / "feeds.toml").write_text("feeds = 3\n", encoding="utf-8")
+    text = """[weights]
+season = "S"
+start = 2025-09-01
+end = 2025-09-29
+market = "bars"
+feeds = "feeds.toml"
+symbols = ["AAPL"]
+[[weights.agents]]
+name = "a"
+spec = "baseline:cash"
+"""
+    with pytest.raises(ConfigError) as caught:
+        parse_league(text, tmp_path / "league.toml")
+    message = str(caught.value)
+    assert "line 6: feeds: 'feeds' must map each symbol to its feed" in message
+    assert "line 7: give symbols or feeds, not both" in message

@@ -40,6 +40,7 @@ from tradeleague.cli import app
 from tradeleague.events import Event, EventKind, check_events
 from tradeleague.events.host import NO_UNIVERSE, SLOT_MISSED, host_stream
 from tradeleague.events.weights import UNIVERSE_CHOSEN, UNIVERSE_ROW_FIELDS
+from tradeleague.feeds.registry import load_registry
 from tradeleague.store import open_store, verify
 from tradeleague.testing.jsonrpc_peer import JsonRpcPeer
 
@@ -323,3 +324,42 @@ def test_universe_command_prints_the_next_season_and_writes_nothing(
     assert bad.returncode == 2
     assert "'feeds' must map each symbol to its feed" in bad.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_the_documented_example_runs_against_the_local_peer(
+    shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W-UNI-1: examples/universe/ (the registry format the docs show, on the local peer's
+    addresses) gives a universe of 20 of its 23 entries, and a replay-clock host opens its
+    first season with it."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "universe"
+    registry = load_registry(example / "feeds.toml")
+    now = int(datetime.now(UTC).timestamp())
+    with JsonRpcPeer(chain_id=registry.chain_id or 0, block_time=now) as peer:
+        peer.list_registry(registry, now - 60)
+        monkeypatch.setenv("TRADELEAGUE_RPC_URL", peer.url)
+        runner = CliRunner()
+        done = runner.invoke(app, ["universe", "--config", str(example / "league.toml"), "--json"])
+        assert done.exit_code == 0, done.output
+        view = json.loads(done.stdout)
+        assert len(view["symbols"]) == 20
+        left = {r["symbol"]: r["left_out"] for r in view["rows"] if r["left_out"]}
+        assert left.pop("QQQ") == "no_token"
+        assert list(left.values()) == ["outside_top", "outside_top"]
+        db = f"sqlite:///{tmp_path / 'example.db'}"
+        done = runner.invoke(app, [
+            "run", "--config", str(example / "league.toml"), "--clock", "replay",
+            "--from", "2025-09-02T00:00Z", "--to", "2025-09-03T00:00Z", "--db", db,
+        ])  # fmt: skip
+        assert done.exit_code == 0, done.output
+    (universe,) = _universe(_events(db, "weights/U-2025-09-01"))
+    assert universe["symbols"] == view["symbols"]
+    assert not (example / "universe.db").exists()
+
+
+def test_the_peer_refuses_a_bad_registry_in_one_sentence(tmp_path: Path) -> None:
+    """The local peer's command line names a bad registry file and exits 2."""
+    from tradeleague.testing.jsonrpc_peer import main
+
+    (tmp_path / "feeds.toml").write_text("feeds = 1\n", encoding="utf-8")
+    assert main(["--registry", str(tmp_path / "feeds.toml"), "--port", "0"]) == 2

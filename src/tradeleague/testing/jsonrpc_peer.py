@@ -26,22 +26,35 @@ Use it from tests::
     with JsonRpcPeer(chain_id=46630, block_time=t) as peer:
         peer.aggregators[addr] = AggregatorState(answer=650_00000000, updated_at=t)
         ...  # point ``ChainlinkSource`` at peer.url
+
+or run it to try a feed registry locally (``tradeleague universe``): every feed
+and token of the registry is listed with a made-up price and supply (clearly not
+market data), updated when the peer starts::
+
+    python -m tradeleague.testing.jsonrpc_peer --registry examples/universe/feeds.toml
 """
 
 from __future__ import annotations
 
+import argparse
 import enum
 import json
+import sys
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
 from eth_abi.abi import encode
 from eth_utils.abi import function_signature_to_4byte_selector
 from eth_utils.address import to_checksum_address
+
+from tradeleague.errors import ConfigError
+from tradeleague.feeds.registry import FeedRegistry, load_registry
 
 __all__ = ["AggregatorState", "JsonRpcPeer", "PeerFault", "TokenState", "selector"]
 
@@ -151,8 +164,9 @@ class JsonRpcPeer:
     """
 
     def __init__(
-        self, *, chain_id: int = 46630, block_time: int = 0, block_number: int = 1
+        self, *, chain_id: int = 46630, block_time: int = 0, block_number: int = 1, port: int = 0
     ) -> None:
+        self.port = port
         self.chain_id = chain_id
         self.block_time = block_time
         self.block_number = block_number
@@ -212,7 +226,7 @@ class JsonRpcPeer:
             daemon_threads = True
 
         self._release.clear()
-        server = Server(("127.0.0.1", 0), Handler)
+        server = Server(("127.0.0.1", self.port), Handler)
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
         self._thread.start()
@@ -239,6 +253,26 @@ class JsonRpcPeer:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    def list_registry(self, registry: FeedRegistry, updated_at: int) -> None:
+        """List every feed and token of ``registry`` with a made-up price and supply.
+
+        Feed ``i`` (in the registry's order) answers ``20 + (37 i mod 480)`` dollars at
+        its decimals on record, last updated at ``updated_at``; its token has a supply
+        of ``(1 + (7919 i mod 97)) x 10**5`` whole tokens (18 decimals). For trying the
+        universe locally; these are not market data.
+        """
+        for i, feed in enumerate(registry.feeds.values()):
+            dollars = 20 + (37 * i) % 480
+            self.aggregators[feed.aggregator] = AggregatorState(
+                answer=dollars * 10**feed.decimals,
+                updated_at=updated_at,
+                decimals=feed.decimals,
+                description=f"{feed.symbol} / USD",
+            )
+            if feed.token is not None:
+                supply = (1 + (7919 * i) % 97) * 10**5 * 10**18
+                self.tokens[feed.token] = TokenState(total_supply=supply, decimals=18)
 
     def release_hangs(self) -> None:
         """Let every hung answer go (each answers with a JSON-RPC error)."""
@@ -359,3 +393,34 @@ class JsonRpcPeer:
             return "0x" + encode(["uint256"], [token.multiplier]).hex()
         # No code at the address, or no such function: what a node answers for an account.
         return "0x"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve a registry's feeds and tokens with made-up prices on 127.0.0.1 until Ctrl-C."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tradeleague.testing.jsonrpc_peer",
+        description="A local JSON-RPC node listing a feed registry with made-up prices and "
+        "supplies, for trying `tradeleague universe` (not market data).",
+    )
+    parser.add_argument("--registry", required=True, help="a feed registry file (.toml, .json)")
+    parser.add_argument("--port", type=int, default=8545, help="the port (default 8545)")
+    args = parser.parse_args(argv)
+    try:
+        registry = load_registry(Path(args.registry))
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    now = int(time.time())
+    peer = JsonRpcPeer(chain_id=registry.chain_id or 46630, block_time=now, port=args.port)
+    peer.list_registry(registry, now - 60)
+    with peer:
+        print(f"serving {len(registry.feeds)} feeds of {registry.name} at {peer.url}", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            return 0
+    return 0  # pragma: no cover - the wait above ends only by Ctrl-C
+
+
+if __name__ == "__main__":  # pragma: no cover - run by hand
+    sys.exit(main())

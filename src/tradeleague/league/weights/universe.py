@@ -139,6 +139,10 @@ async def read_universe(
 ) -> dict[str, Any]:
     """Read every feed and supply of ``registry`` at ``at`` and return the universe's payload.
 
+    ``at`` is when the season's clock says the read is made (recorded as
+    ``read_at``); the price checks judge the feeds as of the node's latest block,
+    the state the node answered from (recorded as ``node_block_time``).
+
     Raises
     ------
     UniverseUnreadable
@@ -154,7 +158,10 @@ async def read_universe(
             f"cannot read the universe of season {season}: the RPC node of registry "
             f"{registry.name} could not be read ({node_error})"
         )
-    universe = choose_universe(reading.readings, supplies, registry.decimals, at, preset)
+    # The state read is the node's latest block's: the price checks are made as of it, so a
+    # host under the replay clock (``at`` in the past) can still read a live node.
+    block = reading.node_block_time or at
+    universe = choose_universe(reading.readings, supplies, registry.decimals, block, preset)
     if not universe.symbols:
         raise UniverseUnreadable(
             f"no symbol of registry {registry.name} has a valid price and a readable supply, "
