@@ -86,7 +86,8 @@ def test_the_largest_values_outstanding_among_valid_prices_are_chosen() -> None:
     assert len(valid) == 19
     assert universe.symbols == tuple(sorted(valid))  # fewer than 20 valid: all of them
     ranks = sorted((r.rank, r.symbol) for r in universe.rows if r.rank is not None)
-    values = [rows[s].value for _, s in ranks]
+    values = [rows[s].value or 0 for _, s in ranks]
+    assert all(values)
     assert values == sorted(values, reverse=True)
     assert universe.stale_before == AT - timedelta(hours=1) - P.stale_after
 
