@@ -1,21 +1,32 @@
 """The feed registry: which Chainlink feed and which token price each symbol (W-PX, W-UNI-2).
 
-A registry file is TOML or JSON (by its suffix) holding, per league symbol,
-the address of its Chainlink aggregator, the address of its Stock Token, and
-the number of decimals on record for the feed (W-PX-4: a feed that reports
-other decimals is not valid). In TOML::
+A registry file is TOML or JSON (by its suffix; at most 1 MB and 1,000 feeds)
+holding, per league symbol, the address of its Chainlink aggregator, the
+address of its Stock Token, and the number of decimals on record for the feed
+(W-PX-4: a feed that reports other decimals is not valid). The operator
+provides it; a hosted weights league reads it at each season's start to choose
+the season's universe (W-UNI-1: every feed's price, and each token's ERC-20
+``totalSupply()`` and ``decimals()``), and the season's rounds read the feeds
+of the symbols chosen, as recorded then. In TOML (``examples/universe/feeds.toml``,
+whose addresses are the local JSON-RPC peer's, ``tradeleague.testing.jsonrpc_peer``,
+not those of any public chain)::
 
     chain_id = 46630             # optional: the node must answer this eth_chainId
     multiplier_decimals = 18     # optional (default 18): the scale of multiplier()
 
     [feeds.AAPL]
-    aggregator = "0x1111111111111111111111111111111111111111"
-    token = "0x2222222222222222222222222222222222222222"
+    aggregator = "0xa900000000000000000000000000000000000001"
+    token = "0x7000000000000000000000000000000000000001"
+    decimals = 8
+
+    [feeds.QQQ]                  # no token: never in a universe (no supply)
+    aggregator = "0xa900000000000000000000000000000000000017"
     decimals = 8
 
 and in JSON the same keys: ``{"chain_id": 46630, "feeds": {"AAPL": {...}}}``.
 ``token`` may be left out for a feed with no token: its price is then the
-feed's price (multiplier 1) and it is never reported paused.
+feed's price (multiplier 1) and it is never reported paused; with no supply to
+size it by, it is never in a season's universe.
 """
 
 from __future__ import annotations

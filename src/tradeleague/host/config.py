@@ -6,10 +6,15 @@ line (unknown keys are mistakes). Paths resolve relative to the league file;
 keys are never written in it, only the names of the environment variables
 that hold them.
 
+A weights league's symbols are ``symbols`` (a fixed list) or, with ``feeds``
+(a feed registry file, see ``tradeleague.feeds.registry``), read from the chain
+at each season's start over the RPC URL in the variable ``rpc_url_env`` names
+(``examples/universe/league.toml``); the registry is checked with the file.
+
 The tables::
 
     [league]     db, db_env, http
-    [weights]    season, start, end, roll, market, symbols, feeds, rpc_url_env, timeout_s
+    [weights]    season, start, end, roll, market, symbols | feeds, rpc_url_env, timeout_s
     [[weights.agents]]    name, spec, division
     [direction]  stream, start, market, exchange, symbol, api_base, payout, drill
     [[direction.agents]]  name, spec
