@@ -37,10 +37,13 @@ from universe_helpers import (  # type: ignore[import-not-found]
 )
 
 from tradeleague.cli import app
+from tradeleague.clock import ReplayClock
 from tradeleague.events import Event, EventKind, check_events
 from tradeleague.events.host import NO_UNIVERSE, SLOT_MISSED, host_stream
 from tradeleague.events.weights import UNIVERSE_CHOSEN, UNIVERSE_ROW_FIELDS
 from tradeleague.feeds.registry import load_registry
+from tradeleague.host.config import HostAgent, WeightsConfig
+from tradeleague.host.drivers import WeightsDriver
 from tradeleague.store import open_store, verify
 from tradeleague.testing.jsonrpc_peer import JsonRpcPeer
 
@@ -363,3 +366,53 @@ def test_the_peer_refuses_a_bad_registry_in_one_sentence(tmp_path: Path) -> None
 
     (tmp_path / "feeds.toml").write_text("feeds = 1\n", encoding="utf-8")
     assert main(["--registry", str(tmp_path / "feeds.toml"), "--port", "0"]) == 2
+
+
+async def test_a_live_season_reads_its_rounds_from_the_feeds_it_recorded(
+    shared_data: Path, tmp_path: Path, peer: JsonRpcPeer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """W-UNI-1, W-RND-2: live, a season opens at its first round with the universe read
+    then; its rounds read the chosen feeds as recorded, so removing a chosen symbol from the
+    registry file mid-season changes nothing until the next season."""
+    first = datetime(2025, 9, 29, 15, tzinfo=UTC)  # a Monday's first round hour
+    script_peer(peer, first - timedelta(minutes=1))
+    monkeypatch.setenv("TEST_RPC_URL", peer.url)
+    registry = write_registry(tmp_path / "feeds.toml", registry_text())
+    config = WeightsConfig(
+        season="L", start=first.date(), end=date(2025, 10, 27),
+        agents=(HostAgent(name="equal", spec="baseline:equal_weight"),),
+        market=shared_data / "us_equities_daily", feeds=registry, rpc_url_env="TEST_RPC_URL",
+    )  # fmt: skip
+    clock = ReplayClock(first)  # a clock the test moves: the driver runs its live path
+    with open_store(f"sqlite:///{tmp_path / 'live.db'}") as store:
+        driver = WeightsDriver(store, config, clock=clock)
+        assert not driver.state.started  # it opens at its first round, not before
+        assert not driver.played(first)
+        opened = await driver.play(first)
+        chosen = expected_universe()
+        assert driver.state.universe is not None
+        assert driver.state.universe["read_at"] == "2025-09-29T15:00:00.000000Z"
+        assert list(driver.state.symbols) == chosen
+        prices = next(e.payload["prices"] for e in opened if e.kind == EventKind.ROUND_STARTED)
+        assert sorted(prices) == chosen  # type: ignore[call-overload]
+        assert peer.calls["eth_call:totalSupply"] == len(SYMBOLS)  # once, at the start
+
+        dropped = chosen[0]
+        write_registry(registry, registry_text(tuple(s for s in SYMBOLS if s != dropped)))
+        before = peer.calls["eth_call:latestRoundData"]
+        clock.set(first + timedelta(hours=1))
+        script_peer(peer, first + timedelta(minutes=59))
+        later = await driver.play(first + timedelta(hours=1))
+        prices = next(e.payload["prices"] for e in later if e.kind == EventKind.ROUND_STARTED)
+        assert dropped in prices  # type: ignore[operator]
+        assert peer.calls["eth_call:latestRoundData"] - before == 20  # the chosen feeds only
+        assert peer.calls["eth_call:totalSupply"] == len(SYMBOLS)  # never read again
+        await driver.aclose()
+        assert verify(store).ok
+
+    again = WeightsDriver(
+        open_store(f"sqlite:///{tmp_path / 'live.db'}"), config, clock=ReplayClock(first)
+    )  # a restart takes the season up from its record
+    assert list(again.state.symbols) == chosen
+    assert again.played(first + timedelta(hours=1))
+    again.store.close()
