@@ -87,7 +87,7 @@ def _weights_status(
             if agent.paused
         ],
         "feeds": feeds,
-        "universe": universe_view(state),
+        "universe": universe_view(state) if state.started else None,
     }
 
 
