@@ -57,6 +57,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "Write a season's REPORT.json from the store, as its replay writes it.",
         (_M + "run",),
     ),
+    "universe": CommandEntry(
+        "Show what the next weights season would hold if it started now; writes nothing.",
+        (_M + "run",),
+    ),
     "serve": CommandEntry(
         "Serve the REST API: the scenario benchmark, the weights and direction boards "
         "(docs at /docs).",
