@@ -146,8 +146,9 @@ class WeightsDriver:
     opens at its first round: the registry file and the RPC URL are read then,
     once, and the universe is recorded in its opening (W-UNI-1); its rounds read
     the feeds as recorded, so a registry change waits for the next season.
-    Under the replay clock the universe is read as of the season's first
-    instant and the rounds' prices still come from the bars.
+    Under the replay clock the read is recorded at the season's first instant
+    (its price checks judge the feeds as of the node's latest block) and the
+    rounds' prices still come from the bars.
     """
 
     fmt = "weights"
