@@ -93,7 +93,7 @@ def tok(peer: JsonRpcPeer, registry: FeedRegistry, symbol: str) -> TokenState:
 def read(
     peer: JsonRpcPeer, registry: FeedRegistry, at: datetime = AT, **kw: object
 ) -> tuple[SourceReading, MarketAssessment]:
-    source = ChainlinkSource(registry, peer.url, timeout_s=0.3)
+    source = ChainlinkSource(registry, peer.url, timeout_s=2.0)
     reading = asyncio.run(source.read(SYMBOLS, at))
     assessed = assess_market(
         reading.readings,
@@ -312,7 +312,7 @@ def test_node_gone(registry: FeedRegistry) -> None:
 
 def test_symbol_without_feed_is_unreadable(peer: JsonRpcPeer, registry: FeedRegistry) -> None:
     """W-PX-4: a league symbol with no feed on record could not be read."""
-    source = ChainlinkSource(registry, peer.url, timeout_s=0.3)
+    source = ChainlinkSource(registry, peer.url, timeout_s=2.0)
     reading = asyncio.run(source.read((*SYMBOLS, "NVDA"), AT))
     assert reading.readings["NVDA"].answer is None
     assert reading.readings["NVDA"].error == "no feed on record for this symbol"
