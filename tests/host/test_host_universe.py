@@ -416,3 +416,41 @@ async def test_a_live_season_reads_its_rounds_from_the_feeds_it_recorded(
     assert list(again.state.symbols) == chosen
     assert again.played(first + timedelta(hours=1))
     again.store.close()
+
+
+def test_an_operator_season_from_feeds_holds_the_chains_pick(
+    tmp_path: Path, peer: JsonRpcPeer
+) -> None:
+    """W-UNI-1, W-UNI-2: `weights create-season --feeds --rpc-url` opens the season with the
+    registry's 20 largest valid tokens and records the universe beside SeasonStarted;
+    --symbols still names them by hand; no node named is one sentence, exit 2."""
+    now = START1 - timedelta(minutes=30)
+    script_peer(peer, now - timedelta(minutes=10))
+    feeds = write_registry(tmp_path / "feeds.toml", registry_text())
+    db = f"sqlite:///{tmp_path / 'ops.db'}"
+    runner = CliRunner()
+    base = ["weights", "create-season", "--start", START1.date().isoformat(), "--feeds", str(feeds)]
+    made = runner.invoke(
+        app, [*base, "--rpc-url", peer.url, "--season", "OPS", "--db", db, "--now", now.isoformat()]
+    )
+    assert made.exit_code == 0, made.output
+    events = _events(db, "weights/OPS")
+    assert [e.kind for e in events] == [EventKind.SEASON_STARTED, UNIVERSE_CHOSEN]
+    assert events[0].payload["symbols"] == expected_universe()
+    assert events[1].payload["symbols"] == expected_universe()
+    assert events[1].payload["season"] == "OPS"
+    assert check_events(events) == []
+    by_hand = runner.invoke(
+        app, [*base, "--symbols", "AAPL,BA", "--season", "HAND", "--db", db,
+              "--now", now.isoformat()],
+    )  # fmt: skip
+    assert by_hand.exit_code == 0, by_hand.output
+    hand = _events(db, "weights/HAND")
+    assert [e.kind for e in hand] == [EventKind.SEASON_STARTED]
+    assert hand[0].payload["symbols"] == ["AAPL", "BA"]
+    nowhere = _cli(*base, "--season", "X", "--db", db, cwd=tmp_path, rpc="")
+    assert nowhere.returncode == 2, nowhere.stderr
+    assert "--rpc-url" in nowhere.stderr
+    assert "Traceback" not in nowhere.stderr
+    with open_store(db) as store:
+        assert verify(store).ok

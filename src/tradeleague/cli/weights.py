@@ -20,7 +20,7 @@ import asyncio
 import json
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -56,11 +56,14 @@ from tradeleague.league.weights.replay import (
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
-from tradeleague.league.weights.universe import taken_universe
+from tradeleague.league.weights.universe import read_universe, taken_universe
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
 from tradeleague.store import Store, open_store, verify
+
+if TYPE_CHECKING:
+    from tradeleague.feeds.registry import FeedRegistry
 
 __all__ = ["operator_clock", "register", "register_replay", "render_table", "replay_roster"]
 
@@ -439,22 +442,35 @@ def create_season_cmd(
         Path | None, typer.Option(help="Frozen bars standing in for the feeds.")
     ] = None,
     feeds: FeedsOpt = None,
-    symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
+    rpc_url: RpcOpt = None,
+    symbols: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated symbols (with --feeds: instead of the chain's pick)."),
+    ] = None,
     season: Annotated[str | None, typer.Option(help="Season id.")] = None,
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
     """Start a 28-day season over the symbols of --feeds or --market.
 
+    With --feeds and --rpc-url, the season holds the tokens of the registry with a
+    valid price and the largest value outstanding, read from the chain now and
+    recorded with every input (the same pick as a hosted season's start);
+    --symbols names them by hand instead.
+
     Example: tradeleague weights create-season --start 2026-03-02 --market bars/
     """
     # SPEC: W-SEA-1 (a season starts on a Monday 00:00 UTC).
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
+    universe: dict[str, Any] | None = None
     if feeds is not None:
         from tradeleague.feeds.registry import load_registry  # eth_utils: slow to import
 
         registry = load_registry(feeds)
-        chosen = names or sorted(registry.feeds)
+        if names is None:  # SPEC: W-UNI-1, W-UNI-2 (the chain's pick, recorded)
+            universe = _chain_universe(registry, rpc_url, season or "new", operator_clock(now))
+            names = list(universe["symbols"])
+        chosen = names
         missing = sorted(set(chosen) - set(registry.feeds))
         if missing:
             raise ConfigError(f"no feed on record in {feeds} for {missing}")
@@ -483,8 +499,23 @@ def create_season_cmd(
             decimals=decimals,
             source=source_name,
             season_id=season,
+            universe=universe,
         )
     typer.echo(season_id)
+
+
+def _chain_universe(
+    registry: FeedRegistry, rpc_url: str | None, season: str, clock: Clock
+) -> dict[str, Any]:
+    """Read the universe of ``registry`` from the node at ``rpc_url`` now."""
+    if not rpc_url:
+        raise ConfigError(
+            "--feeds needs --rpc-url or $TRADELEAGUE_RPC_URL to read the universe from the "
+            "chain (or name the symbols with --symbols)"
+        )
+    return asyncio.run(
+        read_universe(registry, rpc_url, season=season, at=clock.now(), preset=WeightsPreset())
+    )
 
 
 @weights_app.command("add-agent")

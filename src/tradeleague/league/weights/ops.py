@@ -8,6 +8,7 @@ agent paused or resumed. A refused action raises ``ConfigError`` with the rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from tradeleague.clock import Clock
@@ -23,6 +24,7 @@ from tradeleague.formats.weights import (
 from tradeleague.ids import new_id
 from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.universe import universe_event
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
 
@@ -63,8 +65,14 @@ def create_season(
     source: str,
     season_id: str | None = None,
     preset: WeightsPreset | None = None,
+    universe: Mapping[str, object] | None = None,
 ) -> str:
-    """Start a season on a Monday 00:00 UTC (W-SEA-1) and return its id."""
+    """Start a season on a Monday 00:00 UTC (W-SEA-1) and return its id.
+
+    ``universe``, for a season whose symbols were read from the chain, is the
+    ``UniverseChosen`` payload they came from (W-UNI-1): it is recorded beside
+    ``SeasonStarted`` in the same transaction.
+    """
     preset = preset or WeightsPreset()
     window = season_window(start, preset)
     season_id = season_id or new_id()
@@ -85,7 +93,11 @@ def create_season(
         "scoring_version": preset.scoring_version,
         "prompt_version": preset.prompt_version,
     }
-    store.append([Event(stream, EventKind.SEASON_STARTED, payload, clock.now())])
+    at = clock.now()
+    started = [Event(stream, EventKind.SEASON_STARTED, payload, at)]
+    if universe is not None:
+        started.append(universe_event(stream, {**universe, "season": season_id}, at))
+    store.append(started)
     return season_id
 
 
