@@ -10,7 +10,7 @@ report`` equals the replay's REPORT.json byte for byte.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -20,9 +20,9 @@ from tradeleague.cli import app
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
+from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.host.config import parse_league
 from tradeleague.host.schedule import thesis_slots
-from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.store import open_store, verify
 
 pytestmark = pytest.mark.shared_data
@@ -159,10 +159,10 @@ def test_host_thesis_season_is_the_replay_t_sea_1(shared_data: Path, tmp_path: P
 
 
 def test_thesis_schedule_names_the_cycles_and_the_close() -> None:
-    """T-SEA-1, T-MON-1: a cycle a day at 16:00 UTC, then the close at the last check before the end."""
+    """T-SEA-1, T-MON-1: a cycle a day at 16:00 UTC, then the close at the end's last check."""
     day = datetime(2025, 3, 3, tzinfo=UTC)
     got = thesis_slots(
-        day, datetime(2025, 4, 1, tzinfo=UTC), day.date(), datetime(2025, 3, 6).date(),
+        day, datetime(2025, 4, 1, tzinfo=UTC), day.date(), date(2025, 3, 6),
         ThesisPreset(),
     )  # fmt: skip
     assert [s.isoformat() for s in got] == [
@@ -171,7 +171,7 @@ def test_thesis_schedule_names_the_cycles_and_the_close() -> None:
     ]  # fmt: skip
     inside = thesis_slots(
         datetime(2025, 3, 4, 16, tzinfo=UTC), datetime(2025, 3, 5, 16, tzinfo=UTC),
-        day.date(), datetime(2025, 3, 6).date(), ThesisPreset(),
+        day.date(), date(2025, 3, 6), ThesisPreset(),
     )  # fmt: skip
     assert [s.isoformat() for s in inside] == ["2025-03-04T16:00:00+00:00"]  # [from, to)
 
