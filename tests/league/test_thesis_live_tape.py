@@ -51,6 +51,11 @@ async def test_live_tape_reads_history_then_tops_up_t_cyc_2() -> None:
     tape = LiveTape(UNIVERSE, crypto, stocks, ThesisPreset())
     first = await tape.at(T0)
     assert set(first.symbols) == {"ETHUSDT", "BTCUSDT", "SPY"}  # AAPL is left out
+    picture = first.picture(T0, ThesisPreset())
+    assert "AAPL" not in picture.prices
+    assert "AAPL" not in picture.eligible
+    assert picture.change_1d("AAPL") is None  # what a prompt's summary row reads of it
+    assert picture.rsi("AAPL", ThesisPreset()) == {"4h": None, "1d": None, "1w": None}
     assert crypto.asked[0] == ("ETHUSDT", T0 - history_days(ThesisPreset()) * 86_400)
     assert first.price_at("ETHUSDT", T0) == bars[-1].open
     later = T0 + H4
