@@ -20,6 +20,11 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 HEAVY = ("web3", "eth_account", "openai", "llama_cpp", "fastapi")
 
+ROOT_HELP_ONLY = (
+    "ccxt", "sqlalchemy", "alembic", "numpy", "aiohttp", "pydantic", "tradeleague.store",
+)  # fmt: skip
+"""Not even these for ``tradeleague --help``: it lists commands from a table, importing none."""
+
 _PROBE = """
 import json, sys
 from tradeleague.cli import app
@@ -27,7 +32,7 @@ try:
     app(ARGS, prog_name="tradeleague")
 except SystemExit:
     pass
-print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
+print(json.dumps(sorted({name.split(".")[0] for name in sys.modules} | set(sys.modules))))
 """
 
 
@@ -83,3 +88,11 @@ def test_the_probe_sees_a_heavy_import_when_one_happens() -> None:
         check=True,
     )
     assert done.stdout.strip() == "True"
+
+
+def test_root_help_imports_no_command() -> None:
+    """``tradeleague --help`` lists the commands without importing their modules or libraries."""
+    loaded = _top_level_modules(["--help"])
+    assert sorted(loaded & set(ROOT_HELP_ONLY)) == []
+    commands = {name for name in loaded if name.startswith("tradeleague.cli.")}
+    assert commands == {"tradeleague.cli.commands"}

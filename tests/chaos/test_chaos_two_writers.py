@@ -1,32 +1,45 @@
-"""Two identical replay commands on one store at once: one writes, one is refused (C-4).
+"""Two writers of one season: the second is refused, the record stays whole (C-4).
 
-Real subprocesses, as an operator would start them: the loser is refused at its
-first append, before it writes anything, with a message naming the holder; the
-season verifies, and the same command run again afterwards resumes it (it is
-complete, so nothing more is written).
+Real subprocesses, as an operator would start them. Two checks:
+
+- a holder that is known to hold the season (this test process, claiming the
+  season's stream as a running replay does) makes the replay command refuse at
+  its first append, before it writes anything, with a message naming the
+  holder; once the holder lets go, the same command runs the season;
+- two identical commands started at once never write the season twice: each
+  either writes or is refused naming the winner, whichever way the race goes
+  (a fast machine may finish the first before the second starts; then the
+  second resumes a complete season and writes nothing), the season verifies,
+  and the command run again afterwards writes nothing more.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
 
+from tradeleague.formats.weights import Division
+from tradeleague.league.weights.events import season_stream
+from tradeleague.league.weights.replay import replay_season_id
 from tradeleague.store import open_store, verify
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
 
 ROOT = Path(__file__).resolve().parents[2]
+START, END = date(2026, 3, 2), date(2026, 6, 1)
 
 
 def _command(data: Path, url: str) -> list[str]:
     return [
         sys.executable, "-m", "tradeleague.cli", "replay", "weights",
         "--market", str(data / "us_equities_daily"), "--symbols", "SPY,QQQ,AAPL",
-        "--start", "2026-03-02", "--end", "2026-06-01",
+        "--start", START.isoformat(), "--end", END.isoformat(),
         "--agent", "cash=baseline:cash", "--agent", "hold=baseline:buy_and_hold",
         "--agent", "coin=baseline:coin_flip", "--db", url,
     ]  # fmt: skip
@@ -39,8 +52,37 @@ def _env() -> dict[str, str]:
     return env
 
 
-def test_two_concurrent_replays_of_one_season_one_refused(shared_data: Path, db_url: str) -> None:
-    """C-4: one writer per season; the record stays whole and resumable."""
+def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def _season() -> str:
+    return replay_season_id("us_equities_daily", START, END, Division.OPEN)
+
+
+def test_a_held_season_refuses_a_second_writer(shared_data: Path, db_url: str) -> None:
+    """C-4: while another process writes the season, the replay is refused and writes nothing."""
+    command = _command(shared_data, db_url)
+    with open_store(db_url) as holder:
+        holder.deriving_ids().claim(season_stream(_season()))
+        refused = _run(command)
+        assert holder.head().seq == 0  # nothing written by the refused command
+    assert refused.returncode == 2, refused.stderr
+    message = " ".join(refused.stderr.split())
+    assert f"is being written by process {os.getpid()} on {socket.gethostname()}" in message
+    assert "run this again to resume" in message
+    assert "Traceback" not in message
+    done = _run(command)  # the holder closed its store: the lock died with it
+    assert done.returncode == 0, done.stderr
+    with open_store(db_url) as store:
+        assert verify(store).ok
+        assert [s.event.kind for s in store.events()].count("SeasonStarted") == 1
+
+
+def test_two_concurrent_replays_of_one_season_write_it_once(shared_data: Path, db_url: str) -> None:
+    """C-4: one writer per season, whichever way a race goes; the record stays whole."""
     with open_store(db_url):
         pass  # migrate first, so the two commands race on the season, not the schema
     command = _command(shared_data, db_url)
@@ -51,20 +93,21 @@ def test_two_concurrent_replays_of_one_season_one_refused(shared_data: Path, db_
         for _ in range(2)
     ]
     outcomes = [(run.wait(timeout=300), *run.communicate()) for run in runs]
-    codes = sorted(code for code, _, _ in outcomes)
-    assert codes == [0, 2], outcomes
-    (refused,) = [" ".join(err.split()) for code, _, err in outcomes if code == 2]
-    winner = next(run.pid for run, (code, _, _) in zip(runs, outcomes, strict=True) if code == 0)
-    assert f"is being written by process {winner} on " in refused
-    assert "Traceback" not in refused
+    codes = [code for code, _, _ in outcomes]
+    assert sorted(codes) in ([0, 0], [0, 2]), outcomes
+    for run, (code, _, err) in zip(runs, outcomes, strict=True):
+        if code == 2:  # refused: it names the other command, which wrote the season
+            (winner,) = [other.pid for other in runs if other is not run]
+            refused = " ".join(err.split())
+            assert f"is being written by process {winner} on " in refused
+            assert "Traceback" not in refused
     with open_store(db_url) as store:
         head = store.head()
         assert verify(store).ok
         kinds = [s.event.kind for s in store.events()]
     assert kinds.count("SeasonStarted") == 1
-    again = subprocess.run(
-        command, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300, check=False
-    )
+    assert kinds.count("RoundFinished") == 63  # every trading day of the span, once
+    again = _run(command)
     assert again.returncode == 0, again.stderr
     with open_store(db_url) as store:
         assert store.head() == head

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-import typer.main
 from typer.testing import CliRunner
 
-from tradeleague.cli import app
+from tradeleague.cli import app, command_tree
 
 _RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z]{2,5}|C|ST)-\d+\b")
 
@@ -23,7 +22,7 @@ def _leaves() -> list[list[str]]:
         else:
             found.append(path)
 
-    walk(typer.main.get_command(app), [])
+    walk(command_tree(), [])
     return found
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import typer.main
 from cli_helpers import run_cli  # type: ignore[import-not-found]
 
-from tradeleague.cli import app
+from tradeleague.cli import command_tree
 
 
 def _commands() -> set[str]:
@@ -26,7 +25,7 @@ def _commands() -> set[str]:
         else:
             found.add(" ".join(path))
 
-    walk(typer.main.get_command(app), [])
+    walk(command_tree(), [])
     return found
 
 
@@ -44,7 +43,7 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["demo", "--candles", str(data / "crypto_4h")],
             ["demo", "--rounds", "99999999", "--house-model"],
         ],
-        "serve": [["serve", "--port", "eighty"]],
+        "serve": [["serve", "--port", "eighty"], ["serve", "--config", "/nonexistent/l.toml"]],
         "limits": [["limits", "nosuch"]],
         "log": [["log", "--season", "s1"], ["log"]],
         "data inspect": [["data", "inspect", "/nonexistent/bars"]],

@@ -164,7 +164,7 @@ async def test_direction_live_round_on_the_wall_clock(
         pacing=LivePacing(clock, poll=timedelta(milliseconds=200)), preset=DRILL,
     )  # fmt: skip
     app = FastAPI()
-    app.include_router(direction_router(store, arena=arena, preset=DRILL))
+    app.include_router(direction_router(store, preset=DRILL))
     try:
         await candles.history("BTCUSDT", clock.now(), 2)  # load the exchange's markets once
         start = clock.now() + timedelta(seconds=0.5)

@@ -34,9 +34,9 @@ from tradeleague.web.direction_api import direction_router
 HIDDEN = {"direction", "rationale", "calls", "label", "result", "text", "tally", "up", "down"}
 
 
-def _client(store: Store, arena: DirectionArena | None = None) -> TestClient:
+def _client(store: Store, clock: ReplayClock | None = None) -> TestClient:
     app = FastAPI()
-    app.include_router(direction_router(store, arena=arena))
+    app.include_router(direction_router(store, clock=clock))
     return TestClient(app)
 
 
@@ -128,13 +128,12 @@ async def test_direction_visitor_call_scored_beside_ranked_apart(
         pacing=ReplayPacing(clock),
     )
     box.append(arena)
-    client = _client(store, arena)
-    assert (
-        client.post(
-            "/direction/rounds/current/calls", json={"visitor": "bob", "direction": "up"}
-        ).status_code
-        == 409
+    client = _client(store, clock)
+    refused = client.post(
+        "/direction/rounds/current/calls", json={"visitor": "bob", "direction": "up"}
     )
+    assert refused.status_code == 409  # the arena has played no round yet
+    assert refused.json()["error"]["code"] == "no_open_round"
     await arena.run_round(START)
     board = client.get("/direction/boards").json()
     assert [r["name"] for r in board["models"]] == ["alpha"]

@@ -2,7 +2,10 @@
 
 A visitor's name is user text, and an agent's error or a model's rationale is
 model text: every public payload shows them HTML-escaped with invisible
-characters removed, while the record keeps them as they came (C-4).
+characters removed, while the record keeps model text as it came (C-4). A
+visitor's name is normalised once, when the call is taken (its invisible
+characters dropped: it is the visitor's identity), and kept so; markup in it
+stays in the record and is escaped in every payload.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from tradeleague.market import Dataset
 from tradeleague.store import Store
 
 VISITOR = "<script>alert(1)</script>\u200b"
-ACCOUNT = f"visitor:{VISITOR}"
+ACCOUNT = "visitor:<script>alert(1)</script>"  # normalised when the call is taken
 SHOWN = "visitor:&lt;script&gt;alert(1)&lt;/script&gt;"
 RAISED = "<img src=x onerror=alert(1)>\u202e"
 RATIONALE = "<b>Up</b>\u200d, surely."
@@ -86,7 +89,7 @@ async def test_direction_user_and_model_text_is_plain_in_every_payload(
         await arena.run_round(START + k * preset.round_length)
 
     raw = [s.event.payload for s in store.events("direction")]
-    assert any(p.get("agent") == ACCOUNT for p in raw)  # the record keeps it as it came
+    assert any(p.get("agent") == ACCOUNT for p in raw)  # the record keeps the markup
     (season,) = load_ledger(store).seasons.values()
     board = build_board(season, scoring_version=preset.scoring_version, sparkline=preset.sparkline)
     visitor = season.visitors[ACCOUNT]

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from tradeleague import DISCLAIMER
 from tradeleague.cli import app
+from tradeleague.store import open_store
 
 runner = CliRunner()
 
@@ -85,3 +86,17 @@ def test_demo_shows_the_house_model_beside_the_baselines(tmp_path: Path) -> None
     assert rows, out
     decisions = rows[0].split("│")[7].strip()
     assert decisions.endswith("/2") or decisions.endswith("/1"), rows[0]
+
+
+def test_demo_run_again_resumes_both_formats(tmp_path: Path) -> None:
+    """The same demo command twice writes each format's record once: the second run resumes."""
+    _demo(tmp_path, "--no-house-model", "--days", "5", "--rounds", "3")
+    db = f"sqlite:///{tmp_path / 'demo.db'}"
+    with open_store(db) as store:
+        first = store.head()
+        streams = {s.event.stream for s in store.events()}
+    _demo(tmp_path, "--no-house-model", "--days", "5", "--rounds", "3")
+    with open_store(db) as store:
+        assert store.head() == first
+        assert {s.event.stream for s in store.events()} == streams
+    assert any(s.startswith("demo-direction-") for s in streams)

@@ -8,6 +8,7 @@ no event, REPORT.json, JSON route or page can show it.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import secrets
 from datetime import UTC, datetime
@@ -70,6 +71,47 @@ def test_remove_key_finds_base64_of_the_key_inside_a_longer_blob(
     assert core, "one aligned form of the key is always inside the blob"
     assert not any(f in cleaned for f in core)
     assert key[::-1] not in cleaned
+
+
+_ESCAPES = {
+    "json": lambda c: f"\\u{ord(c):04x}",
+    "JSON": lambda c: f"\\u{ord(c):04X}",
+    "python": lambda c: f"\\x{ord(c):02x}",
+    "html": lambda c: f"&#{ord(c)};",
+    "html-hex": lambda c: f"&#x{ord(c):x};",
+}
+
+
+@given(
+    key=st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", min_size=20),
+    style=st.sampled_from(sorted(_ESCAPES)),
+    escaped=st.lists(st.booleans(), min_size=80, max_size=80),
+)
+def test_remove_key_finds_the_key_written_with_character_escapes(
+    key: str, style: str, escaped: list[bool]
+) -> None:
+    """C-9: a key spelt with escapes, some or all of its characters, is removed whole.
+
+    A reader that decodes the answer (a JSON parser, a browser) would otherwise
+    show the key in clear.
+    """
+    spelt = "".join(
+        _ESCAPES[style](c) if escaped[i % len(escaped)] else c for i, c in enumerate(key)
+    )
+    answer = '{"reason": "my key is ' + spelt + '", "weights": {}}'
+    cleaned = remove_key(answer, key)
+    assert REDACTED in cleaned
+    shown = html.unescape(json.loads(cleaned.replace("\\x", "\\u00"))["reason"])
+    n = ANSWER_RUN_CHARS
+    assert not any(key[i : i + n] in shown for i in range(len(key) - n + 1))
+    assert cleaned.startswith('{"reason": "my key is ')
+
+
+def test_remove_key_keeps_escapes_that_spell_no_key() -> None:
+    """Escapes that are not the key stay as written."""
+    key = f"sk-or-v1-{secrets.token_hex(24)}"
+    answer = '{"reason": "caf\\u00e9 &#233; \\x41", "x": 1}'
+    assert remove_key(answer, key) == answer
 
 
 def test_remove_key_keeps_an_answer_without_the_key() -> None:

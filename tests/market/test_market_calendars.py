@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+import numpy as np
 import pytest
 
 from tradeleague.errors import ConfigError
-from tradeleague.market import CONTINUOUS, NYSE, get_calendar
+from tradeleague.market import CONTINUOUS, NYSE, calendars, get_calendar
 
 
 def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0, sec: int = 0) -> datetime:
@@ -81,3 +82,18 @@ def test_calendar_is_pure_about_naive_times_and_range() -> None:
         nyse.session_at(datetime(2025, 7, 3, 15))  # noqa: DTZ001
     with pytest.raises(ValueError, match="outside"):
         nyse.is_trading_day(date(1985, 1, 2))
+
+
+def test_the_shipped_nyse_table_equals_exchange_calendars() -> None:
+    """T-UNI-3: the NYSE sessions shipped with the package are exchange_calendars' own.
+
+    After an ``exchange_calendars`` upgrade that changes a session, rewrite the table:
+    ``python -c "from tradeleague.market import calendars as c;
+    c.write_nyse_table(c.NYSE_TABLE_PATH)"``.
+    """
+    shipped = get_calendar(NYSE)
+    built = calendars.nyse_from_exchange_calendars()
+    assert np.array_equal(shipped.days, built.days)
+    assert np.array_equal(shipped.opens, built.opens)
+    assert np.array_equal(shipped.closes, built.closes)
+    assert shipped.days.dtype == np.int64

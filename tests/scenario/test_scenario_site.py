@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from fastapi.testclient import TestClient
 
 from tradeleague import DISCLAIMER
@@ -27,3 +29,14 @@ def test_site_root_lists_the_formats_with_the_disclaimer(service: ScenarioServic
         paths = client.get("/openapi.json").json()["paths"]
         assert "/api/v1/weights" in paths
         assert any(p.startswith("/api/v1/direction/") for p in paths)
+
+
+_RULE_ID = re.compile(r"\b(?:[WDST]-[A-Z]{2,5}(?:-\d+)?|C-\d+|ST-\d+)\b")
+
+
+def test_the_api_document_names_no_rule_ids(service: ScenarioService) -> None:
+    """The OpenAPI document (and so /docs) is for users: rule ids stay in code and tests."""
+    with TestClient(create_site(service)) as client:
+        document = client.get("/openapi.json").text
+    found = {document[max(0, m.start() - 60) : m.end()] for m in _RULE_ID.finditer(document)}
+    assert sorted(found) == []

@@ -239,6 +239,7 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
         f"/weights/{SEASON}/agents/cash",
         f"/weights/{SEASON}/agents/{quote(WEIGHTS_SLASHED, safe='')}",
         "/direction",
+        "/direction/visitors",
         f"/direction/models/{quote(SLASHED, safe='')}",
         f"/direction/models/{quote(XSS, safe='')}",
         f"/direction/rounds/{rounds[0]['round']}",

@@ -291,10 +291,6 @@ def providers_for(
     file. Every house-model agent runs on the same model, so two different
     files in one roster are an error.
     """
-    # Imported here, not at the top: the OpenAI SDK is slow to import, and a
-    # command that runs no model agent never pays for it.
-    from tradeleague.llm.openai_compat import OpenAICompatProvider
-
     endpoints: dict[str, ProviderPreset] = {}
     local_paths: set[str | None] = set()
     for spec in specs:
@@ -303,10 +299,16 @@ def providers_for(
             endpoints.setdefault(endpoint.name, endpoint)
         elif spec.kind == "local":
             local_paths.add(spec.target if spec.target.endswith(".gguf") else None)
-    providers: list[Provider] = [
-        OpenAICompatProvider(e, max_connections=max_connections, environ=environ)
-        for e in endpoints.values()
-    ]
+    providers: list[Provider] = []
+    if endpoints:
+        # Imported here, not at the top: the OpenAI SDK is slow to import, and a
+        # roster with no model agent never pays for it.
+        from tradeleague.llm.openai_compat import OpenAICompatProvider
+
+        providers = [
+            OpenAICompatProvider(e, max_connections=max_connections, environ=environ)
+            for e in endpoints.values()
+        ]
     if len(local_paths) > 1:
         raise ConfigError(
             "every local: agent runs on the one house model; the roster names "

@@ -64,7 +64,7 @@ __all__ = ["call", "create_app", "dumps", "idempotency_key", "request_key"]
 
 _T = TypeVar("_T")
 
-_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="Your API key (S-SVC-4).")
+_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="Your API key.")
 _BEARER = HTTPBearer(auto_error=False, description="Your API key as a Bearer token.")
 _ERRORS: dict[int | str, dict[str, object]] = {
     code: {"model": ErrorOut} for code in (401, 402, 404, 409, 422, 429)
@@ -211,7 +211,7 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.post("/runs", status_code=201, response_model=RunOut, summary="Create a run (S-API-5)")
+    @router.post("/runs", status_code=201, response_model=RunOut, summary="Create a run")
     async def create_run(body: CreateRunIn, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             account = service.authenticate(key)
@@ -239,16 +239,14 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio (S-API-1)")
+    @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio")
     async def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             return _json(service.market(service.authenticate(key), run_id))
 
         return await call(service, work)
 
-    @router.post(
-        "/runs/{run_id}/trades", response_model=TradesOut, summary="Queue orders (S-API-2)"
-    )
+    @router.post("/runs/{run_id}/trades", response_model=TradesOut, summary="Queue orders")
     async def trades(
         run_id: RunId,
         body: TradesIn,
@@ -287,7 +285,7 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.post("/runs/{run_id}/step", response_model=StepOut, summary="Advance one bar (S-API-3)")
+    @router.post("/runs/{run_id}/step", response_model=StepOut, summary="Advance one bar")
     async def step(
         run_id: RunId,
         service: ServiceDep,
@@ -304,14 +302,14 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.get("/runs/{run_id}/results", response_model=ResultsOut, summary="Metrics (S-API-4)")
+    @router.get("/runs/{run_id}/results", response_model=ResultsOut, summary="Metrics")
     async def results(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             return _json(service.results(service.authenticate(key), run_id))
 
         return await call(service, work)
 
-    @router.post("/runs/{run_id}/publish", summary="Publish to the leaderboard (S-API-5)")
+    @router.post("/runs/{run_id}/publish", summary="Publish to the leaderboard")
     async def publish(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             return _json(service.publish(service.authenticate(key), run_id))
@@ -324,7 +322,7 @@ def _agent_router() -> APIRouter:
 def _public_router() -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["public"], responses={404: {"model": ErrorOut}})
 
-    @router.get("/leaderboard", summary="Published runs ranked by a metric (S-SCO-2)")
+    @router.get("/leaderboard", summary="Published runs ranked by a metric")
     async def leaderboard(
         service: ServiceDep,
         scenario: Annotated[str, Query(pattern=ID_PATTERN)],

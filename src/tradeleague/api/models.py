@@ -37,7 +37,7 @@ IdempotencyKey = Annotated[
         min_length=1,
         max_length=255,
         pattern=r"^[\x21-\x7E]+$",
-        description="De-duplicates retries for the server's idempotency window (S-SVC-1; "
+        description="De-duplicates retries for the server's idempotency window ("
         "24 h by default): printable ASCII, no spaces.",
     ),
 ]
@@ -48,7 +48,8 @@ class _In(BaseModel):
 
 
 class CreateRunIn(_In):
-    """Start a run in a scenario version (S-API-5)."""
+    # Rules: S-API-5
+    """Start a run in a scenario version."""
 
     scenario: str = Field(
         pattern=r"^[0-9A-Za-z._\-]{1,100}$",
@@ -57,7 +58,8 @@ class CreateRunIn(_In):
 
 
 class OrderIn(_In):
-    """One market order (S-API-2): positive quantity, up to six decimals."""
+    # Rules: S-API-2
+    """One market order: positive quantity, up to six decimals."""
 
     symbol: str = Field(pattern=r"^[A-Za-z0-9.\-]{1,20}$")
     side: Literal["buy", "sell", "short", "cover"]
@@ -92,7 +94,8 @@ class ErrorOut(BaseModel):
 
 
 class Quota(BaseModel):
-    """Runs used this UTC month, the limit, and when it resets (S-SVC-5)."""
+    # Rules: S-SVC-5
+    """Runs used this UTC month, the limit, and when it resets."""
 
     used: int
     limit: int
@@ -129,7 +132,8 @@ class TradesOut(BaseModel):
 
 
 class FillOut(BaseModel):
-    """A fill at the next bar's open plus slippage (S-FIL-1, S-FIL-2)."""
+    # Rules: S-FIL-1, S-FIL-2
+    """A fill at the next bar's open plus slippage."""
 
     symbol: str
     side: str
@@ -139,14 +143,16 @@ class FillOut(BaseModel):
 
 
 class RejectedOut(OrderOut):
-    """An order that did not fill (S-FIL-3), with a reason code."""
+    # Rules: S-FIL-3
+    """An order that did not fill, with a reason code."""
 
     reason: str
     detail: str
 
 
 class StepOut(BaseModel):
-    """What one step did (S-API-3)."""
+    # Rules: S-API-3
+    """What one step did."""
 
     run_id: str
     index: int
@@ -161,7 +167,8 @@ class StepOut(BaseModel):
 
 
 class ResultsOut(BaseModel):
-    """A completed run's metrics (S-API-4, S-SCO-1), fractions of one."""
+    # Rules: S-API-4, S-SCO-1
+    """A completed run's metrics, fractions of one."""
 
     run_id: str
     scenario_id: str

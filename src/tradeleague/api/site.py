@@ -3,7 +3,9 @@
 ``tradeleague serve`` runs this. The scenario benchmark's agent loop and
 leaderboard, the weights league's read API (``/api/v1/weights``) and the
 direction arena's endpoints (``/api/v1/direction``) share one store; the root
-``/api/v1`` says what is where, with the disclaimer (C-1).
+``/api/v1`` says what is where, with the disclaimer (C-1). Visitors' calls on
+the arena (JSON route and page form alike, one `VisitorDesk`) are written to
+that store, where the host playing the arena reads them.
 """
 
 from __future__ import annotations
@@ -19,16 +21,19 @@ from tradeleague.api.account.routes import install_accounts
 from tradeleague.api.account.setup import AccountSettings, build_accounts
 from tradeleague.api.app import create_app
 from tradeleague.api.service import ScenarioService
-from tradeleague.clock import Clock
+from tradeleague.clock import Clock, WallClock
 from tradeleague.disclosure import LIMITS
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.host.http import metrics_route
 from tradeleague.host.metrics import Metrics
+from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.mcp.hosted import MCP_PATH, HostedMcp
 from tradeleague.web.direction_api import DirectionReads, direction_router
+from tradeleague.web.form_csrf import FormTokens
 from tradeleague.web.pages import install_pages
 from tradeleague.web.thesis_api import ThesisReads, thesis_router
+from tradeleague.web.visitor_pages import CallForm
 from tradeleague.web.weights_api import WeightsReads, weights_router
 
 __all__ = ["create_site"]
@@ -54,7 +59,8 @@ def create_site(
     weights_preset, direction_preset
         The rules the formats run with (their methodology pages show them).
     clock
-        Season status and the live round's countdown (default: the wall clock).
+        Season status, the live round's countdown and the moment of a
+        visitor's call (default: the wall clock).
     accounts
         Sign-in and owners' settings (default: the request's host, chain 1,
         the running season, master keys from the environment).
@@ -65,14 +71,27 @@ def create_site(
         lambda: contextlib.nullcontext(store), clock=clock, preset=weights_preset
     )
     direction = DirectionReads(store, stream=direction_stream, preset=direction_preset)
+    desk = VisitorDesk(
+        store,
+        stream=direction.stream,
+        preset=direction.preset,
+        clock=clock or WallClock(),
+        ledger=direction.ledger,
+    )
     app.include_router(weights_router(reads=weights))
-    app.include_router(direction_router(store, reads=direction), prefix="/api/v1")
+    app.include_router(direction_router(store, reads=direction, desk=desk), prefix="/api/v1")
     install_accounts(app, build_accounts(service, accounts))
     _mount_mcp(app, service)
     thesis = ThesisReads(store)
     app.include_router(thesis_router(thesis))
     install_pages(
-        app, weights=weights, direction=direction, service=service, clock=clock, thesis=thesis
+        app,
+        weights=weights,
+        direction=direction,
+        service=service,
+        clock=clock,
+        thesis=thesis,
+        calls=CallForm(desk, FormTokens()),
     )
     app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
 
@@ -106,7 +125,8 @@ def create_site(
 
     @app.get("/api/v1/limits", tags=["public"])
     def limits() -> dict[str, object]:
-        """Say what each format's scoring does not account for (C-12)."""
+        # Rules: C-12
+        """Say what each format's scoring does not account for."""
         return {"disclaimer": DISCLAIMER, "limits": {k: list(v) for k, v in LIMITS.items()}}
 
     return app

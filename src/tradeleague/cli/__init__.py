@@ -1,7 +1,8 @@
 """The ``tradeleague`` command line (Typer + Rich).
 
-Each sub-module registers its own commands; this module wires them together and
-turns every expected error into one clear sentence and a non-zero exit.
+Each sub-module registers its own commands; `tradeleague.cli.commands` lists
+them and loads a command's module only when it runs, and this module turns
+every expected error into one clear sentence and a non-zero exit.
 """
 
 from __future__ import annotations
@@ -13,22 +14,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from tradeleague import DISCLAIMER, __version__
-from tradeleague.cli import (
-    data,
-    demo,
-    limits,
-    log,
-    null,
-    replay,
-    run,
-    scenario,
-    stats,
-    store,
-    weights,
-)
+from tradeleague.cli.commands import LazyRoot
 from tradeleague.errors import TradeleagueError
 
-__all__ = ["app", "main"]
+__all__ = ["app", "command_tree", "main"]
 
 app = typer.Typer(
     name="tradeleague",
@@ -40,10 +29,19 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
+    cls=LazyRoot,
 )
 
-for _module in (data, stats, null, store, demo, replay, log, scenario, weights, limits, run):
-    _module.register(app)
+
+def command_tree() -> LazyRoot:
+    """Return the root command with every command loaded (to walk the whole tree)."""
+    import typer.main
+
+    root = typer.main.get_command(app)
+    if not isinstance(root, LazyRoot):  # pragma: no cover - the app is built with cls=LazyRoot
+        raise TypeError("the root command is not a LazyRoot")
+    root.load_all()
+    return root
 
 
 def _version(value: bool) -> None:

@@ -34,7 +34,6 @@ from tradeleague.formats.direction.preset import FORMAT as DIRECTION
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.formats.weights import Division
-from tradeleague.ids import new_id
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
 from tradeleague.league.weights.replay import RosterEntry
@@ -221,7 +220,7 @@ def demo(
     stop = _parse_day(end, "--end") or last + timedelta(days=1)
     start = stop - timedelta(days=days)
     arena_candles = _candles(candles)
-    demo_span(arena_candles, rounds, DirectionPreset())
+    arena_start, _ = demo_span(arena_candles, rounds, DirectionPreset())
     with_house = house_model and house_model_available()
     if house_model and not with_house:
         console.print(
@@ -240,7 +239,9 @@ def demo(
         )
         for division in Division:
             console.print(render_table(state, division))
-        stream = f"demo-direction-{new_id()}"
+        # Named by its candles and rounds, so running the demo again resumes it too.
+        stream = f"demo-direction-{arena_start:%Y-%m-%dT%H%MZ}-{rounds}-{arena_candles.label}"
+        stream = stream.replace(" ", "_")
         board = asyncio.run(_direction(store, arena_candles, rounds, console, stream))
         if arena_candles.synthetic:
             console.print(

@@ -353,12 +353,23 @@ def _serve(
         typer.Option("--max-queued", help="Most orders that may wait for one step of a run."),
     ] = _SEED.max_queued,
     direction_stream: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--direction-stream",
-            help="The direction arena's event stream to show (the demo prints its own).",
+            help="The direction arena's event stream to show (the demo prints its own; "
+            "default: the league file's, else direction).",
+            show_default=False,
         ),
-    ] = "direction",
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            metavar="FILE",
+            help="The league file a host runs: its database (unless --db), and the arena's "
+            "stream and round rules, which visitors' calls are taken by.",
+        ),
+    ] = None,
     siwe_domain: Annotated[
         str | None,
         typer.Option(
@@ -392,6 +403,10 @@ def _serve(
     lists them. Every number defaults to the seed's; change one to run the
     same benchmark under another operator's rules.
 
+    Beside a host (tradeleague run) on the same database, visitors may log
+    their own calls on the arena's open round; give the host's league file
+    with --config so they are taken by the rounds the host plays.
+
     Example: tradeleague serve --db sqlite:///./league.db --port 8080 --free-quota 10
     """
     import uvicorn
@@ -400,6 +415,16 @@ def _serve(
     from tradeleague.api.account.setup import AccountSettings, house_summarizer
     from tradeleague.api.site import create_site
 
+    stream, arena_preset = direction_stream or "direction", None
+    if config is not None:
+        from tradeleague.host.config import load_league
+        from tradeleague.host.drivers import direction_preset
+
+        league = load_league(config)  # checked whole before any database is opened
+        db = db or league.db
+        if league.direction is not None:
+            stream = direction_stream or league.direction.stream
+            arena_preset = direction_preset(league.direction)
     preset = serve_preset(
         free_quota=free_quota,
         pro_quota=pro_quota,
@@ -418,7 +443,8 @@ def _serve(
         uvicorn.run(
             create_site(
                 service,
-                direction_stream=direction_stream,
+                direction_stream=stream,
+                direction_preset=arena_preset,
                 accounts=AccountSettings(
                     siwe_domain=siwe_domain,
                     chain_id=chain_id,

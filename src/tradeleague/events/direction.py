@@ -4,6 +4,13 @@ The arena writes one stream (``direction`` by default) and stamps every event
 with its ``season``; everything public is folded from these events
 (`tradeleague.formats.direction.ledger`). Amounts are micro-unit integers as
 decimal strings; times are ISO 8601 UTC text.
+
+Visitors' calls (D-PUB-2) come from outside the arena's process: the site
+records each one as ``VisitorCalled`` in the round's own visitors stream
+(`visitors_stream`: ``<arena stream>/visitors/<round>``), which the site
+writes and the arena only reads; the arena's stream (one writer, the host)
+then records what it made of the call (``VisitorCallLogged`` naming the call,
+the decision, the trade or the skip) like a model's answer.
 """
 
 from __future__ import annotations
@@ -24,13 +31,31 @@ from tradeleague.events.schema import (
     req,
 )
 
-__all__ = ["FORMAT", "ROUND_VOIDED", "TRADE_PLACED", "VISITOR_CALL_LOGGED"]
+__all__ = [
+    "FORMAT",
+    "ROUND_VOIDED",
+    "TRADE_PLACED",
+    "VISITOR_CALLED",
+    "VISITOR_CALL_LOGGED",
+    "visitors_stream",
+]
 
 FORMAT: Final = "direction"
 
 TRADE_PLACED: Final = "TradePlaced"
 ROUND_VOIDED: Final = "RoundVoided"
 VISITOR_CALL_LOGGED: Final = "VisitorCallLogged"
+VISITOR_CALLED: Final = "VisitorCalled"
+
+
+def visitors_stream(stream: str, round_id: str) -> str:
+    """Return the stream holding the visitors' calls on ``round_id`` of the arena ``stream``.
+
+    One stream per round: the site appends to it (no process claims it, so any
+    number of site processes may), the arena reads it; a round's calls are
+    read without scanning any other round's.
+    """
+    return f"{stream}/visitors/{round_id}"
 
 
 _SEASON = req("season", STR, doc="the season id, stamped on every event")
@@ -157,6 +182,22 @@ _d(
 )
 _d(
     VISITOR_CALL_LOGGED,
-    (_ROUND, _AGENT, req("entrant", OBJ)),
-    "A visitor's own model answered a round (ranked apart, D-PUB-2).",
+    (
+        _ROUND,
+        _AGENT,
+        req("entrant", OBJ),
+        opt("call", STR, doc="the id of the VisitorCalled event the arena took it from"),
+    ),
+    "The arena took a visitor's own call on a round (ranked apart, D-PUB-2).",
+)
+register(
+    VISITOR_CALLED,
+    FORMAT,
+    (
+        _ROUND,
+        req("visitor", STR, doc="the visitor's name, normalised (the account is visitor:NAME)"),
+        req("direction", STR, doc="up or down"),
+        req("at", STR, doc="when the site took the call, UTC (the late rule reads it)"),
+    ),
+    doc="A visitor called a round on the site; hidden until the round expires (D-PUB-1, -2).",
 )

@@ -65,6 +65,7 @@ __all__ = [
     "ThesisDriver",
     "WeightsDriver",
     "WeightsLeague",
+    "direction_preset",
     "missed_slots",
 ]
 
@@ -79,6 +80,16 @@ DRILL = DirectionPreset(
     candles=5,
 )
 """The arena's drill rounds (2 s), for trying the live path in seconds."""
+
+
+def direction_preset(config: DirectionConfig) -> DirectionPreset:
+    """Return the rules the league file's arena plays by (drill rounds or the seed's, its payout).
+
+    The host plays by them and the site judges visitors' calls by them (the
+    round grid and the late cutoff), so both read them from here.
+    """
+    base = DRILL if config.drill else DirectionPreset()
+    return replace(base, payout_ppm=config.payout * 10_000)
 
 
 class Driver(Protocol):
@@ -316,8 +327,7 @@ class DirectionDriver:
         self.config = config
         self.season = config.stream
         self.stream = config.stream
-        base = DRILL if config.drill else DirectionPreset()
-        self.preset = replace(base, payout_ppm=config.payout * 10_000)
+        self.preset = direction_preset(config)
         self.replay = clock is None
         self.store = store.deriving_ids() if self.replay else store
         record = read_record(s.event for s in store.events(config.stream))

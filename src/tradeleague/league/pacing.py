@@ -12,6 +12,10 @@ between live play and replay, and they live here:
   are handed on in order of ``latency``, ties by ask order, so a format that
   moves the replay clock to each answer's moment sees exactly what it would
   have seen live.
+* **Outside input** that arrives while a round runs (the arena's visitors'
+  calls, recorded by another process). Live, it is read again every poll
+  until the round stops taking it (``polls``). In replay the record already
+  holds all of it: it is read once, and the clock does not move.
 * **Closes** (formats that trade through a broker). Live, the broker is polled
   from expiry until every trade has closed or the grace has passed. In replay
   it is asked once, at expiry, and a close stamped after the grace counts as
@@ -24,7 +28,7 @@ any new format take a ``Pacing`` and call it the same way live and in replay.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -55,6 +59,10 @@ class Pacing(Protocol):
         self, asks: Sequence[tuple[Agent, Turn]], limit: timedelta
     ) -> AsyncGenerator[TakenTurn, None]:
         """Ask every agent under the hard deadline ``limit``; yield each turn as it ends."""
+        ...
+
+    def polls(self, until: datetime, every: timedelta) -> AsyncIterator[None]:
+        """Yield each time outside input should be read, the last time at ``until``."""
         ...
 
     async def closes(
@@ -132,6 +140,10 @@ class ReplayPacing:
         for taken in sorted(got, key=lambda t: (t.latency_ms, t.index)):
             yield taken
 
+    async def polls(self, until: datetime, every: timedelta) -> AsyncIterator[None]:
+        """Yield once, at once: the record holds every input (the clock stays where it is)."""
+        yield
+
     async def closes(
         self, broker: Broker, trade_ids: Sequence[str], expiry: datetime, deadline: datetime
     ) -> list[CloseEvent]:
@@ -180,6 +192,13 @@ class LivePacing:
                 yield await done
         finally:
             await _cancel(tasks)
+
+    async def polls(self, until: datetime, every: timedelta) -> AsyncIterator[None]:
+        """Yield now, then every ``every`` until ``until``, the last time at ``until``."""
+        yield
+        while (now := self._clock.now()) < until:
+            await self._clock.sleep_until(min(now + every, until))
+            yield
 
     async def closes(
         self, broker: Broker, trade_ids: Sequence[str], expiry: datetime, deadline: datetime

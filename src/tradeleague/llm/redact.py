@@ -19,7 +19,8 @@ compatible servers echo it whole, or echo the ``Authorization`` header.
 The model's own answer text is kept as received (C-4) with one exception:
 ``remove_key`` takes the key that was sent out of it, in the forms a model
 could be led to echo it (whole or in long runs, reversed, base64 at any
-alignment, hex, percent-encoded), before the answer is stored or shown, so a
+alignment, hex, percent-encoded, or spelt with JSON, Python or HTML character
+escapes), before the answer is stored or shown, so a
 prompt-injected agent cannot publish its owner's key (C-9). Nothing else in an
 answer is touched: a high-entropy token a model writes is its own business.
 """
@@ -214,7 +215,60 @@ def _strings_without_key(value: Any, key: str) -> Any:
 
 
 def _redact_key_pieces(text: str, key: str, shown: int = KEY_CHARS_SHOWN + 1) -> str:
-    """Replace every run of ``key`` at least ``shown`` characters long found in ``text``."""
+    r"""Replace every run of ``key`` at least ``shown`` characters long found in ``text``.
+
+    Runs written with escapes count too: a character may stand as itself or
+    as a JSON, Python or HTML escape of it (``\u0073``, ``\x73``, ``&#115;``,
+    ``&#x73;``), since a reader that decodes the answer would show the key.
+    """
+    view, starts = _decoded(text)
+    spans = [(starts[a], starts[b]) for a, b in _key_spans(view, key, shown)]
+    if not spans:
+        return text
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        out.append(text[last:start])
+        out.append(REDACTED)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+_ESCAPE = re.compile(
+    r"\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})|&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));"
+)
+
+
+def _decoded(text: str) -> tuple[str, list[int]]:
+    """Return ``text`` with character escapes decoded, and where each character began.
+
+    ``starts[i]`` is the index in ``text`` of the decoded character ``i``;
+    ``starts[len(view)]`` is ``len(text)``.
+    """
+    if "\\" not in text and "&#" not in text:
+        return text, list(range(len(text) + 1))
+    chars: list[str] = []
+    starts: list[int] = []
+    i = 0
+    for match in _ESCAPE.finditer(text):
+        for j in range(i, match.start()):
+            chars.append(text[j])
+            starts.append(j)
+        decimal = match.group(4)
+        code = int(decimal) if decimal else int(next(g for g in match.groups() if g), 16)
+        chars.append(chr(code) if code <= 0x10FFFF else "\ufffd")
+        starts.append(match.start())
+        i = match.end()
+    for j in range(i, len(text)):
+        chars.append(text[j])
+        starts.append(j)
+    starts.append(len(text))
+    return "".join(chars), starts
+
+
+def _key_spans(text: str, key: str, shown: int) -> list[tuple[int, int]]:
+    """Return the merged spans of ``text`` that are runs of ``key`` at least ``shown`` long."""
     size = min(shown, len(key))
     grams = {key[i : i + size] for i in range(len(key) - size + 1)}
     spans: list[tuple[int, int]] = []
@@ -231,13 +285,4 @@ def _redact_key_pieces(text: str, key: str, shown: int = KEY_CHARS_SHOWN + 1) ->
         else:
             spans.append((i, end))
         i += 1
-    if not spans:
-        return text
-    out: list[str] = []
-    last = 0
-    for start, end in spans:
-        out.append(text[last:start])
-        out.append(REDACTED)
-        last = end
-    out.append(text[last:])
-    return "".join(out)
+    return spans

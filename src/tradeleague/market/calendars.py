@@ -7,8 +7,14 @@ held as integer arrays, so every question is a binary search. They are pure:
 they answer about the times they are given and never read a clock. The table
 covers 1990-01-01 .. 2040-12-31; a question outside it is an error, not a guess.
 
-``exchange_calendars`` takes a fraction of a second to build a calendar, so
-``get_calendar`` keeps one instance per name.
+``exchange_calendars`` (with pandas) takes about a second to import and
+build the NYSE calendar, more than a short replay's whole run; so its sessions
+ship with the package as a table (``xnys_sessions.npz``, three int64 columns),
+read in milliseconds. ``nyse_from_exchange_calendars`` builds the same table
+from the library, ``tests/market/test_calendars.py`` checks that the shipped
+table equals it, and ``write_nyse_table(NYSE_TABLE_PATH)`` writes it anew
+after an ``exchange_calendars`` upgrade. ``get_calendar`` keeps one instance
+per name.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from __future__ import annotations
 import functools
 import warnings
 from datetime import UTC, date, datetime, timedelta
+from importlib import resources
+from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -205,7 +213,13 @@ class TradingCalendar:
         return np.where(inside, clipped, -1)
 
 
-def _nyse() -> TradingCalendar:
+_NYSE_TABLE: Final = "xnys_sessions.npz"
+NYSE_TABLE_PATH: Final = Path(__file__).with_name(_NYSE_TABLE)
+"""Where the shipped NYSE table lives in a source checkout (for `write_nyse_table`)."""
+
+
+def nyse_from_exchange_calendars() -> TradingCalendar:
+    """Build the NYSE calendar from ``exchange_calendars`` (slow: about a second)."""
     import exchange_calendars
 
     with warnings.catch_warnings():
@@ -217,6 +231,19 @@ def _nyse() -> TradingCalendar:
     days = (schedule.index.to_numpy(dtype="datetime64[D]").astype(np.int64)).copy()
     opens = schedule["open"].to_numpy(dtype="datetime64[s]").astype(np.int64).copy()
     closes = schedule["close"].to_numpy(dtype="datetime64[s]").astype(np.int64).copy()
+    return TradingCalendar(NYSE, days, opens, closes, continuous=False)
+
+
+def write_nyse_table(path: Path) -> None:
+    """Write the NYSE sessions from ``exchange_calendars`` to ``path`` (the shipped table)."""
+    cal = nyse_from_exchange_calendars()
+    np.savez_compressed(path, days=cal.days, opens=cal.opens, closes=cal.closes)
+
+
+def _nyse() -> TradingCalendar:
+    with resources.files("tradeleague.market").joinpath(_NYSE_TABLE).open("rb") as handle:
+        table = np.load(handle, allow_pickle=False)
+        days, opens, closes = (table[k].astype(np.int64) for k in ("days", "opens", "closes"))
     return TradingCalendar(NYSE, days, opens, closes, continuous=False)
 
 

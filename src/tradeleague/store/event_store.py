@@ -18,7 +18,7 @@ same chain head, and a resumed replay ends where an uninterrupted one does.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +41,7 @@ from tradeleague.store.engine import (
     resolve_url,
     translate_errors,
 )
-from tradeleague.store.rows import BATCH, read_batch, row_to_stored
+from tradeleague.store.rows import BATCH, iter_rows, read_batch, row_to_stored
 from tradeleague.store.schema import chain_head, events, projections
 from tradeleague.store.writers import Writers
 
@@ -190,6 +190,36 @@ class Store:
         if not batch:
             return []
         with self.transaction("append events to", write=True) as connection:
+            return self.append_in(connection, batch)
+
+    def append_checked(
+        self,
+        new_events: Iterable[Event],
+        check: Callable[[Callable[[str], list[StoredEvent]]], None],
+    ) -> list[StoredEvent]:
+        """Append ``new_events`` if ``check`` passes, with no other append in between.
+
+        The chain head is locked first (``BEGIN IMMEDIATE`` on SQLite, the
+        head row ``FOR UPDATE`` on PostgreSQL), so every other appender waits;
+        then ``check`` reads what it needs through the function it is given
+        (a stream's events, read in this transaction) and raises to refuse, and
+        the events are appended in the same transaction. This is how a rule
+        over a stream that many processes write holds under concurrency (one
+        visitor's call per name per round: two equal calls at once, one wins).
+
+        Raises
+        ------
+        StoreError
+            If the database fails; whatever ``check`` raises, nothing written.
+        """
+        batch = list(new_events)
+        with self.transaction("append events to", write=True) as connection:
+            connection.execute(_LOCK_HEAD).one()
+
+            def read(stream: str) -> list[StoredEvent]:
+                return [_stored(row) for row in iter_rows(connection, stream=stream)]
+
+            check(read)
             return self.append_in(connection, batch)
 
     def append_in(

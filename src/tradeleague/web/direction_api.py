@@ -3,13 +3,17 @@
 A FastAPI ``APIRouter`` factory: every payload is folded from the event log
 and built by ``tradeleague.formats.direction.publish``, so what is served is
 exactly what the log holds, and an open round's calls do not exist in any
-response (D-PUB-1). With an ``arena`` attached, visitors may log their own
-call on the open round (D-PUB-2).
+response (D-PUB-1). Visitors may log their own call on the open round
+(D-PUB-2): the call goes to the store (``league.direction.visitors``), where
+the arena's host, in this process or another, reads it; it is answered 202
+with no direction in the answer, and stays out of every payload until its
+round has finished.
 
 Routes (under ``/direction``): ``GET /`` (index), ``GET /rounds/current``,
 ``GET /rounds`` (finished rounds, every call), ``GET /rounds/{round}``,
 ``GET /models/{name}/log``, ``GET /config`` (the roster, exact model ids),
-``GET /boards``, ``GET /changelog``, ``POST /rounds/current/calls``.
+``GET /boards``, ``GET /visitors`` (the visitors' board), ``GET /changelog``,
+``POST /rounds/current/calls``.
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.errors import ConfigError
-from tradeleague.formats.direction.board import build_board
+from tradeleague.events import utc_iso
+from tradeleague.formats.direction.board import Board, build_board
 from tradeleague.formats.direction.ledger import Ledger, SeasonView
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import (
@@ -32,22 +38,38 @@ from tradeleague.formats.direction.publish import (
     model_log_payload,
     roster_payload,
     round_payload,
+    shown,
+    visitors_payload,
 )
-from tradeleague.league.direction.arena import DirectionArena
+from tradeleague.formats.direction.visitors import (
+    MAX_RAW_NAME_CHARS,
+    CallRefused,
+    Refusal,
+    call_round,
+    calls_close_at,
+)
+from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.store import Store
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound
 
-__all__ = ["DirectionReads", "VisitorCall", "direction_router"]
+__all__ = ["DirectionReads", "VisitorCallBody", "direction_router", "refusal_status"]
 
 
-class VisitorCall(BaseModel):
-    """A visitor's own call on the open round."""
+class VisitorCallBody(BaseModel):
+    """A visitor's own call on the open round (the name is normalised on receipt)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    visitor: str = Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.-]+$")
+    visitor: str = Field(min_length=1, max_length=MAX_RAW_NAME_CHARS)
     direction: Literal["up", "down"]
+
+
+def refusal_status(code: Refusal) -> int:
+    """Return the HTTP status of a refused call: 422 for what was sent, 409 for when."""
+    if code in (Refusal.INVALID_NAME, Refusal.INVALID_DIRECTION):
+        return 422
+    return 409
 
 
 class DirectionReads:
@@ -75,6 +97,12 @@ class DirectionReads:
         )
 
     @contextmanager
+    def ledger(self) -> Iterator[Ledger]:
+        """Yield the arena's ledger caught up with the log, locked while the caller reads it."""
+        with self._ledger.current(self.store) as ledger:
+            yield ledger
+
+    @contextmanager
     def _view(self, season: str | None) -> Iterator[SeasonView]:
         """Yield the season's view caught up with the log, locked while the caller reads it."""
         with self._ledger.current(self.store) as ledger:
@@ -98,6 +126,7 @@ class DirectionReads:
                 "/direction/models/{name}/log",
                 "/direction/config",
                 "/direction/boards",
+                "/direction/visitors",
                 "/direction/changelog",
             ],
         }
@@ -132,7 +161,7 @@ class DirectionReads:
         """Return a model's full log (D-PUB-3)."""
         with self._view(season) as view:
             entrant = next((e for e in view.roster if e.name == name), None)
-            entrant = entrant or view.visitors.get(name)
+            entrant = entrant or next((e for e in view.shown_visitors() if e.name == name), None)
             if entrant is None:
                 raise NotFound(f"no model {name} in season {view.season}")
             return model_log_payload(view, entrant)
@@ -142,12 +171,19 @@ class DirectionReads:
         with self._view(season) as view:
             return roster_payload(view)
 
+    def _board(self, view: SeasonView) -> Board:
+        p = self.preset
+        return build_board(view, scoring_version=p.scoring_version, sparkline=p.sparkline)
+
     def boards(self, season: str | None = None) -> dict[str, Any]:
         """Return the boards with the luck lines."""
-        p = self.preset
         with self._view(season) as view:
-            board = build_board(view, scoring_version=p.scoring_version, sparkline=p.sparkline)
-            return board_payload(board)
+            return board_payload(self._board(view))
+
+    def visitors(self, season: str | None = None) -> dict[str, Any]:
+        """Return the visitors' board: scored as the models are, ranked apart (D-PUB-2)."""
+        with self._view(season) as view:
+            return visitors_payload(self._board(view))
 
     def changelog(self) -> dict[str, Any]:
         """Return the changes that affect comparability (C-3)."""
@@ -159,11 +195,12 @@ def direction_router(
     store: Store,
     *,
     stream: str = FORMAT,
-    arena: DirectionArena | None = None,
     preset: DirectionPreset | None = None,
     reads: DirectionReads | None = None,
+    desk: VisitorDesk | None = None,
+    clock: Clock | None = None,
 ) -> APIRouter:
-    """Return the arena's read endpoints (and the visitor call, with ``arena``).
+    """Return the arena's read endpoints and the visitors' call.
 
     Parameters
     ----------
@@ -171,14 +208,21 @@ def direction_router(
         The event store holding the arena's stream.
     stream
         The arena's event stream.
-    arena
-        The running arena, for visitor calls; without it ``POST`` answers 503.
     preset
-        The rules (for the scoring version and the sparkline length).
+        The rules (the scoring version, the sparkline length, the round grid
+        and late cutoff a visitor's call is judged by).
     reads
         The read models to serve (the site shares them with its pages).
+    desk
+        Where visitors' calls are taken (the site shares it with its form);
+        by default one on ``store`` and ``clock``.
+    clock
+        A visitor's call's moment (default: the wall clock).
     """
     r = reads or DirectionReads(store, stream=stream, preset=preset)
+    visitors = desk or VisitorDesk(
+        store, stream=r.stream, preset=r.preset, clock=clock or WallClock(), ledger=r.ledger
+    )
     router = APIRouter(prefix="/direction", tags=["direction"])
 
     def answer(build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -219,18 +263,47 @@ def direction_router(
     def boards(season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
         return answer(lambda: r.boards(season))
 
+    @router.get("/visitors")
+    def visitors_board(season: Annotated[str | None, Query()] = None) -> dict[str, Any]:
+        """Return the visitors' board: their calls scored as the models' are, ranked apart.
+
+        A call shows once its round has finished; until then it is in no payload.
+        """
+        return answer(lambda: r.visitors(season))
+
     @router.get("/changelog")
     def changelog() -> dict[str, Any]:
         return r.changelog()
 
-    @router.post("/rounds/current/calls", status_code=202)
-    def visitor_call(call: VisitorCall) -> dict[str, Any]:
-        if arena is None:
-            raise HTTPException(503, "visitor calls need a running arena")
+    @router.post(
+        "/rounds/current/calls",
+        status_code=202,
+        responses={409: {"description": "late, already called, or no round open"},
+                   422: {"description": "a name or direction that is not valid"}},
+    )  # fmt: skip
+    def visitor_call(call: VisitorCallBody) -> Any:
+        """Log your own call, up or down, on the round open now, under a name of your choosing.
+
+        Calls close 30 seconds before the round expires, as the models' answers
+        do; one call per name per round. The call is hidden until the round
+        expires, then scored like a model's and ranked on the visitors' board.
+        """
         try:
-            arena.visitor_call(call.visitor, call.direction)
-        except ConfigError as exc:
-            raise HTTPException(409, str(exc)) from None
-        return {"disclaimer": DISCLAIMER, "accepted": True, "visitor": f"visitor:{call.visitor}"}
+            taken = visitors.call(call.visitor, call.direction)
+        except CallRefused as exc:
+            body = {
+                "error": {"code": exc.code.value, "message": exc.message},
+                "disclaimer": DISCLAIMER,
+            }
+            return JSONResponse(body, status_code=refusal_status(exc.code))
+        times = call_round(taken.at, visitors.preset)
+        return {
+            "disclaimer": DISCLAIMER,
+            "accepted": True,
+            "round": taken.round,
+            "visitor": shown(taken.account),
+            "calls_close_at": utc_iso(calls_close_at(times, visitors.preset)),
+            "hidden_until": utc_iso(times.expiry),
+        }
 
     return router

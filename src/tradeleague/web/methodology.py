@@ -21,6 +21,7 @@ from tradeleague.formats.direction.answer import InvalidReason
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.season import SeasonEnd
 from tradeleague.formats.direction.skips import SkipReason
+from tradeleague.formats.direction.visitors import Refusal
 from tradeleague.formats.scenario import ServicePreset
 from tradeleague.formats.scenario.run import RunStatus
 from tradeleague.formats.thesis.answer import Reason as ThesisReason
@@ -169,6 +170,7 @@ def methodology(
             "Skip classes": SkipReason,
             "Invalid answers": InvalidReason,
             "Season ends": SeasonEnd,
+            "Visitors' calls refused": Refusal,
         }
     elif name == "scenario":
         preset, title = scenario or ServicePreset(), "Scenario benchmark"

@@ -8,7 +8,8 @@ user text) is unescaped once before the template escapes it again, so it
 shows exactly as written, escaped once. Charts are inline SVG from
 ``web.charts``, each with its numbers in a table. The only script is the live
 round's countdown and poll (``static/live.js``); every page reads fully
-without it. Unknown ids answer a 404 page.
+without it, and the one form anyone may post (a visitor's call,
+``visitor_pages``) works without it. Unknown ids answer a 404 page.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
@@ -40,6 +41,7 @@ from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import FORMATS, methodology
 from tradeleague.web.thesis_api import ThesisReads
 from tradeleague.web.thesis_pages import install_thesis_pages
+from tradeleague.web.visitor_pages import CallForm, install_visitor_pages
 from tradeleague.web.weights_api import WeightsReads
 
 __all__ = ["STATIC_DIR", "install_pages", "shown", "usd"]
@@ -108,6 +110,7 @@ def install_pages(
     service: ScenarioService,
     clock: Clock | None = None,
     thesis: ThesisReads | None = None,
+    calls: CallForm | None = None,
 ) -> None:
     """Add the site's pages, its stylesheet and its one script to ``app``.
 
@@ -123,6 +126,8 @@ def install_pages(
         The time the live round's countdown starts from (default: the wall clock).
     thesis
         The thesis league's read models (its pages are served when given).
+    calls
+        The visitors' call form and board (served when given).
     """
     env = _environment()
     now: Callable[[], datetime] = (clock or WallClock()).now
@@ -205,31 +210,43 @@ def install_pages(
 
         return guarded(build)
 
-    @router.get("/direction", response_class=HTMLResponse)
-    def direction_home() -> HTMLResponse:
+    def direction_page(request: Request, status: int, extra: dict[str, Any]) -> Response:
         seasons = direction_seasons()
+        form = calls.context(request, **extra) if calls is not None else {}
         if not seasons:
-            return page("direction.html", title="Direction arena", board=None, live=None)
-        board = direction.boards()
-        config = direction.config()
-        try:
-            live = direction.current_round()
-        except NotFound:
-            live = None
-        remaining = None
-        if live is not None and live["status"] == "open":
-            expiry = datetime.fromisoformat(str(live["expiry"]).replace("Z", "+00:00"))
-            remaining = max(0, int((expiry - now()).total_seconds()))
-        recent = direction.rounds(limit=10)["rounds"]
-        return page(
-            "direction.html",
-            title="Direction arena",
-            board=board,
-            config=config,
-            live=live,
-            remaining=remaining,
-            recent=recent,
-        )
+            response: Response = page(
+                "direction.html", status, title="Direction arena", board=None, live=None, **form
+            )
+        else:
+            board = direction.boards()
+            config = direction.config()
+            try:
+                live = direction.current_round()
+            except NotFound:
+                live = None
+            remaining = None
+            if live is not None and live["status"] == "open":
+                expiry = datetime.fromisoformat(str(live["expiry"]).replace("Z", "+00:00"))
+                remaining = max(0, int((expiry - now()).total_seconds()))
+            recent = direction.rounds(limit=10)["rounds"]
+            response = page(
+                "direction.html",
+                status,
+                title="Direction arena",
+                board=board,
+                config=config,
+                live=live,
+                remaining=remaining,
+                recent=recent,
+                **form,
+            )
+        if calls is not None:
+            calls.tokens.set_cookie(response, request, form["csrf"])
+        return response
+
+    @router.get("/direction", response_class=HTMLResponse)
+    def direction_home(request: Request) -> Response:
+        return direction_page(request, 200, {})
 
     @router.get("/direction/rounds/{round_id}", response_class=HTMLResponse)
     def direction_round(round_id: str) -> HTMLResponse:
@@ -287,6 +304,9 @@ def install_pages(
                 "scenario_run.html", title=f"Run {run_id}", run=run_payload(service, run_id)
             )
         )
+
+    if calls is not None:
+        install_visitor_pages(router, direction, calls, page, guarded, direction_page)
 
     if thesis is not None:
         install_thesis_pages(router, thesis, page, guarded)

@@ -468,16 +468,16 @@ def weights_router(
     def season_page(season_id: str) -> JSONResponse:
         return answer(lambda: reads.season(season_id))
 
-    @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table (W-RNK)")
+    @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table")
     def table(season_id: str, division: str) -> JSONResponse:
         return answer(lambda: reads.table(season_id, division))
 
     # ``:path``: an agent id may hold ``/``; it is matched whole, so any name round-trips.
-    @router.get("/seasons/{season_id}/agents/{agent:path}", summary="An agent's page (W-SCO-3)")
+    @router.get("/seasons/{season_id}/agents/{agent:path}", summary="An agent's page")
     def agent_page(season_id: str, agent: str) -> JSONResponse:
         return answer(lambda: reads.agent(season_id, agent))
 
-    @router.get("/seasons/{season_id}/market", summary="The market's status and why (W-MKT-2)")
+    @router.get("/seasons/{season_id}/market", summary="The market's status and why")
     def market(season_id: str) -> JSONResponse:
         return answer(lambda: reads.market(season_id))
 

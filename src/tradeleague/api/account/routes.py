@@ -20,6 +20,7 @@ from fastapi import (
     APIRouter,
     BackgroundTasks,
     Cookie,
+    Depends,
     FastAPI,
     Header,
     Path,
@@ -130,6 +131,25 @@ CsrfHeader = Annotated[
 ]
 
 
+@dataclass(frozen=True)
+class WriteCredentials:
+    """What a cookie-authenticated write carries: the session cookie and both CSRF halves."""
+
+    cookie: str | None
+    csrf_cookie: str | None
+    csrf: str | None
+
+
+def _write_credentials(
+    cookie: SessionCookie = None, csrf_cookie: CsrfCookie = None, csrf: CsrfHeader = None
+) -> WriteCredentials:
+    return WriteCredentials(cookie, csrf_cookie, csrf)
+
+
+Writer = Annotated[WriteCredentials, Depends(_write_credentials)]
+"""A write route's credentials, checked by ``writer`` inside the route's work."""
+
+
 def account_router() -> APIRouter:
     """Return the ``/api/v1/account`` routes."""
     router = APIRouter(
@@ -149,11 +169,9 @@ def account_router() -> APIRouter:
 
         return await call(accounts.owners.service, guarded)
 
-    def writer(
-        accounts: Accounts, cookie: str | None, csrf_cookie: str | None, csrf: str | None
-    ) -> Session:
-        session = accounts.sessions.require(cookie)
-        accounts.sessions.check_csrf(session, csrf_cookie, csrf)
+    def writer(accounts: Accounts, sent: WriteCredentials) -> Session:
+        session = accounts.sessions.require(sent.cookie)
+        accounts.sessions.check_csrf(session, sent.csrf_cookie, sent.csrf)
         return session
 
     @router.get("/nonce", summary="A sign-in nonce, with the domain and chain id to sign for")
@@ -192,12 +210,10 @@ def account_router() -> APIRouter:
     @router.post("/logout", summary="Sign out")
     async def logout(
         request: Request,
-        cookie: SessionCookie = None,
-        csrf_cookie: CsrfCookie = None,
-        csrf: CsrfHeader = None,
+        sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:
-            a.sessions.end(writer(a, cookie, csrf_cookie, csrf))
+            a.sessions.end(writer(a, sent))
             response = _json({"signed_out": True})
             response.delete_cookie(SESSION_COOKIE)
             response.delete_cookie(CSRF_COOKIE)
@@ -217,12 +233,10 @@ def account_router() -> APIRouter:
         body: AgentIn,
         request: Request,
         tasks: BackgroundTasks,
-        cookie: SessionCookie = None,
-        csrf_cookie: CsrfCookie = None,
-        csrf: CsrfHeader = None,
+        sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:
-            wallet = writer(a, cookie, csrf_cookie, csrf).wallet
+            wallet = writer(a, sent).wallet
             made = a.owners.create_agent(
                 wallet,
                 name=body.name,
@@ -241,12 +255,10 @@ def account_router() -> APIRouter:
         body: PromptIn,
         request: Request,
         tasks: BackgroundTasks,
-        cookie: SessionCookie = None,
-        csrf_cookie: CsrfCookie = None,
-        csrf: CsrfHeader = None,
+        sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:
-            made = a.owners.change_prompt(writer(a, cookie, csrf_cookie, csrf).wallet, body.prompt)
+            made = a.owners.change_prompt(writer(a, sent).wallet, body.prompt)
             _summary(a, tasks, made)
             return _json({"agent": made})
 
@@ -256,12 +268,10 @@ def account_router() -> APIRouter:
     async def replace_key(
         body: KeyIn,
         request: Request,
-        cookie: SessionCookie = None,
-        csrf_cookie: CsrfCookie = None,
-        csrf: CsrfHeader = None,
+        sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:
-            wallet = writer(a, cookie, csrf_cookie, csrf).wallet
+            wallet = writer(a, sent).wallet
             return _json({"agent": a.owners.replace_key(wallet, body.key)})
 
         return await run(request, work)
@@ -269,12 +279,10 @@ def account_router() -> APIRouter:
     @router.post("/agent/resume", summary="Resume the paused agent")
     async def resume(
         request: Request,
-        cookie: SessionCookie = None,
-        csrf_cookie: CsrfCookie = None,
-        csrf: CsrfHeader = None,
+        sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:
-            wallet = writer(a, cookie, csrf_cookie, csrf).wallet
+            wallet = writer(a, sent).wallet
             return _json({"agent": a.owners.resume(wallet)})
 
         return await run(request, work)
@@ -290,12 +298,10 @@ def account_router() -> APIRouter:
     @router.post("/keys", status_code=201, summary="Issue a scenario API key (shown this once)")
     async def create_key(
         request: Request,
-        cookie: SessionCookie = None,
-        csrf_cookie: CsrfCookie = None,
-        csrf: CsrfHeader = None,
+        sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:
-            wallet = writer(a, cookie, csrf_cookie, csrf).wallet
+            wallet = writer(a, sent).wallet
             return _json({"key": a.owners.create_key(wallet)}, 201)
 
         return await run(request, work)
@@ -304,12 +310,10 @@ def account_router() -> APIRouter:
     async def revoke_key(
         request: Request,
         key_id: Annotated[str, Path(max_length=64)],
-        cookie: SessionCookie = None,
-        csrf_cookie: CsrfCookie = None,
-        csrf: CsrfHeader = None,
+        sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:
-            wallet = writer(a, cookie, csrf_cookie, csrf).wallet
+            wallet = writer(a, sent).wallet
             return _json({"key": a.owners.revoke_key(wallet, key_id)})
 
         return await run(request, work)

@@ -217,7 +217,7 @@ def build_board(season: SeasonView, *, scoring_version: str, sparkline: int) -> 
     baseline = season.start_balance
     models = rank_rows(model_row(e, season.log(e.name), baseline, sparkline) for e in season.roster)
     visitors = rank_rows(
-        model_row(e, season.log(e.name), baseline, sparkline) for e in season.visitors.values()
+        model_row(e, season.log(e.name), baseline, sparkline) for e in season.shown_visitors()
     )
     decided = [r.decided for r in models]
     median = int(statistics.median_low(decided)) if decided else 0

@@ -21,7 +21,7 @@ schemas are `tradeleague.events.direction`)::
     RoundVoided        season, round, reason
     RoundFinished      season, round, void, label, balances{agent: amount}
     SeasonEnded        season, reason, ended_at, balances{}
-    VisitorCallLogged  season, round, agent, visitor
+    VisitorCallLogged  season, round, agent, entrant, call (the VisitorCalled event's id)
 """
 
 from __future__ import annotations
@@ -204,6 +204,15 @@ class SeasonView:
     def open_rounds(self) -> list[RoundView]:
         """Return the rounds still open (calls hidden)."""
         return [r for r in self.rounds.values() if r.is_open]
+
+    def shown_visitors(self) -> list[Entrant]:
+        """Return the visitors with a call in a finished round, in order of first call.
+
+        A visitor whose every call is on a round still open is not shown
+        anywhere yet: an open round's calls are hidden (D-PUB-1).
+        """
+        seen = {name for r in self.rounds.values() if not r.is_open for name in r.visitors}
+        return [e for e in self.visitors.values() if e.name in seen]
 
     def log(self, agent: str) -> list[LogRow]:
         """Return ``agent``'s full public log: every finished round it was in (D-PUB-3)."""

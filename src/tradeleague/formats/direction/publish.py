@@ -41,6 +41,7 @@ __all__ = [
     "roster_payload",
     "round_payload",
     "shown",
+    "visitors_payload",
 ]
 
 
@@ -249,6 +250,24 @@ def board_payload(board: Board) -> dict[str, Any]:
             "models": [_model(board, r) for r in board.models],
             "providers": [_group(board, g) for g in board.providers],
             "tiers": [_group(board, g) for g in board.tiers],
+            "visitors": [_model(board, r) for r in board.visitors],
+        }
+    )
+
+
+def visitors_payload(board: Board) -> dict[str, Any]:
+    """Return the visitors' board: their calls scored as the models' are, ranked apart (D-PUB-2).
+
+    Only rounds that have finished count, and a visitor shows once one of
+    their calls has (D-PUB-1).
+    """
+    return _stamp(
+        {
+            "season": board.season,
+            "scoring_version": board.scoring_version,
+            "rounds": board.rounds,
+            "payout_ppm": board.payout_ppm,
+            "break_even": pct(board.break_even),
             "visitors": [_model(board, r) for r in board.visitors],
         }
     )

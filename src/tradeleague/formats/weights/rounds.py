@@ -53,7 +53,8 @@ __all__ = [
 
 
 class Division(enum.StrEnum):
-    """The two divisions; an agent's is chosen at creation and never changes (W-DIV-3)."""
+    # Rules: W-DIV-3
+    """The two divisions; an agent's is chosen at creation and never changes."""
 
     OPEN = "open"
     PRO = "pro"

@@ -12,7 +12,10 @@ only differences):
 2. Ask every model the identical prompt with identical parameters through one
    code path (D-RND-2, D-ASK-1, D-ASK-2, C-2).
 3. Take each answer as it arrives and place its trade at once
-   (``trades.TradeDesk``; visitors' calls likewise, ``visitors``).
+   (``trades.TradeDesk``). Visitors' calls likewise (``visitors``): the site
+   records them in the round's visitors stream, and the arena reads it after
+   each answer and then until the calls close (D-RND-4; live every poll, in
+   replay once) and places each like a model's answer.
 4. At expiry, settle (``TradeDesk.settle``). If no trade settled the round is
    void.
 5. Read every balance back from the broker (``RoundFinished``), never adding
@@ -58,10 +61,11 @@ from tradeleague.formats.direction.prompt import answer_schema, build_messages
 from tradeleague.formats.direction.restart import CUT_DETAIL, ArenaRecord, read_record, started_at
 from tradeleague.formats.direction.season import SeasonEnd, season_end, season_id
 from tradeleague.formats.direction.timing import round_times
+from tradeleague.formats.direction.visitors import CallRefused, Refusal
 from tradeleague.league.direction.faults import agent_fault, round_fault_payload, void_trades
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
 from tradeleague.league.direction.trades import BROKER_ERROR, TradeDesk
-from tradeleague.league.direction.visitors import Visitors
+from tradeleague.league.direction.visitors import Visitors, record_call
 from tradeleague.league.pacing import Pacing
 from tradeleague.league.turns import GRACE_S
 from tradeleague.llm.records import CallKey
@@ -256,15 +260,30 @@ class DirectionArena:
     # -- visitors ----------------------------------------------------------------
 
     def visitor_call(self, visitor: str, direction: str, at: datetime | None = None) -> None:
-        """Log a visitor's own call on the open round; placed like a model's (D-PUB-2).
+        """Record a visitor's own call on the open round, as the site does (D-PUB-2).
+
+        The call goes to the round's visitors stream through this arena's
+        store (`record_call`, the site's own path) and is placed when the
+        round next reads it.
 
         Raises
         ------
-        ConfigError
-            If no round is open, the direction is not ``up``/``down``, or the
-            visitor already called this round.
+        CallRefused
+            If no round is open, the name or direction is not valid, the call
+            is late (D-RND-4), or the visitor already called this round.
         """
-        self._visitors.call(self._open, visitor, direction, at or self.clock.now())
+        live = self._open
+        if live is None:
+            raise CallRefused(Refusal.NO_OPEN_ROUND, "No round is open for calls.")
+        record_call(
+            self.store,
+            stream=self.stream,
+            times=live.times,
+            preset=self.preset,
+            visitor=visitor,
+            direction=direction,
+            at=at or self.clock.now(),
+        )
 
     # -- one round ---------------------------------------------------------------
 
@@ -371,7 +390,7 @@ class DirectionArena:
             self._log.flush(live)
         try:
             await self._ask_all(live, history)
-            await self._visitors.place(live, self._desk)
+            await self._take_visitors(live)
         finally:
             if self._open is live:  # a late round may overlap the next one's open
                 self._open = None
@@ -412,9 +431,25 @@ class DirectionArena:
                     agent_fault(self._log, live, name, taken.fault)
                 elif taken.reply is not None:
                     await self._desk.take(live, name, taken.reply)
+                self._visitors.collect(live)
                 await self._visitors.place(live, self._desk)
                 if self.pacing.live:
                     self._log.flush(live)
+
+    async def _take_visitors(self, live: OpenRound) -> None:
+        """Read and place the visitors' calls until the calls close (D-PUB-2, D-RND-4).
+
+        Live, the round's visitors stream is read every poll until half the
+        late cutoff before expiry, so a call the site took just before the
+        cutoff is still read; in replay it is read once.
+        """
+        cutoff = self.preset.late_cutoff
+        until = live.times.expiry - cutoff / 2
+        async for _ in self.pacing.polls(until, min(timedelta(seconds=1), cutoff / 2)):
+            self._visitors.collect(live)
+            await self._visitors.place(live, self._desk)
+            if self.pacing.live:
+                self._log.flush(live)
 
     async def _finish(
         self, live: OpenRound, *, settled: int, void: bool, label: str = "none"

@@ -20,16 +20,21 @@ from tradeleague.formats.direction.timing import RoundTimes
 from tradeleague.money import Usd
 from tradeleague.store import Store
 
-__all__ = ["OpenRound", "RoundLog", "VisitorCall"]
+__all__ = ["OpenRound", "QueuedCall", "RoundLog"]
 
 
 @dataclass(frozen=True, slots=True)
-class VisitorCall:
-    """A visitor's call waiting on an open round: account name, direction, when it came."""
+class QueuedCall:
+    """A visitor's call read from the store, waiting to be placed on its round.
+
+    ``name`` is the account (``visitor:NAME``), ``at`` when the site took the
+    call, ``call_id`` the id of its ``VisitorCalled`` event.
+    """
 
     name: str
     direction: str
     at: datetime
+    call_id: str
 
 
 @dataclass(slots=True)
@@ -37,8 +42,10 @@ class OpenRound:
     """One round in flight: its times, season, entry, trades and unwritten events.
 
     ``trades`` maps each placed trade id to its agent; ``visitors`` queues the
-    visitor calls not yet placed; ``pending`` buffers events not yet written;
-    ``placing`` holds the placement tasks still running.
+    visitor calls not yet placed, ``called`` names every visitor account taken
+    on the round and ``visitors_seq`` is how far its visitors stream was read;
+    ``pending`` buffers events not yet written; ``placing`` holds the
+    placement tasks still running.
     """
 
     times: RoundTimes
@@ -48,7 +55,9 @@ class OpenRound:
     started: bool = False
     written: bool = False
     trades: dict[str, str] = field(default_factory=dict)
-    visitors: list[VisitorCall] = field(default_factory=list)
+    visitors: list[QueuedCall] = field(default_factory=list)
+    called: set[str] = field(default_factory=set)
+    visitors_seq: int = 0
     pending: list[Event] = field(default_factory=list)
     placing: list[asyncio.Task[None]] = field(default_factory=list)
 

@@ -1,5 +1,6 @@
 // The live round: count down to expiry and, once the round is no longer open,
-// reload so the server renders its calls. The page reads fully without this.
+// reload so the server renders its calls; never while a visitor is writing a
+// call in the form (it works without this script). The page reads fully without it.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -12,7 +13,12 @@
     var s = left % 60;
     clock.textContent = Math.floor(left / 60) + ":" + (s < 10 ? "0" : "") + s;
   }
+  function writing() {
+    var name = document.getElementById("visitor");
+    return Boolean(name && (name.value || document.activeElement === name));
+  }
   function poll() {
+    if (writing()) { return; }
     fetch("/api/v1/direction/rounds/current", { headers: { Accept: "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (body) {

@@ -1,0 +1,154 @@
+"""Which module adds each top-level command, so ``tradeleague --help`` imports none of them.
+
+The root group lists every command from the table below, with the summary its
+help starts with, and imports a command's modules only when that command is
+run (or its own help is asked for). ``tradeleague --help`` then costs Typer
+and Rich alone, however heavy a command's libraries (ccxt, SQLAlchemy, web3,
+FastAPI). ``tests/cli/test_cli_commands.py`` checks the table against the
+commands the modules really register, so a summary cannot drift from its help.
+
+To add a command: write its module with a ``register(app)`` that adds it, and
+add one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import typer
+import typer.main
+from typer import _click as click  # Typer's own Click, which its groups are typed against
+from typer.core import TyperCommand, TyperGroup
+
+__all__ = ["COMMANDS", "CommandEntry", "LazyRoot", "load_command"]
+
+
+@dataclass(frozen=True)
+class CommandEntry:
+    """A top-level command: the first paragraph of its help, and the modules that add it."""
+
+    summary: str
+    modules: tuple[str, ...]
+
+
+_M = "tradeleague.cli."
+
+COMMANDS: dict[str, CommandEntry] = {
+    "demo": CommandEntry(
+        "Replay a weights-league season and direction-arena rounds offline; print the boards.",
+        (_M + "demo",),
+    ),
+    "replay": CommandEntry(
+        "Replay a season over frozen history with a replay clock and the same code as live.",
+        (_M + "replay",),
+    ),
+    "run": CommandEntry(
+        "Host a league: every format in the league file on its schedule, until stopped.",
+        (_M + "run",),
+    ),
+    "status": CommandEntry(
+        "Show each format's season, last and next slot, missed slots and paused agents.",
+        (_M + "run",),
+    ),
+    "report": CommandEntry(
+        "Write a season's REPORT.json from the store, as its replay writes it.",
+        (_M + "run",),
+    ),
+    "serve": CommandEntry(
+        "Serve the REST API: the scenario benchmark, the weights and direction boards "
+        "(docs at /docs).",
+        (_M + "scenario",),
+    ),
+    "verify": CommandEntry(
+        "Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch.",
+        (_M + "store",),
+    ),
+    "log": CommandEntry(
+        "Print every recorded model call of a season: answer, latency, outcome and fault.",
+        (_M + "log",),
+    ),
+    "limits": CommandEntry(
+        "Print what a format's scoring does not account for: read it beside any board.",
+        (_M + "limits",),
+    ),
+    "weights": CommandEntry(
+        "Run the weights league: seasons, agents, rounds, holds and tables. Paper trading "
+        "simulation. Not investment advice. No real orders are placed.",
+        (_M + "weights",),
+    ),
+    "stats": CommandEntry(
+        "Statistics for reading a board honestly: how much of a result is luck.",
+        (_M + "stats", _M + "null"),
+    ),
+    "data": CommandEntry(
+        "Inspect market data (bar files) before a league or a replay uses it.",
+        (_M + "data",),
+    ),
+    "db": CommandEntry("Manage the event store's database.", (_M + "store",)),
+    "scenario": CommandEntry("Scenario benchmark: provision scenarios.", (_M + "scenario",)),
+    "keys": CommandEntry("API keys for the scenario service.", (_M + "scenario",)),
+}
+
+_LOADED: dict[str, click.Command] = {}
+_REGISTERED: set[str] = set()
+
+
+def blank_app(**settings: Any) -> typer.Typer:
+    """Return a Typer app with the root's settings, for modules to register into."""
+    return typer.Typer(
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode="rich",
+        **settings,
+    )
+
+
+def load_command(name: str) -> click.Command:
+    """Import the modules of top-level command ``name`` and return the command they add.
+
+    Each module registers once per process; every command it adds is kept, so
+    a module adding several commands (``run``, ``status``, ``report``) is read once.
+    """
+    if name not in _LOADED:
+        modules = COMMANDS[name].modules
+        fresh = [m for m in modules if m not in _REGISTERED]
+        if fresh:
+            app = blank_app()
+            for module in fresh:
+                register: Callable[[typer.Typer], None] = importlib.import_module(module).register
+                register(app)
+                _REGISTERED.add(module)
+            _LOADED.update(typer.main.get_group(app).commands)
+    return _LOADED[name]
+
+
+class _Summary(TyperCommand):
+    """What the root's help lists for a command not loaded yet: its name and summary."""
+
+    def __init__(self, name: str, entry: CommandEntry) -> None:
+        super().__init__(name, help=entry.summary, rich_markup_mode="rich")
+
+
+class LazyRoot(TyperGroup):
+    """The root group: lists every command from `COMMANDS`, loads one when it is run."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, entry in COMMANDS.items():
+            self.commands.setdefault(name, _LOADED.get(name) or _Summary(name, entry))
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Load the named command before Click looks it up, so the real one runs."""
+        if args and args[0] in COMMANDS:
+            self.commands[args[0]] = load_command(args[0])
+        return super().resolve_command(ctx, args)
+
+    def load_all(self) -> None:
+        """Load every command (for walking the whole tree, as the help tests do)."""
+        for name in COMMANDS:
+            self.commands[name] = load_command(name)
