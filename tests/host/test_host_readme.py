@@ -36,7 +36,7 @@ def test_host_readme_run_a_league_section_runs(
     shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     commands = _section_commands()
-    assert [c[0] for c in commands] == ["run", "status", "report", "report"]
+    assert [c[0] for c in commands] == ["run", "status", "report", "report", "report"]
     monkeypatch.chdir(tmp_path)
     db = f"sqlite:///{tmp_path / 'league.db'}"
     runner = CliRunner()
@@ -47,12 +47,15 @@ def test_host_readme_run_a_league_section_runs(
         assert result.exit_code == 0, (args, result.output)
         outputs.append(result.stdout)
     status = json.loads(outputs[1])
-    assert {f["format"] for f in status["formats"]} == {"weights", "direction"}
+    assert {f["format"] for f in status["formats"]} == {"weights", "direction", "thesis"}
     weights = json.loads((tmp_path / "REPORT.json").read_text(encoding="utf-8"))
     assert weights["season"] == "W-2025-09"
     assert {a["division"] for a in weights["agents"]} == {"open", "pro"}
     arena = json.loads((tmp_path / "ARENA.json").read_text(encoding="utf-8"))
     assert arena["season"] == "S1"
+    thesis = json.loads((tmp_path / "THESIS.json").read_text(encoding="utf-8"))
+    assert len(thesis["cycles"]) == 1  # the 16:00 UTC cycle of the hosted span
+    assert {a["name"] for a in thesis["agents"]} == {"cash", "hold"}  # the mirror joins later
     assert shared_data.is_dir()
 
 
@@ -61,6 +64,7 @@ def test_host_readme_run_a_league_section_runs(
     [
         ("weights.toml", ("2025-09-02T00:00Z", "2025-09-03T00:00Z"), 5),
         ("direction.toml", ("2025-09-02T00:00Z", "2025-09-02T01:00Z"), 12),
+        ("thesis.toml", ("2025-03-03T00:00Z", "2025-03-06T00:00Z"), 4),
     ],
 )
 def test_host_example_runs_offline_under_the_replay_clock(

@@ -1,13 +1,18 @@
-"""Fill one store with real replays of all three formats, for the site's tests."""
+"""Fill one store with real replays of every format, for the site's tests."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from urllib.parse import quote
 
-from tradeleague.agents.base import AgentReply, Turn
+from tradeleague.agents.base import Agent, AgentReply, Turn
+from tradeleague.agents.baseline_agent import BaselineAgent
+from tradeleague.agents.inverse import SharedAgent
+from tradeleague.agents.thesis import ThesisMirror
 from tradeleague.api.reads import leaderboard_payload
 from tradeleague.api.service import ScenarioService, Tier, provision_from_market
 from tradeleague.calls import Outcome
@@ -15,22 +20,32 @@ from tradeleague.cli.demo import direction_roster
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import DirectionPreset
+from tradeleague.formats.thesis.baselines import ThesisView, make_baseline
+from tradeleague.formats.thesis.candles import candles_of
+from tradeleague.formats.thesis.picture import MarketTape
+from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.formats.weights import Division
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
+from tradeleague.league.thesis.cycle import Entrant as ThesisEntrant
+from tradeleague.league.thesis.replay import run_season as run_thesis_season
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.llm.gateway import Gateway
 from tradeleague.market import synthetic_dataset
+from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.web.direction_api import DirectionReads
+from tradeleague.web.thesis_api import ThesisReads
 
 XSS = "<script>alert(1)</script>"
 SEASON = "site-s1"
 STREAM = "site-direction"
 SLASHED = "team/a"
 WEIGHTS_SLASHED = "desk/eq"
+THESIS_SEASON = "site-t1"
+THESIS_SLASHED = "desk/thesis"
 
 
 @dataclass(slots=True)
@@ -98,6 +113,84 @@ async def _direction(service: ScenarioService) -> None:
         )
 
 
+@dataclass(slots=True)
+class ThesisModel:
+    """A thesis model whose texts are script tags: a long and a bad symbol at the first cycle
+    (the correction round follows), a short at the third; its levels sit close to the market,
+    so the invalidation monitor closes them."""
+
+    name: str = THESIS_SLASHED
+    kind: str = "scripted"
+
+    async def answer(self, turn: Turn) -> AgentReply:
+        view = turn.view
+        assert isinstance(view, ThesisView)
+        decisions: list[dict[str, object]] = []
+        if turn.key.turn == 0 and view.index == 0:
+            price = Decimal(view.prices["ETH"])
+            decisions = [
+                _thesis_open("open_long", "ETH", price * Decimal("0.99")),
+                _thesis_open("open_long", "NOPE", Decimal(1)),
+            ]
+        elif turn.key.turn == 0 and view.index == 2:
+            price = Decimal(view.prices["SOL"])
+            decisions = [_thesis_open("open_short", "SOL", price * Decimal("1.01"))]
+        answer = {
+            "reasoning": f"Reasoning {XSS} & more.",
+            "market_context": {"overall_sentiment": "neutral", "key_factors": [XSS]},
+            "decisions": decisions,
+        }
+        return AgentReply(outcome=Outcome.ANSWERED, text=json.dumps(answer), latency_ms=900)
+
+
+def _thesis_open(action: str, symbol: str, level: Decimal) -> dict[str, object]:
+    return {
+        "action": action, "symbol": symbol, "percent_of_equity": 20, "confidence": 0.85,
+        "invalidation_price": str(level.quantize(Decimal("0.000001"))),
+        "thesis": f"Thesis {XSS}", "invalidation": f"Invalidation {XSS}",
+        "rationale": f"Rationale {XSS}",
+    }  # fmt: skip
+
+
+def thesis_tape() -> MarketTape:
+    """A synthetic tape for the thesis universe: two pairs and BTC, AAPL and SPY."""
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    crypto = synthetic_dataset(
+        3, 6 * 60, seed=11, bar_size=timedelta(hours=4), calendar="24/7", start=start,
+        symbols=["ETHUSDT", "SOLUSDT", "BTCUSDT"], volatility=0.8,
+    )  # fmt: skip
+    stocks = synthetic_dataset(2, 45, seed=12, start=start, symbols=["AAPL", "SPY"])
+    return MarketTape(
+        load_universe(),
+        {s: candles_of(crypto[s]) for s in crypto.symbols},
+        {s: candles_of(stocks[s]) for s in stocks.symbols},
+        get_calendar(NYSE),
+    )
+
+
+def fill_thesis(service: ScenarioService) -> None:
+    """Replay a five-day thesis season: baselines, the script-tag model and its mirror (day 2)."""
+    model = SharedAgent(ThesisModel())
+    agents: dict[str, Agent] = {
+        "cash": BaselineAgent("cash", *make_baseline("cash")),
+        "hold": BaselineAgent("hold", *make_baseline("buy-and-hold")),
+        "coin_flip": BaselineAgent("coin_flip", *make_baseline("coin-flip")),
+        THESIS_SLASHED: model,
+        "mirror": ThesisMirror(name="mirror", source=model),
+    }
+    entrants = [
+        ThesisEntrant(name=n, spec=n, kind=a.kind, enters=2 if n == "mirror" else 0)
+        for n, a in agents.items()
+    ]
+    asyncio.run(
+        run_thesis_season(
+            service.store, thesis_tape(), entrants, agents, season_id=THESIS_SEASON,
+            start=date(2024, 2, 12), end=date(2024, 2, 17), sources={"crypto": "synthetic",
+            "stocks": "synthetic"},
+        )
+    )  # fmt: skip
+
+
 def fill_scenario(service: ScenarioService) -> str:
     symbols = ("AAPL", "SPY")
     data = synthetic_dataset(len(symbols), 20, seed=7, symbols=symbols)
@@ -123,9 +216,13 @@ def fill_scenario(service: ScenarioService) -> str:
 
 
 def fill_all(service: ScenarioService) -> str:
-    """Replay a weights season, direction rounds and scenario runs; return the scenario id."""
+    """Replay a weights season, direction rounds, a thesis season and scenario runs.
+
+    Returns the scenario id.
+    """
     fill_weights(service)
     asyncio.run(_direction(service))
+    fill_thesis(service)
     return fill_scenario(service)
 
 
@@ -133,6 +230,7 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
     """Return every page of a site filled by ``fill_all`` (``scenario``: its scenario id)."""
     rounds = DirectionReads(service.store, stream=STREAM).rounds(limit=1)["rounds"]
     runs = leaderboard_payload(service, scenario, "return")["entries"]
+    thesis_agents = [r["name"] for r in ThesisReads(service.store).board(THESIS_SEASON)["rows"]]
     return [
         "/",
         "/weights",
@@ -152,5 +250,7 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
         "/methodology/direction",
         "/methodology/scenario",
         "/thesis",
+        f"/thesis/{THESIS_SEASON}",
+        *(f"/thesis/{THESIS_SEASON}/agents/{quote(n, safe='')}" for n in thesis_agents),
         "/methodology/thesis",
     ]

@@ -8,6 +8,7 @@ and 1440 px.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -25,6 +26,8 @@ from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     SLASHED,
     STREAM,
+    THESIS_SEASON,
+    THESIS_SLASHED,
     WEIGHTS_SLASHED,
     XSS,
     fill_all,
@@ -212,3 +215,104 @@ def test_script_names_and_rationales_show_as_text_escaped_once(
     assert dialogs == []
     assert problems == []
     context.close()
+
+
+BOARD_FIELDS = (
+    "rank", "return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure", "trades",
+    "closed_trades", "decisions",
+)  # fmt: skip
+DECISION_FIELDS = (
+    "action", "symbol", "status", "reason_code", "quantity", "price", "fee", "confidence",
+    "thesis", "invalidation", "invalidation_price", "rationale",
+)  # fmt: skip
+
+
+def _shown(value: Any) -> str:
+    """What a page shows for a JSON value: model text unescaped once, nothing for null."""
+    return "" if value is None else html.unescape(str(value))
+
+
+def test_thesis_board_numbers_equal_the_json_api(
+    site: tuple[str, str, list[str]], browser: Any
+) -> None:
+    """T-SCO-1, ST-1, ST-2: every metric, count and verdict on the board is /api/v1/thesis's."""
+    base, _, pages = site
+    board = httpx.get(f"{base}/api/v1/thesis/{THESIS_SEASON}").json()
+    names = [r["name"] for r in board["rows"]]
+    assert sorted(names) == sorted(["cash", "hold", "coin_flip", THESIS_SLASHED, "mirror"])
+    agent_pages = [p for p in pages if p.startswith(f"/thesis/{THESIS_SEASON}/agents/")]
+    assert len(agent_pages) == len(names)  # every agent page is walked with axe at both widths
+    context, page, problems = _visit(browser, base, f"/thesis/{THESIS_SEASON}", 1440)
+    assert page.locator("table.board tbody tr").count() == len(names)
+    for row in board["rows"]:
+        tr = page.locator(f'table.board tr[data-agent="{row["name"]}"]')
+        assert tr.locator('[data-field="name"] a').inner_text() == row["name"]
+        for field in BOARD_FIELDS:
+            want = "–" if row[field] is None else str(row[field])
+            assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
+        for field in ("beats_cash", "beats_spy"):
+            want = {True: "yes", False: "no", None: "–"}[row[field]]
+            assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
+    luck = page.locator('[data-field="luckiest_of_n"]').inner_text()
+    assert (
+        f"{len(names)} agents with no skill (simulated): {board['rows'][0]['luckiest_of_n']}%"
+        in luck
+    )
+    # The slashed name's link reaches its page.
+    page.locator(f'table.board tr[data-agent="{THESIS_SLASHED}"] a').click()
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text() == THESIS_SLASHED
+    assert problems == []
+    context.close()
+
+
+def test_thesis_agent_pages_show_every_decision_as_the_json_api(
+    site: tuple[str, str, list[str]], browser: Any
+) -> None:
+    """T-CYC-10, T-CYC-9, T-MON-1: each agent page shows every decision, thesis, level, reasoning.
+
+    Row for row and cell for cell as ``/api/v1/thesis/.../agents/...`` serves them; a
+    correction round is attempt 2; the monitor's closes equal the JSON's; model text
+    (script tags) reads as text, escaped exactly once, and runs nothing.
+    """
+    base, _, _ = site
+    board = httpx.get(f"{base}/api/v1/thesis/{THESIS_SEASON}").json()
+    dialogs: list[str] = []
+    for name in [r["name"] for r in board["rows"]]:
+        path = f"{THESIS_SEASON}/agents/{quote(name, safe='')}"
+        data = httpx.get(f"{base}/api/v1/thesis/{path}").json()
+        context, page, problems = _visit(browser, base, f"/thesis/{path}", 1440)
+        page.on("dialog", lambda d: dialogs.append(d.message))
+        assert page.locator('[data-field="rank"]').first.inner_text() == str(data["rank"])
+        rows = page.locator("table.decisions tbody tr").all()
+        expected = [(e, d) for e in data["entries"] for d in (e["decisions"] or [None])]
+        assert len(rows) == len(expected), name
+        for tr, (entry, decision) in zip(rows, expected, strict=True):
+            assert tr.get_attribute("data-cycle") == entry["cycle"]
+            assert tr.locator('[data-field="attempt"]').inner_text() == str(entry["attempt"])
+            reasoning = tr.locator('[data-field="reasoning"]').inner_text()
+            assert reasoning == _shown(entry["reasoning"]), name
+            if decision is None:
+                outcome = tr.locator('[data-field="outcome"]').inner_text()
+                assert outcome.startswith(entry["answer_reason"] or "no decisions")
+                continue
+            for field in DECISION_FIELDS:
+                cell = tr.locator(f'[data-field="{field}"]').inner_text()
+                assert cell == _shown(decision[field]), (name, entry["cycle"], field)
+        closes = page.locator("table.closes tbody tr").all()
+        assert len(closes) == len(data["monitor_closes"])
+        for tr, close in zip(closes, data["monitor_closes"], strict=True):
+            for field in ("time", "symbol", "quantity", "price", "level", "fee"):
+                assert tr.locator(f'[data-field="{field}"]').inner_text() == close[field]
+        assert page.locator("script").count() == 0
+        assert dialogs == []
+        assert problems == []
+        context.close()
+    model = httpx.get(
+        f"{base}/api/v1/thesis/{THESIS_SEASON}/agents/{quote(THESIS_SLASHED, safe='')}"
+    ).json()
+    first = model["entries"][0]
+    assert [d["status"] for d in first["decisions"]] == ["executed", "rejected"]
+    assert model["entries"][1]["attempt"] == 2  # the correction round
+    assert _shown(first["decisions"][0]["thesis"]) == f"Thesis {XSS}"
+    assert {c["symbol"] for c in model["monitor_closes"]} == {"ETH", "SOL"}

@@ -83,7 +83,7 @@ def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
     for row in board["rows"]:
         cells = re.search(rf'<tr data-agent="{re.escape(row["name"])}">(.*?)</tr>', page.text)
         assert cells is not None
-        nums = re.findall(r'<td class="num">([^<]*)</td>', cells.group(1))
+        nums = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', cells.group(1))
         assert nums[0] == str(row["rank"])
         assert nums[1] == row["return"]
         assert nums[-3:] == [str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])]

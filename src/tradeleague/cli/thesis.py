@@ -18,7 +18,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.formats.thesis.baselines import BASELINES
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.league.thesis.agents import build_roster
-from tradeleague.league.thesis.data import load_tape
+from tradeleague.league.thesis.data import load_tape, replay_sources
 from tradeleague.league.thesis.replay import replay_season_id, run_season
 from tradeleague.league.thesis.report import build_report
 from tradeleague.llm.gateway import Gateway
@@ -129,6 +129,6 @@ async def _run(
                 season_id=season or replay_season_id(start, end),
                 start=start,
                 end=end,
-                sources={"crypto": str(crypto), "stocks": str(stocks)},
+                sources=replay_sources(crypto, stocks, hourly),
             )
             return build_report(state)

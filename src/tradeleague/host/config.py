@@ -18,6 +18,8 @@ The tables::
     [[weights.agents]]    name, spec, division
     [direction]  stream, start, market, exchange, symbol, api_base, payout, drill
     [[direction.agents]]  name, spec
+    [thesis]     season, start, end, crypto, stocks, stocks_hourly, api_base, yahoo_base
+    [[thesis.agents]]     name, spec, join
     [providers.NAME]      key_env (documentation of where each key comes from)
 """
 
@@ -39,6 +41,7 @@ __all__ = [
     "DirectionConfig",
     "HostAgent",
     "LeagueConfig",
+    "ThesisConfig",
     "WeightsConfig",
     "load_league",
     "parse_league",
@@ -46,6 +49,7 @@ __all__ = [
 
 _MAX_BYTES = 1_000_000
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_THESIS_DAYS = 28  # a thesis season's days at most (T-SEA-1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,6 +102,29 @@ class DirectionConfig:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ThesisConfig:
+    """The thesis league: one season of daily cycles, its roster and its prices.
+
+    Over history the prices come from the frozen folders (``crypto``: Binance
+    4h files, ``stocks``: daily files, ``stocks_hourly``: hourly files for the
+    stocks' 4h RSI); live, from Binance through ccxt (``api_base`` points it at
+    a mirror) and Yahoo Finance through yfinance (``yahoo_base`` likewise).
+    ``joins`` holds the agents that enter at a later cycle (0 is the first).
+    """
+
+    season: str
+    start: date
+    end: date
+    agents: tuple[HostAgent, ...]
+    joins: tuple[tuple[str, int], ...] = ()
+    crypto: Path | None = None
+    stocks: Path | None = None
+    stocks_hourly: Path | None = None
+    api_base: str | None = None
+    yahoo_base: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LeagueConfig:
     """A whole league file, checked."""
 
@@ -106,6 +133,7 @@ class LeagueConfig:
     http: str | None = None
     weights: WeightsConfig | None = None
     direction: DirectionConfig | None = None
+    thesis: ThesisConfig | None = None
     providers: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -207,13 +235,20 @@ class _Check:
         self.bad(table, key, f"{key} must be a time like 2025-09-02T00:00:00Z")
         return None
 
-    def agents(self, data: Mapping[str, Any], table: str, divisions: bool) -> tuple[HostAgent, ...]:
+    def agents(
+        self,
+        data: Mapping[str, Any],
+        table: str,
+        divisions: bool,
+        extra: frozenset[str] = frozenset(),
+    ) -> tuple[HostAgent, ...]:
         rows = data.get("agents")
         if not isinstance(rows, list) or not rows:
             self.bad(table, "agents", f"[{table}] needs at least one [[{table}.agents]]")
             return ()
         out: list[HostAgent] = []
         allowed = {"name", "spec", "division"} if divisions else {"name", "spec"}
+        allowed |= extra
         for index, row in enumerate(rows[:1000]):
             where = f"{table}.agents[{index}]"
             if not isinstance(row, dict):
@@ -322,6 +357,47 @@ def _direction(check: _Check, data: Any) -> DirectionConfig | None:
     )  # fmt: skip
 
 
+def _thesis(check: _Check, data: Any) -> ThesisConfig | None:
+    if not isinstance(data, dict):
+        check.bad("thesis", None, "[thesis] must be a table")
+        return None
+    allowed = {"season", "start", "end", "crypto", "stocks", "stocks_hourly", "api_base"}
+    check.table(data, "thesis", allowed | {"yahoo_base", "agents"})
+    season = check.text(data, "thesis", "season", needed=True)
+    if season is not None and not _NAME.match(season):
+        check.bad("thesis", "season", "season: letters, digits, _ . - (<= 64)")
+        season = None
+    start = check.day(data, "thesis", "start")
+    end = check.day(data, "thesis", "end")
+    if start is not None and end is not None and not 1 <= (end - start).days <= _THESIS_DAYS:
+        check.bad("thesis", "end", f"end is 1 to {_THESIS_DAYS} days after start (a season)")
+        end = None
+    paths = {k: check.path_of(data, "thesis", k) for k in ("crypto", "stocks", "stocks_hourly")}
+    bases = {k: check.text(data, "thesis", k, needed=False) for k in ("api_base", "yahoo_base")}
+    for key, base in bases.items():
+        if base is not None and not re.match(r"^https?://[^\s/]+", base):
+            check.bad("thesis", key, f"{key} is an http(s) URL, e.g. https://api.binance.com")
+    agents = check.agents(data, "thesis", divisions=False, extra=frozenset({"join"}))
+    joins: list[tuple[str, int]] = []
+    rows = data.get("agents")
+    for index, row in enumerate(rows[:1000] if isinstance(rows, list) else []):
+        if not isinstance(row, dict) or "join" not in row:
+            continue
+        join = row["join"]
+        where = f"thesis.agents[{index}]"
+        if not isinstance(join, int) or isinstance(join, bool) or not 0 <= join < _THESIS_DAYS:
+            check.bad(where, "join", f"join is the cycle an agent enters, 0 to {_THESIS_DAYS - 1}")
+        elif isinstance(row.get("name"), str):
+            joins.append((row["name"].strip(), join))
+    if season is None or start is None or end is None or not agents:
+        return None
+    return ThesisConfig(
+        season=season, start=start, end=end, agents=agents, joins=tuple(joins),
+        crypto=paths["crypto"], stocks=paths["stocks"], stocks_hourly=paths["stocks_hourly"],
+        api_base=bases["api_base"], yahoo_base=bases["yahoo_base"],
+    )  # fmt: skip
+
+
 def parse_league(text: str, path: Path) -> LeagueConfig:
     """Check the league file's ``text`` (read from ``path``) and return it.
 
@@ -335,7 +411,7 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not TOML: {exc}") from None
     check = _Check(path, _Lines(text))
-    check.table(data, "", {"league", "weights", "direction", "providers"})
+    check.table(data, "", {"league", "weights", "direction", "thesis", "providers"})
     league = data.get("league", {})
     if not isinstance(league, dict):
         check.bad("league", None, "[league] must be a table")
@@ -368,12 +444,14 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
             providers[name] = key_env
     weights = _weights(check, data["weights"]) if "weights" in data else None
     direction = _direction(check, data["direction"]) if "direction" in data else None
-    if "weights" not in data and "direction" not in data:
-        check.bad("", None, "the league runs no format: add [weights] or [direction]")
+    thesis = _thesis(check, data["thesis"]) if "thesis" in data else None
+    if not {"weights", "direction", "thesis"} & set(data):
+        check.bad("", None, "the league runs no format: add [weights], [direction] or [thesis]")
     check.raise_any()
     return LeagueConfig(
-        path=path, db=db, http=http, weights=weights, direction=direction, providers=providers
-    )
+        path=path, db=db, http=http, weights=weights, direction=direction, thesis=thesis,
+        providers=providers,
+    )  # fmt: skip
 
 
 def load_league(path: Path) -> LeagueConfig:

@@ -1,12 +1,12 @@
 """One driver per format: its schedule, what it played, and how it plays one slot.
 
 A driver wraps the format's own round code (``play_round`` for the weights
-league, ``DirectionArena.run_round`` for the arena) with the same objects its
-replay command builds, so a replay-clock host writes the events the replay
-writes. Played slots are read from the format's own stream (a round is
-recorded in one transaction, which is the slot's claim); each driver has its
-own clock under replay (each replay command's clock starts at its own first
-slot) and shares the wall clock live.
+league, ``DirectionArena.run_round`` for the arena, ``ThesisSeason.play`` for
+the thesis league) with the same objects its replay command builds, so a
+replay-clock host writes the events the replay writes. Played slots are read
+from the format's own stream (a round is recorded in one transaction, which is
+the slot's claim); each driver has its own clock under replay (each replay
+command's clock starts at its own first slot) and shares the wall clock live.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tradeleague.calls import CallParams
 from tradeleague.clock import Clock, ReplayClock
 from tradeleague.errors import ConfigError, DataError
 from tradeleague.events import Event
+from tradeleague.events import thesis as tev
 from tradeleague.events.host import NO_UNIVERSE, SLOT_MISSED, host_stream
 from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.feeds.candles.base import CandleSource
@@ -33,12 +34,20 @@ from tradeleague.feeds.registry import load_registry
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.restart import read_record
 from tradeleague.formats.direction.timing import round_times
+from tradeleague.formats.thesis.picture import MarketTape
+from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.formats.weights import WeightsPreset
-from tradeleague.host.config import DirectionConfig, WeightsConfig
-from tradeleague.host.schedule import direction_slots, weights_slots
+from tradeleague.host.config import DirectionConfig, ThesisConfig, WeightsConfig
+from tradeleague.host.schedule import direction_slots, thesis_slots, weights_slots
 from tradeleague.league.direction.arena import DirectionArena
 from tradeleague.league.direction.roster import contestant_of
 from tradeleague.league.pacing import LivePacing, Pacing, ReplayPacing
+from tradeleague.league.thesis.agents import build_roster
+from tradeleague.league.thesis.cycle import CycleConfig
+from tradeleague.league.thesis.data import load_tape, replay_sources
+from tradeleague.league.thesis.live import LiveTape
+from tradeleague.league.thesis.season import ThesisSeason
 from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, opening_events, resume_agents
@@ -57,6 +66,7 @@ __all__ = [
     "DirectionDriver",
     "Driver",
     "SlotUnplayable",
+    "ThesisDriver",
     "WeightsDriver",
     "WeightsLeague",
     "direction_preset",
@@ -516,3 +526,101 @@ class DirectionDriver:
         if closer is not None:
             with contextlib.suppress(Exception):
                 await closer()
+
+
+class ThesisDriver:
+    """The thesis league's season: a cycle every day at 16:00 UTC, then its close (T-SEA-1).
+
+    The season is a ``ThesisSeason`` built as ``replay thesis`` builds it (the
+    roster from ``build_roster``, the default cycle settings), so a replay-clock
+    host writes the replay's events. Under the replay clock the tape is the
+    frozen folders' (``load_tape``) and the driver has its own ``ReplayClock``
+    from the season's first instant; live, each slot reads a ``LiveTape``
+    (crypto 4h candles from Binance through ccxt, stocks' daily bars from
+    Yahoo through yfinance) at the slot's instant. The monitor's checks between
+    two cycles run at the later cycle, over the candles each check could see.
+    """
+
+    fmt = "thesis"
+
+    def __init__(self, store: Store, config: ThesisConfig, *, clock: Clock | None) -> None:
+        self.config = config
+        self.season = config.season
+        self.stream = tev.season_stream(config.season)
+        self.preset = ThesisPreset()
+        self.replay = clock is None
+        universe = load_universe()
+        texts = [f"{a.name}={a.spec}" for a in config.agents]
+        specs = [parse_agent_spec(t) for t in texts if "=inverse:" not in t]
+        self.gateway = Gateway(providers_for(specs))
+        entrants, agents = build_roster(texts, [f"{n}={c}" for n, c in config.joins], self.gateway)
+        self.first = datetime.combine(config.start, time(0), tzinfo=UTC)
+        self.clock: Clock
+        self.pacing: Pacing
+        self.tape: MarketTape | None = None
+        self.live: LiveTape | None = None
+        self.feeds: list[Any] = []
+        if clock is None:
+            if config.crypto is None or config.stocks is None:
+                raise ConfigError("[thesis] needs crypto and stocks (frozen folders) for replay")
+            self.tape = load_tape(universe, config.crypto, config.stocks, config.stocks_hourly)
+            sources = replay_sources(config.crypto, config.stocks, config.stocks_hourly)
+            replay_clock = ReplayClock(self.first)
+            self.clock, self.pacing = replay_clock, ReplayPacing(replay_clock)
+            store = store.deriving_ids()
+        else:
+            from tradeleague.feeds.thesis import BinanceCandles
+            from tradeleague.feeds.yahoo import YahooCandles  # curl_cffi only when a host reads it
+
+            crypto = BinanceCandles.create(clock, api_base=config.api_base)
+            stocks = YahooCandles.create(clock, base_url=config.yahoo_base)
+            self.feeds = [crypto, stocks]
+            self.live = LiveTape(universe, crypto, stocks, self.preset)
+            sources = {
+                "crypto": config.api_base or "binance",
+                "stocks": config.yahoo_base or "yahoo",
+            }
+            self.clock, self.pacing = clock, LivePacing(clock)
+        self.record = ThesisSeason(
+            store, universe, entrants, agents, season_id=config.season, start=config.start,
+            end=config.end, sources=sources, replay=self.replay, preset=self.preset,
+            config=CycleConfig(),
+        )  # fmt: skip
+
+    def slots(self, start: datetime, end: datetime) -> list[datetime]:
+        """Return the season's cycles and close in ``[start, end)``."""
+        return thesis_slots(start, end, self.config.start, self.config.end, self.preset)
+
+    def season_of(self, slot: datetime) -> str:
+        """Return this season's id."""
+        return self.season
+
+    def played(self, slot: datetime) -> bool:
+        """Return whether the cycle (or the close) of ``slot`` is recorded."""
+        moment = int(slot.timestamp())
+        if moment == self.record.close_at:
+            return self.record.ended
+        return self.record.recorded(moment)
+
+    async def _tape(self, moment: int) -> MarketTape:
+        if self.tape is not None:
+            return self.tape
+        assert self.live is not None  # noqa: S101 - live when there is no frozen tape
+        return await self.live.at(moment)
+
+    async def play(self, slot: datetime) -> list[Event]:
+        """Play the cycle of ``slot`` (or close the season); its events go in one transaction."""
+        if isinstance(self.clock, ReplayClock):
+            self.clock.set(max(slot, self.clock.now()))
+        moment = int(slot.timestamp())
+        tape = await self._tape(moment)
+        if moment == self.record.close_at:
+            return self.record.close(tape)
+        return await self.record.play(tape, moment, self.pacing)
+
+    async def aclose(self) -> None:
+        """Close the gateway and the live feeds' sessions."""
+        await self.gateway.aclose()
+        for feed in self.feeds:
+            with contextlib.suppress(Exception):
+                await feed.aclose()

@@ -24,7 +24,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.events import utc_iso
 from tradeleague.formats.direction.restart import read_record, started_at
 from tradeleague.host.config import LeagueConfig
-from tradeleague.host.drivers import DirectionDriver, Driver, WeightsLeague
+from tradeleague.host.drivers import DirectionDriver, Driver, ThesisDriver, WeightsLeague
 from tradeleague.host.http import serve_http
 from tradeleague.host.leader import Leadership, NotLeader
 from tradeleague.host.metrics import Metrics
@@ -73,6 +73,10 @@ def _drivers(
             season = next(iter(record.ledger.seasons.values()))
             opened = started_at(season.started, "started_at")
         since["direction"] = opened
+    if config.thesis is not None:
+        thesis = ThesisDriver(store, config.thesis, clock=clock)
+        drivers.append(thesis)
+        since["thesis"] = thesis.first
     return drivers, since
 
 

@@ -2,27 +2,33 @@
 
 ``status`` lists each format's seasons with their last and next slot, the
 slots recorded as missed and the paused agents; ``season_report`` writes the
-same REPORT.json the format's replay command writes, from the store alone.
+same REPORT.json the format's replay command writes, from the store alone
+(a weights season, a thesis season, or a season of the arena's stream).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 
 from tradeleague.errors import ConfigError
-from tradeleague.events import utc_iso
+from tradeleague.events import EventKind, utc_iso
+from tradeleague.events import thesis as tev
 from tradeleague.formats.direction.board import build_board
 from tradeleague.formats.direction.ledger import fold
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.publish import report_payload
 from tradeleague.formats.direction.timing import round_opens
+from tradeleague.formats.thesis.calendar import close_instant, cycle_times
+from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights import Division, WeightsPreset, round_hours_on
 from tradeleague.host.config import LeagueConfig
 from tradeleague.host.drivers import DRILL, missed_slots
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.thesis.report import build_report as thesis_report
+from tradeleague.league.thesis.state import SeasonState as ThesisState
 from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState
@@ -122,6 +128,46 @@ def _direction_status(
     }
 
 
+def _thesis_state(store: Store, season: str) -> ThesisState:
+    stream = tev.season_stream(season)
+    return ThesisState.from_events((s.event for s in store.events(stream)), ThesisPreset())
+
+
+def _moment(iso: str) -> datetime:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00"))
+
+
+def _thesis_status(
+    store: Store, season: str, config: LeagueConfig | None, now: datetime
+) -> dict[str, Any]:
+    state = _thesis_state(store, season)
+    preset = ThesisPreset()
+    played = sorted(state.cycles)
+    last: datetime | None = _moment(played[-1]) if played else None
+    upcoming: list[int] = []
+    if state.started:
+        first, end = _moment(state.start).date(), _moment(state.end).date()
+        upcoming = [*cycle_times(first, end, preset), close_instant(end, preset)]
+        if state.ended:
+            last, upcoming = datetime.fromtimestamp(upcoming[-1], UTC), []
+    after = max(now, last) if last is not None else now
+    later = [t for t in upcoming if t > after.timestamp()]
+    opening = next((s.event for s in store.events(tev.season_stream(season))), None)
+    feeds: dict[str, Any] = {}
+    if opening is not None and opening.kind == EventKind.SEASON_STARTED:
+        kind = "frozen" if opening.payload.get("replay") else "live"
+        feeds = {"kind": kind, "sources": opening.payload.get("sources")}
+    return {
+        "format": "thesis",
+        "season": season,
+        "last_slot": None if last is None else utc_iso(last),
+        "next_slot": utc_iso(datetime.fromtimestamp(later[0], UTC)) if later else None,
+        "missed": _missed(store, "thesis", season),
+        "paused": [],
+        "feeds": feeds,
+    }
+
+
 def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str, Any]:
     """Return ``{"formats": [...]}`` for ``tradeleague status --json``.
 
@@ -142,13 +188,17 @@ def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str
         and config.direction.stream not in arenas
     ):
         arenas.append(config.direction.stream)
+    theses = [s.removeprefix("thesis/") for s in streams if s.startswith("thesis/")]
+    if config is not None and config.thesis is not None and config.thesis.season not in theses:
+        theses.append(config.thesis.season)
     formats = [_weights_status(store, s, config, now) for s in sorted(seasons)]
     formats += [_direction_status(store, s, config, now) for s in sorted(arenas)]
+    formats += [_thesis_status(store, s, config, now) for s in sorted(theses)]
     return {"formats": formats}
 
 
 def season_report(store: Store, season: str, *, stream: str = "direction") -> dict[str, Any]:
-    """Return REPORT.json of ``season``: a weights season, or a season of the arena's ``stream``.
+    """Return REPORT.json of ``season``: a weights or thesis season, or one of the arena's.
 
     Raises
     ------
@@ -161,12 +211,15 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
         payload = build_report(state, luck)
         payload["answers"] = answers_payload(store, season)  # as `replay weights --out` writes
         return payload
+    thesis = _thesis_state(store, season)
+    if thesis.started:
+        return thesis_report(thesis)  # as `replay thesis --out` writes it
     ledger = fold(s.event for s in store.events(stream))
     view = ledger.seasons.get(season)
     if view is None:
         raise ConfigError(
-            f"the store holds no weights season {season!r} and no season {season!r} in the "
-            f"direction stream {stream!r}"
+            f"the store holds no weights or thesis season {season!r} and no season "
+            f"{season!r} in the direction stream {stream!r}"
         )
     preset = DirectionPreset()
     board = build_board(view, scoring_version=preset.scoring_version, sparkline=preset.sparkline)

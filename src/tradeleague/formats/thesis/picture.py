@@ -68,7 +68,7 @@ class Picture:
         out: dict[str, str | None] = {}
         for interval in INTERVALS:
             value = rsi(
-                [c.close for c in self.closed[symbol].get(interval, ())],
+                [c.close for c in self.closed.get(symbol, {}).get(interval, ())],
                 preset.rsi_period,
                 preset.rsi_window,
             )
@@ -77,7 +77,7 @@ class Picture:
 
     def change_1d(self, symbol: str) -> str | None:
         """Return the price's change from the latest closed daily close, in percent, 2 places."""
-        daily = self.closed[symbol].get("1d", ())
+        daily = self.closed.get(symbol, {}).get("1d", ())  # a symbol without data: none
         price = self.prices.get(symbol)
         if not daily or price is None:
             return None

@@ -73,6 +73,10 @@ def _at(seconds: int) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
 
 
+def _seconds(iso: str) -> int:
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())
+
+
 def monitor_events(
     state: SeasonState,
     tape: MarketTape,
@@ -323,7 +327,9 @@ async def play_cycle(
     books = {n: a.book for n, a in state.agents.items()}
     events: list[Event] = []
     if index > 0:
-        events += monitor_events(state, tape, books, stream, moment - 86_400, moment, preset)
+        # From the cycle before (a day earlier, unless a live host missed cycles in between).
+        after = _seconds(state.last_cycle) if state.last_cycle else moment - 86_400
+        events += monitor_events(state, tape, books, stream, after, moment, preset)
     first: set[str] = set()
     for e in entrants:
         if e.enters == index and e.name not in books:

@@ -13,7 +13,15 @@ from tradeleague.market.calendars import CONTINUOUS, NYSE, get_calendar
 from tradeleague.market.loader import load_dataset, symbol_files
 from tradeleague.market.resample import resample_series
 
-__all__ = ["load_tape"]
+__all__ = ["load_tape", "replay_sources"]
+
+
+def replay_sources(crypto: Path, stocks: Path, stocks_hourly: Path | None) -> dict[str, str]:
+    """Return the folders a replay reads, as its ``SeasonStarted`` records them."""
+    sources = {"crypto": str(crypto), "stocks": str(stocks)}
+    if stocks_hourly is not None:
+        sources["stocks_hourly"] = str(stocks_hourly)
+    return sources
 
 
 def load_tape(

@@ -25,6 +25,14 @@ def _dollars(raw: object) -> str | None:
     return None if raw is None else micros_to_str(int(str(raw)))
 
 
+def _hundredths(raw: object) -> str | None:
+    """Return a confidence kept in hundredths (90) as its decimal text ("0.90")."""
+    if raw is None:
+        return None
+    value = int(str(raw))
+    return f"{value // 100}.{value % 100:02d}"
+
+
 def _entry(p: dict[str, object]) -> dict[str, object]:
     decisions = []
     raw_decisions = p["decisions"]
@@ -42,6 +50,7 @@ def _entry(p: dict[str, object]) -> dict[str, object]:
                 "thesis": d.get("thesis", ""),
                 "invalidation": d.get("invalidation", ""),
                 "invalidation_price": _dollars(d.get("invalidation_price")),
+                "confidence": _hundredths(d.get("confidence")),
                 "rationale": d.get("rationale", ""),
             }
         )
@@ -52,6 +61,7 @@ def _entry(p: dict[str, object]) -> dict[str, object]:
         "outcome": p["outcome"],
         "raw_answer": p["raw_answer"],
         "answer_reason": p["answer_reason"],
+        "detail": p.get("detail", ""),
         "reasoning": p["reasoning"],
         "decisions": decisions,
         "equity": _dollars(p["equity"]),

@@ -54,6 +54,7 @@ class SeasonState:
     finished: set[str] = field(default_factory=set)
     monitor_closes: list[dict[str, object]] = field(default_factory=list)
     last_index: int = -1
+    last_cycle: str = ""
     monitored_to: str = ""
 
     @classmethod
@@ -85,6 +86,7 @@ class SeasonState:
         elif kind == EventKind.ROUND_STARTED:
             self.cycles[str(p["round"])] = dict(p)
             self.last_index = int(str(p["index"]))
+            self.last_cycle = str(p["round"])
             self.monitored_to = str(p["round"])
         elif kind == tev.ATTEMPT_JUDGED:
             agent = self.agents[str(p["agent"])]
