@@ -22,7 +22,7 @@ from tradeleague.formats.weights.text import plain_text
 from tradeleague.league.thesis.report import board_rows, build_report
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.store import Store
-from tradeleague.web.errors import NotFound
+from tradeleague.web.errors import NotFound, json_answer
 
 __all__ = ["ThesisReads", "thesis_router"]
 
@@ -109,23 +109,17 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
     """Return the JSON routes under ``/api/v1/thesis``."""
     router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"])
 
-    def answer(build: Any) -> JSONResponse:
-        try:
-            return JSONResponse(build())
-        except NotFound as exc:
-            return JSONResponse({"disclaimer": DISCLAIMER, "error": str(exc)}, status_code=404)
-
     @router.get("", summary="The thesis seasons in the store")
     def index() -> JSONResponse:
-        return answer(reads.index)
+        return json_answer(reads.index)
 
     @router.get("/{season}", summary="A season's board")
     def board(season: str) -> JSONResponse:
-        return answer(lambda: reads.board(season))
+        return json_answer(lambda: reads.board(season))
 
     # ``:path``: a name may hold ``/``; matched whole, so any name round-trips.
     @router.get("/{season}/agents/{agent:path}", summary="An agent's decisions and theses")
     def agent(season: str, agent: str) -> JSONResponse:
-        return answer(lambda: reads.agent(season, agent))
+        return json_answer(lambda: reads.agent(season, agent))
 
     return router

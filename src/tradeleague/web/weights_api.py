@@ -66,7 +66,7 @@ from tradeleague.money import micros_to_str
 from tradeleague.sim import Fill
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
-from tradeleague.web.errors import NotFound
+from tradeleague.web.errors import NotFound, json_answer
 
 __all__ = ["NotFound", "StoreFactory", "WeightsReads", "weights_router"]
 
@@ -476,39 +476,33 @@ def weights_router(
         reads = WeightsReads(store_factory, prefix=prefix, clock=clock, preset=preset)
     router = APIRouter(prefix=prefix, tags=["weights"])
 
-    def answer(build: Callable[[], dict[str, Any]]) -> JSONResponse:
-        try:
-            return JSONResponse(build())
-        except NotFound as exc:
-            return JSONResponse({"disclaimer": DISCLAIMER, "error": str(exc)}, status_code=404)
-
     @router.get("", summary="The weights seasons in the store")
     def index() -> JSONResponse:
-        return answer(reads.index)
+        return json_answer(reads.index)
 
     @router.get("/seasons/{season_id}", summary="A season: window, status, versions")
     def season_page(season_id: str) -> JSONResponse:
-        return answer(lambda: reads.season(season_id))
+        return json_answer(lambda: reads.season(season_id))
 
     @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table")
     def table(season_id: str, division: str) -> JSONResponse:
-        return answer(lambda: reads.table(season_id, division))
+        return json_answer(lambda: reads.table(season_id, division))
 
     # ``:path``: an agent id may hold ``/``; it is matched whole, so any name round-trips.
     @router.get("/seasons/{season_id}/agents/{agent:path}", summary="An agent's page")
     def agent_page(season_id: str, agent: str) -> JSONResponse:
-        return answer(lambda: reads.agent(season_id, agent))
+        return json_answer(lambda: reads.agent(season_id, agent))
 
     @router.get("/seasons/{season_id}/market", summary="The market's status and why")
     def market(season_id: str) -> JSONResponse:
-        return answer(lambda: reads.market(season_id))
+        return json_answer(lambda: reads.market(season_id))
 
     @router.get("/seasons/{season_id}/universe", summary="A season's universe and its inputs")
     def universe(season_id: str) -> JSONResponse:
-        return answer(lambda: reads.universe(season_id))
+        return json_answer(lambda: reads.universe(season_id))
 
     @router.get("/universe", summary="The latest season's universe and its inputs")
     def latest_universe() -> JSONResponse:
-        return answer(reads.universe)
+        return json_answer(reads.universe)
 
     return router
