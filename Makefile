@@ -35,10 +35,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	@test -x $(BENCH_VENV)/bin/python || $(PY) -m venv $(BENCH_VENV)
-	@$(BENCH_VENV)/bin/python -m pip install -q -e '.[fast]' 'backtesting>=0.6' 'backtrader>=1.9' 'bokeh<3.8'
+	@$(BENCH_VENV)/bin/python -m pip install -q -e '.[fast]' 'backtesting>=0.6' 'backtrader>=1.9' 'bokeh<3.8' 'vectorbt>=0.26'
 	$(BIN)/python bench/table.py --bench-python $(BENCH_VENV)/bin/python
 	$(BIN)/python bench/house_model_validity.py
-	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache .mypy_cache .ruff_cache

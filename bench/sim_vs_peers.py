@@ -1,6 +1,6 @@
-"""Benchmark tradeleague's engine against backtesting.py and backtrader, side by side.
+"""Benchmark tradeleague's engine against vectorbt, backtesting.py, backtrader and a plain loop.
 
-One strategy, the same seeded synthetic data, three engines, one table.
+One strategy, the same seeded synthetic data, every engine in one run, one table.
 
 Strategy (per symbol, each symbol a sleeve of 1,000,000 cash): at the close
 of bar t >= 30, if SMA(close, 10) > SMA(close, 30) and flat, buy
@@ -12,7 +12,8 @@ every bar and each engine fills an order per symbol-bar.
 
 tradeleague runs all symbols in one shared account; its indicators are
 vectorised with numpy and the engine is called only on fills. The peers are
-single-asset engines, so each symbol runs as its own 1,000,000 account and
+single-asset engines (vectorbt: one column per symbol without shared cash;
+the plain loop: one sleeve per symbol), so each symbol runs as its own 1,000,000 account and
 the results are summed: identical to the shared account because the sleeves
 are independent (a sleeve's size depends only on its own cash, and no sleeve
 can run short of cash since it buys with 95% of it).
@@ -24,7 +25,7 @@ tie (tradeleague compares 3 x sum10 with sum30 in exact integers).
 The engines must agree on the number of fills and on final equity (relative
 difference below 1e-8); otherwise this script exits non-zero.
 
-Run: ``make bench`` (needs ``.venv-bench`` with backtesting and backtrader), or
+Run: ``make bench`` (needs ``.venv-bench`` with vectorbt, backtesting and backtrader), or
 ``python bench/sim_vs_peers.py --quick`` for a small run.
 """
 
@@ -229,6 +230,105 @@ def _frame(market: Market, s: int) -> Any:
     )
 
 
+def run_plain_loop(market: Market, dense: bool) -> Result:
+    """Run the strategy as a plain Python loop in floats, one sleeve per symbol, summed.
+
+    What a quick script would do: running sums for the averages, a fill at the
+    next open with the commission taken from cash. No validation, no ledger.
+    """
+    n, m = market.shape
+    opens = (market.open / 100).tolist()
+    closes = (market.close / 100).tolist()
+    t0 = time.perf_counter()
+    fills, equity = 0, 0.0
+    for s in range(n):
+        close, open_ = closes[s], opens[s]
+        cash, shares = float(SLEEVE_CASH), 0
+        sum_fast = sum(close[FIRST_BAR + 1 - FAST : FIRST_BAR + 1])
+        sum_slow = sum(close[FIRST_BAR + 1 - SLOW : FIRST_BAR + 1])
+        for t in range(FIRST_BAR, m - 1):
+            if t > FIRST_BAR:
+                sum_fast += close[t] - close[t - FAST]
+                sum_slow += close[t] - close[t - SLOW]
+            long = shares > 0
+            want = (not long) if dense else sum_fast / FAST - sum_slow / SLOW > TIE_EPS
+            if want and not long:
+                shares = math.floor(0.95 * cash / close[t])
+                cash -= shares * open_[t + 1] * (1 + COMMISSION)
+                fills += 1
+            elif long and not want:
+                cash += shares * open_[t + 1] * (1 - COMMISSION)
+                shares = 0
+                fills += 1
+        equity += cash + shares * close[m - 1]
+    return Result("plain loop", fills, equity, time.perf_counter() - t0)
+
+
+_VBT_ORDER_FUNC: Any = None
+
+
+def _vbt_order_func() -> Any:
+    """Compile (once) the numba order function vectorbt calls for every symbol-bar."""
+    global _VBT_ORDER_FUNC  # one compiled function per process
+    if _VBT_ORDER_FUNC is None:
+        from numba import njit
+        from vectorbt.portfolio import nb as vbt_nb
+        from vectorbt.portfolio.enums import NoOrder
+
+        @njit
+        def order_func(c: Any, want: Any, signal_close: Any, open_: Any, dense: bool) -> Any:
+            t = c.i - 1  # the signal is taken at the previous close, filled at this open
+            if t < FIRST_BAR:
+                return NoOrder
+            long = c.position_now > 0
+            wanted = (not long) if dense else want[t, c.col]
+            if wanted and not long:
+                size = np.floor(0.95 * c.cash_now / signal_close[t, c.col])
+                return vbt_nb.order_nb(size=size, price=open_[c.i, c.col], fees=COMMISSION)
+            if long and not wanted:
+                return vbt_nb.order_nb(
+                    size=-c.position_now, price=open_[c.i, c.col], fees=COMMISSION
+                )
+            return NoOrder
+
+        _VBT_ORDER_FUNC = order_func
+    return _VBT_ORDER_FUNC
+
+
+def run_vectorbt(market: Market, dense: bool) -> Result:
+    """Run the strategy on vectorbt (numba), one column and one account per symbol, summed.
+
+    The order size depends on the sleeve's cash, so this is vectorbt's path for
+    path-dependent strategies: ``Portfolio.from_order_func`` with a compiled
+    order function (the averages are computed vectorised beforehand).
+    """
+    import vectorbt as vbt
+
+    close = np.ascontiguousarray((market.close / 100).T)
+    open_ = np.ascontiguousarray((market.open / 100).T)
+    n, m = market.shape
+    t0 = time.perf_counter()
+    fast = np.full((m, n), np.nan)
+    slow = np.full((m, n), np.nan)
+    csum = np.vstack([np.zeros((1, n)), np.cumsum(close, axis=0)])
+    fast[FAST - 1 :] = (csum[FAST:] - csum[:-FAST]) / FAST
+    slow[SLOW - 1 :] = (csum[SLOW:] - csum[:-SLOW]) / SLOW
+    want = (fast - slow) > TIE_EPS
+    portfolio = vbt.Portfolio.from_order_func(
+        close,
+        _vbt_order_func(),
+        want,
+        close,
+        open_,
+        dense,
+        init_cash=float(SLEEVE_CASH),
+        cash_sharing=False,
+    )
+    equity = float(np.sum(portfolio.final_value()))
+    fills = int(np.sum(portfolio.orders.count()))
+    return Result("vectorbt", fills, equity, time.perf_counter() - t0)
+
+
 def run_backtesting(market: Market, dense: bool) -> Result:
     """Run the strategy on backtesting.py, one account per symbol, summed."""
     import pandas as pd
@@ -313,6 +413,8 @@ Runner = Callable[[Market, bool], Result]
 ENGINES: dict[str, Runner] = {
     "tradeleague": run_tradeleague,
     "tradeleague-batch": run_tradeleague_batch,
+    "plain-loop": run_plain_loop,
+    "vectorbt": run_vectorbt,
     "backtesting.py": run_backtesting,
     "backtrader": run_backtrader,
 }
@@ -354,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TQDM_DISABLE", "1")
     cases = QUICK if args.quick else FULL
     header = (
-        f"{'case':<22} {'engine':<15} {'fills':>8} {'final equity':>20} "
+        f"{'case':<22} {'engine':<18} {'fills':>8} {'final equity':>20} "
         f"{'seconds':>9} {'symbol-bars/s':>14} {'tl speed-up':>12}  agree"
     )
     print("Paper trading simulation. Not investment advice. No real orders are placed.")
@@ -363,8 +465,11 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     ok = True
     sparse_big_rate = None
+    big_rates: dict[str, float] = {}
     if "tradeleague-batch" in engines:  # compile the kernel (numba) before anything is timed
         run_tradeleague_batch(make_market(2, 80, args.seed), dense=True)
+    if "vectorbt" in engines:  # compile vectorbt's simulation and the order function
+        run_vectorbt(make_market(2, 80, args.seed), dense=True)
     for case in cases:
         market = make_market(case.n, case.m, args.seed + case.n * 7 + case.m)
         bars = case.n * case.m
@@ -373,6 +478,8 @@ def main(argv: list[str] | None = None) -> int:
         for engine in engines:
             result = ENGINES[engine](market, case.dense)
             rate = bars / result.seconds
+            if not case.dense and case.n * case.m >= 500_000:
+                big_rates[engine] = rate
             if base is None:
                 base = result
                 agree, speedup = "-", "1.0x"
@@ -385,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
                 agree = f"{'yes' if same else 'NO'} (rel {rel:.1e})"
                 speedup = f"{result.seconds / base.seconds:,.1f}x"
             print(
-                f"{label:<22} {engine:<15} {result.fills:>8,} {result.equity:>20,.6f} "
+                f"{label:<22} {engine:<18} {result.fills:>8,} {result.equity:>20,.6f} "
                 f"{result.seconds:>9.3f} {rate:>14,.0f} {speedup:>12}  {agree}"
             )
         print()
@@ -394,6 +501,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"tradeleague sparse 50 x 10,000: {sparse_big_rate:,.0f} symbol-bars/s "
             f"({verdict} the {TARGET_RATE:,.0f}/s target)"
+        )
+    if "tradeleague-batch" in big_rates and "vectorbt" in big_rates:
+        ratio = big_rates["tradeleague-batch"] / big_rates["vectorbt"]
+        verdict = "meets" if ratio >= 1.0 else "MISSES"
+        print(
+            f"batch kernel sparse 50 x 10,000: {big_rates['tradeleague-batch']:,.0f} symbol-bars/s,"
+            f" {ratio:.2f}x vectorbt's {big_rates['vectorbt']:,.0f} ({verdict} the target)"
         )
     if not ok:
         print("DISAGREEMENT: the engines differ in fills or final equity", file=sys.stderr)

@@ -1,9 +1,10 @@
 """Run every benchmark and print one table; write it to ``bench/RESULTS.md`` with the machine.
 
 Each benchmark runs as its own process (``make bench`` passes the interpreters):
-the simulator against its peers (in the bench environment, where backtesting.py
-and backtrader are installed), the weights replay by roster size, start-up and
-``stats null``, the round fan-out and the scenario API. The table keeps each
+the simulator against its peers (in the bench environment, where vectorbt,
+backtesting.py and backtrader are installed), the weights replay by roster size,
+start-up and ``stats null``, the round fan-out, the scenario API and the load
+test. The table keeps each
 benchmark's figure lines, word for word, with the targets the issues set; the
 full output of each follows in ``RESULTS.md``. A benchmark that fails or runs
 past ``--timeout`` is reported as such; nothing here asserts a speed.
@@ -43,7 +44,7 @@ BENCHES = (
         "simulator vs peers",
         "sim_vs_peers.py",
         (),
-        ("sparse 50 x 10,000", "dense 20 x 2,000"),
+        ("sparse 50 x 10,000", "dense 20 x 2,000", "batch kernel sparse"),
         "batch kernel >= vectorbt's symbol-bars/s, identical fills",
         peers=True,
     ),
@@ -75,6 +76,13 @@ BENCHES = (
         ("one run", "runs"),
         "one run >= 2,000 steps/s; 100 runs >= 5,000 steps/s",
     ),
+    Bench(
+        "load",
+        "load.py",
+        ("--seconds", "60"),
+        ("/healthz over", "server memory"),
+        "/healthz p99 < 100 ms under 100 readers + 200 scenario clients; memory flat",
+    ),
 )
 
 QUICK_ARGS = {
@@ -83,6 +91,7 @@ QUICK_ARGS = {
     "startup.py": ("--repeat", "1"),
     "round_fanout.py": ("--agents", "50"),
     "api_steps.py": (),
+    "load.py": ("--readers", "10", "--clients", "10", "--seconds", "5"),
 }
 
 
@@ -115,7 +124,7 @@ def machine() -> str:
 
 def _has_peers(python: str) -> bool:
     probe = subprocess.run(
-        [python, "-c", "import backtesting, backtrader"], capture_output=True, check=False
+        [python, "-c", "import backtesting, backtrader, vectorbt"], capture_output=True, check=False
     )
     return probe.returncode == 0
 
@@ -125,8 +134,8 @@ def run(bench: Bench, python: str, timeout: float, quick: bool) -> tuple[str, li
     args = QUICK_ARGS.get(bench.script, ()) if quick else bench.args
     note = []
     if bench.peers and not _has_peers(python):
-        args = (*args, "--engines", "tradeleague,tradeleague-batch")
-        note = ["peers (backtesting.py, backtrader) not installed for this interpreter"]
+        args = (*args, "--engines", "tradeleague,tradeleague-batch,plain-loop")
+        note = ["peers (vectorbt, backtesting.py, backtrader) not installed for this interpreter"]
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
