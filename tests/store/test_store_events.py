@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event, EventKind, canonical_json, utc_iso
+from tradeleague.events.base import _check_json
+from tradeleague.store.chain import content_json
 
 T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
 
@@ -114,3 +116,62 @@ def test_event_from_clock_gets_new_sortable_ids() -> None:
         "occurred_at": "2026-01-05T15:00:00.000000Z",
         "payload": {"agent": "a"},
     }
+
+
+hostile_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True)
+    | st.text(alphabet=st.characters(codec=None, exclude_categories=()))
+    | st.tuples(st.integers()),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text() | st.integers(), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(hostile_values)
+def test_canonical_json_quick_walk_agrees_with_the_named_walk(value: object) -> None:
+    """C-4, W-EXE-7: the quick check refuses exactly what the walk that names places refuses.
+
+    Either both accept (and the text is the plain sorted dump), or canonical_json
+    raises the named walk's own error, word for word.
+    """
+    named: TypeError | ValueError | None = None
+    try:
+        _check_json(value, "$")
+    except (TypeError, ValueError) as error:
+        named = error
+    if named is not None:
+        with pytest.raises(type(named)) as raised:
+            canonical_json(value)
+        assert str(raised.value) == str(named)
+        return
+    text = canonical_json(value)
+    assert text == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+printable = st.text(
+    alphabet=st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp", "Cf", "Co", "Cn", "Zs")),
+    min_size=1,
+    max_size=30,
+)
+
+
+@given(
+    printable,
+    st.from_regex(r"[A-Z][A-Za-z0-9]{0,20}", fullmatch=True),
+    st.dictionaries(st.text(), json_values, max_size=5),
+    st.integers(min_value=1, max_value=2**62),
+    st.datetimes(timezones=st.just(UTC)),
+)
+def test_chain_content_is_the_canonical_json_of_the_event(
+    stream: str, kind: str, payload: dict[str, object], seq: int, moment: datetime
+) -> None:
+    """C-4: the chain's assembled content text equals canonical_json of the event's fields."""
+    event = Event(stream, kind, payload, moment)
+    content = event.content()
+    content["seq"] = seq
+    assert content_json(seq, event) == canonical_json(content)

@@ -60,6 +60,30 @@ def _check_json(value: object, path: str) -> None:
     raise TypeError(f"{path}: {type(value).__name__} is not allowed in canonical JSON")
 
 
+def _plain_json(value: object) -> bool:
+    """Return whether ``value`` holds only JSON types with string keys and no float.
+
+    The quick walk `canonical_json` takes first: no path text per node. Strings
+    are checked once, as the whole text is encoded; on any doubt the slow walk
+    (`_check_json`) runs to name the place in its error.
+    """
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        if item is None or isinstance(item, str | bool | int):
+            continue
+        if isinstance(item, list):
+            push(item)
+        elif isinstance(item, dict):
+            if not all(isinstance(key, str) for key in item):
+                return False
+            push(item.values())
+        else:
+            return False  # a float, a tuple, a set, a Decimal...
+    return True
+
+
 def canonical_json(value: object) -> str:
     """Return the canonical JSON text of ``value``: sorted keys, no spaces, UTF-8 safe.
 
@@ -76,10 +100,17 @@ def canonical_json(value: object) -> str:
     ValueError
         For a string that cannot be encoded as UTF-8.
     """
-    _check_json(value, "$")
-    return json.dumps(
+    if not _plain_json(value):
+        _check_json(value, "$")  # raises, naming the place
+    text = json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        _check_json(value, "$")  # a lone surrogate somewhere: raises, naming the place
+        raise  # pragma: no cover - the walk above always finds it
+    return text
 
 
 def utc_iso(moment: datetime) -> str:
