@@ -4,13 +4,15 @@ A short thesis replay opens a position, has one closed by the monitor, and
 lets a baseline buy the universe. The stored ``portfolio`` projection must
 hold each agent's book exactly as the league played it (decisions and monitor
 closes alike are ``OrderFilled`` events), and an edit to one stored portfolio
-must be reported by ``verify`` at its key.
+must be reported by ``verify`` at its key. The same replay's REPORT.json
+carries the monitor's close and each fill's fee with the fields issue 14 names.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import date
+from decimal import ROUND_CEILING, Decimal
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -28,6 +30,8 @@ from test_thesis_replay import (  # type: ignore[import-not-found]
 
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.picture import MarketTape
+from tradeleague.league.thesis.report import build_report
+from tradeleague.money import micros_to_str
 from tradeleague.store import open_store, verify
 from tradeleague.store.portfolio import PORTFOLIO, account_key
 from tradeleague.store.schema import projections
@@ -68,3 +72,22 @@ def test_verify_rebuilds_every_thesis_portfolio_and_finds_an_edit_c_4(
     assert [(m.check, m.projection, m.key) for m in report.mismatches] == [
         ("projection_state", PORTFOLIO, key)
     ]
+
+    # T-MON-1, T-CYC-10: REPORT.json names the close and each fill's fee, symbols normalised
+    built = {a["name"]: a for a in build_report(state)["agents"]}  # type: ignore[attr-defined]
+    (close,) = state.monitor_closes
+    assert built["stopped"]["monitor_closes"] == [
+        {
+            "time": close["time"],
+            "symbol": "ETH",
+            "level": micros_to_str(price - 1),
+            "price": micros_to_str(int(close["price"])),
+            "quantity": micros_to_str(int(close["quantity"])),
+            "fee": micros_to_str(int(close["fee"])),
+        }
+    ]
+    assert built["hold"]["monitor_closes"] == []
+    opened = next(e for e in built["stopped"]["entries"] if e["decisions"])["decisions"][0]
+    assert (opened["symbol"], opened["status"]) == ("ETH", "executed")
+    value = Decimal(opened["quantity"]) * Decimal(opened["price"])
+    assert Decimal(opened["fee"]) == (value / 1000).quantize(Decimal("0.000001"), ROUND_CEILING)
