@@ -19,6 +19,7 @@ from tradeleague.cli import app
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event
 from tradeleague.host.config import parse_league
+from tradeleague.host.heads import HeadPublisher
 from tradeleague.store import open_store, verify
 from tradeleague.store.signing import generate_key, read_signed_head
 
@@ -75,3 +76,18 @@ def test_head_key_and_head_out_go_together(tmp_path: Path) -> None:
         f'[league]\nhead_key = "{key}"\nhead_out = "h.json"\n{body}', tmp_path / "l.toml"
     )
     assert (config.head_key, config.head_out) == (key.resolve(), (tmp_path / "h.json").resolve())
+
+
+def test_a_head_that_cannot_be_written_is_logged_and_play_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Publishing is evidence about the record, never a reason to stop keeping it."""
+    key = tmp_path / "head.key"
+    generate_key(key)
+    gone = tmp_path / "gone" / "head.json"
+    with open_store(f"sqlite:///{tmp_path / 'h.db'}") as store:
+        assert HeadPublisher(key, gone).publish(store) is None
+        written = HeadPublisher(key, tmp_path / "head.json").publish(store)
+    assert written is not None
+    assert written.seq == 0
+    assert [r.getMessage() for r in caplog.records] == ["signed head not written"]

@@ -9,7 +9,7 @@ written). Copy that file somewhere the database's writers cannot reach; then
 proves that no event up to it was cut, rewritten or appended with a forged
 hash (see ``tradeleague.store.signing``).
 
-A head that cannot be written is logged and the league plays on: publishing is
+A head that cannot be read or written is logged and the league plays on: publishing is
 evidence about the record, never a reason to stop keeping it.
 """
 
@@ -19,6 +19,7 @@ import logging
 import os
 from pathlib import Path
 
+from tradeleague.errors import StoreError
 from tradeleague.store import Store
 from tradeleague.store.signing import SignedHead, load_key, sign_head
 
@@ -47,16 +48,20 @@ class HeadPublisher:
 
     def publish(self, store: Store) -> SignedHead | None:
         """Sign ``store``'s head and replace the file with it; return it (``None`` if unwritten)."""
-        head = store.head()
+        try:
+            head = store.head()
+        except StoreError as exc:
+            self._unwritten(str(exc))
+            return None
         signed = sign_head(self._key, head.seq, head.hash)
         partial = self._out.with_name(f".{self._out.name}.partial")
         try:
             partial.write_text(signed.to_json(), encoding="ascii")
             os.replace(partial, self._out)
         except OSError as exc:
-            _log.warning(
-                "signed head not written",
-                extra={"path": str(self._out), "seq": signed.seq, "error": exc.strerror},
-            )
+            self._unwritten(str(exc.strerror))
             return None
         return signed
+
+    def _unwritten(self, error: str) -> None:
+        _log.warning("signed head not written", extra={"path": str(self._out), "error": error})
