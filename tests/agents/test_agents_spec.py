@@ -81,7 +81,7 @@ def test_spec_errors_list_what_is_valid(text: str, message: str) -> None:
 
 
 def test_spec_endpoints_use_presets() -> None:
-    """C-2: a base URL that is a preset's uses the preset; any other is custom."""
+    """A base URL that is a preset's uses the preset; any other is custom."""
     assert endpoint_for(parse_agent_spec("openai:m@https://openrouter.ai/api/v1")).name == (
         "openrouter"
     )

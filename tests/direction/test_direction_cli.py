@@ -8,10 +8,12 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
+from tradeleague.disclaimer import DISCLAIMER
 
 
 def test_direction_cli_replay_writes_the_report(shared_data: Path, tmp_path: Path) -> None:
-    """D-SCO-1..5, D-LCK-1: the replay command prints the board and writes REPORT.json."""
+    """D-SCO-1..5, D-LCK-1, C-1: the replay command prints the board and writes REPORT.json,
+    both carrying the paper-trading line."""
     out = tmp_path / "REPORT.json"
     result = CliRunner().invoke(
         app,
@@ -27,6 +29,8 @@ def test_direction_cli_replay_writes_the_report(shared_data: Path, tmp_path: Pat
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["rounds"] == 12
+    assert report["disclaimer"] == DISCLAIMER  # C-1
+    assert DISCLAIMER in result.output
     keys = {
         "name", "provider", "tier", "balance", "roi", "hit_rate", "answer_rate", "settled",
         "wins", "losses", "draws", "skips", "streak", "rank", "ci_low", "ci_high",

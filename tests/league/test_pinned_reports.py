@@ -1,4 +1,4 @@
-"""Three replays whose REPORT.json must not change by a single byte (C-1, C-4).
+"""Three replays whose REPORT.json must not change by a single byte (C-3, C-4).
 
 The files in ``tests/pinned/`` were written by the code at commit ``abd1703``
 (before the round engine and event vocabulary were unified) with exactly the
@@ -169,7 +169,7 @@ def run_case(name: str, data: Path, tmp: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_replay_report_matches_the_pinned_file_byte_for_byte(
     name: str, shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """C-1: the same replay writes the same REPORT.json as the pinned file."""
+    """C-3: the same replay writes the same REPORT.json as the pinned file."""
     got = without_additions(run_case(name, shared_data, tmp_path, monkeypatch))
     want = (PINNED / f"{name}.REPORT.json").read_bytes()
     if got == want:

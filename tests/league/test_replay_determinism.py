@@ -1,4 +1,4 @@
-"""The same replay writes the same events and ends on the same chain head (C-1, C-4).
+"""The same replay writes the same events and ends on the same chain head (C-4, C-11).
 
 Each replayed event's id derives from its stream and its place in it, and its
 time from the replay clock, so a replay command run twice with the same inputs
@@ -6,12 +6,10 @@ into fresh databases writes byte-identical logs, on SQLite and on PostgreSQL;
 and a weights replay stopped after some rounds and run again ends where an
 uninterrupted one does.
 
-Not here yet: a resumed *direction* replay (``replay direction`` refuses a
-stream that holds events until the arena can resume from its events), and the
-coin-flip baseline in the resumed weights season (its generator restarts from
-its seed on resume instead of where it stopped, so its later fills differ; the
-ids and every other agent's events already match). Both belong to the work that
-rebuilds agents' sequential state on resume; add them here when it lands.
+The resumed weights season includes the coin-flip baseline: its generator is
+rebuilt from the record (issue 10, exact resume), so its draws after the stop
+are the uninterrupted run's. A resumed *direction* replay, and resumes after a
+real ``kill -9``, are in ``tests/chaos/test_chaos_replay.py``.
 """
 
 from __future__ import annotations
@@ -48,7 +46,6 @@ WEIGHTS_AGENTS = [
     f"s_valid=scripted:{SCRIPTS}/weights_valid.jsonl",
     f"s_mixed=scripted:{SCRIPTS}/weights_mixed.jsonl",
 ]
-RESUMED_AGENTS = [a for a in WEIGHTS_AGENTS if a != "coin=baseline:coin_flip"]
 DIRECTION_AGENTS = [
     "up=baseline:up",
     "down=baseline:down",
@@ -114,7 +111,7 @@ def _agent_args(specs: list[str]) -> list[str]:
 def test_weights_replay_twice_into_fresh_databases_ends_on_one_head(
     shared_data: Path, fresh_url: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """C-1: ``replay weights`` run twice writes byte-identical events, the same head."""
+    """C-11: ``replay weights`` run twice writes byte-identical events, the same head."""
     logs = []
     for _ in range(2):
         url = fresh_url()
@@ -136,7 +133,7 @@ def test_weights_replay_twice_into_fresh_databases_ends_on_one_head(
 def test_direction_replay_twice_into_fresh_databases_ends_on_one_head(
     shared_data: Path, fresh_url: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """C-1: ``replay direction`` run twice writes byte-identical events, the same head."""
+    """C-11: ``replay direction`` run twice writes byte-identical events, the same head."""
     logs = []
     for _ in range(2):
         url = fresh_url()
@@ -168,10 +165,10 @@ def _weights_season(url: str, data: Path, stop_after: int | None) -> None:
             raise _Stop
 
     async def play() -> None:
-        parsed, agents, gateway = build_agents(RESUMED_AGENTS, environ={})
+        parsed, agents, gateway = build_agents(WEIGHTS_AGENTS, environ={})
         roster = [
             RosterEntry(name=p.name, spec=s, division=Division.OPEN)
-            for p, s in zip(parsed, RESUMED_AGENTS, strict=True)
+            for p, s in zip(parsed, WEIGHTS_AGENTS, strict=True)
         ]
         try:
             with open_store(url) as store:
@@ -195,7 +192,8 @@ def _weights_season(url: str, data: Path, stop_after: int | None) -> None:
 def test_weights_replay_resumed_ends_where_an_uninterrupted_one_does(
     shared_data: Path, fresh_url: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """C-1: stopped after 2 of 6 rounds and run again, the season ends on the same head."""
+    """C-11: stopped after 2 of 6 rounds and run again (the coin flip included), the season
+    ends on the same head."""
     monkeypatch.chdir(ROOT)
     whole = fresh_url()
     _weights_season(whole, shared_data, None)

@@ -1,4 +1,4 @@
-"""The thesis league replayed over the frozen folders (T-*, C-1, ST-1, ST-2): the acceptance."""
+"""The thesis league replayed over the frozen folders (T-*, C-5, ST-1, ST-2): the acceptance."""
 
 from __future__ import annotations
 
@@ -285,7 +285,7 @@ def test_season_is_28_days_t_sea_1() -> None:
 
 
 def test_resumed_replay_equals_uninterrupted(tmp_path: Path, tape: MarketTape) -> None:
-    """C-1: a replay interrupted after a cycle and run again ends on the uninterrupted head."""
+    """C-11: a replay interrupted after a cycle and run again ends on the uninterrupted head."""
     eth = _price(tape, "ETHUSDT", 0)
 
     def roster() -> list[tuple[Entrant, Agent]]:
@@ -520,7 +520,7 @@ def test_28_day_replay_with_16_agents(tmp_path: Path, tape: MarketTape) -> None:
     assert board["cash"]["return"] == "0.00"
     assert board["cash"]["trades"] == 0
     assert sorted(r["rank"] for r in board.values()) == list(range(1, 17))
-    # C-1: the same replay, interrupted after cycle 9 and resumed from the recorded calls
+    # C-5: the same replay, interrupted after cycle 9 and resumed from the recorded calls
     with open_store(url) as store:
         records = calls_in(list(store.events(tev.season_stream("acceptance"))), season="acceptance")
 

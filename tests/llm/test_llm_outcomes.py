@@ -302,6 +302,6 @@ async def test_both_transports_send_and_read_alike(
 
 
 def test_transport_choice_is_checked() -> None:
-    """C-2: an unknown transport is a configuration error, not a silent default."""
+    """An unknown transport is a configuration error, not a silent default."""
     with pytest.raises(ConfigError, match="unknown transport"):
         OpenAICompatProvider(preset("openrouter"), transport="curl")  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """Hostile requests through every REST entry point: a 4xx JSON error each, never a crash.
 
 A real uvicorn server (``tradeleague.testing.server``) serves the whole site
-(scenario, weights and direction routes); the corpus is sent with the
+(scenario, weights, direction, account and MCP routes); the corpus is sent with the
 recursion limit raised as ``py_ecc`` raises it, and ``/healthz`` must still
 answer after each request (the server is alive and its loop not stuck; how fast
 it answers is for the benchmarks, not a test).
@@ -53,6 +53,11 @@ def _corpus(run: str) -> list[tuple[str, str, bytes, dict[str, str], int]]:
         f"/api/v1/runs/{run}/trades",
         f"/api/v1/runs/{run}/step",
         "/api/v1/direction/rounds/current/calls",
+        "/api/v1/account/login",
+        "/api/v1/account/agent",
+        "/api/v1/account/agent/prompt",
+        "/api/v1/account/keys",
+        "/mcp",
     ]
     json_type = {"content-type": "application/json"}
     cases: list[tuple[str, str, bytes, dict[str, str], int]] = []

@@ -1,4 +1,4 @@
-"""Event ids derived from the stream and the place in it, for replays (C-1, C-4).
+"""Event ids derived from the stream and the place in it, for replays (C-4, C-11).
 
 A store made by ``Store.deriving_ids`` gives each appended event the id
 ``derived_id(stream, position, occurred_at)``: the same events appended into a
@@ -62,7 +62,7 @@ def test_with_id_changes_only_the_id() -> None:
 
 
 def test_same_events_into_fresh_stores_end_on_the_same_head(db_url: str, tmp_path: Path) -> None:
-    """C-1: the same batches, made with fresh random ids each time, give one chain head."""
+    """C-4: the same batches, made with fresh random ids each time, give one chain head."""
     heads = []
     for url in (db_url, f"sqlite:///{tmp_path}/second.db"):
         with open_store(url) as base:

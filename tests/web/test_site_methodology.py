@@ -40,7 +40,7 @@ def _setting(html: str, name: str) -> str:
 def test_changing_a_preset_changes_its_methodology_page(
     tmp_path: Path, page: str, field: str, default: str, changed: str
 ) -> None:
-    """C-10: each format's methodology page shows the preset the site was built with."""
+    """C-12: each format's methodology page shows the preset the site was built with."""
 
     def served(
         weights: WeightsPreset | None = None,

@@ -1,4 +1,4 @@
-"""The fast replay path changes no byte of the record (issue 16, item 1; C-1, C-4, W-SCO-1).
+"""The fast replay path changes no byte of the record (issue 16, item 1; C-4, W-SCO-1).
 
 A round builds the prompt only for agents that read it, renders the market
 lines once, and the ``weights_entries`` projection folds its season state in

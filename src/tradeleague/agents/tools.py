@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tradeleague import untrusted
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.agents.llm import call_one
 from tradeleague.calls import Message, Outcome
@@ -142,10 +143,17 @@ class ToolBox:
             out["error"] = f"unknown tool {name!r}; tools: {', '.join(self._tools)}"
             return out
         raw_args = function.get("arguments") if isinstance(function, Mapping) else None
-        try:
-            args = json.loads(raw_args) if isinstance(raw_args, str) and raw_args.strip() else {}
-        except json.JSONDecodeError as exc:
-            out["error"] = f"arguments are not JSON: {exc.msg}"
+        try:  # the model's text: bounded like every JSON from outside (untrusted.loads)
+            args = (
+                untrusted.clean_value(untrusted.loads(raw_args))
+                if isinstance(raw_args, str) and raw_args.strip()
+                else {}
+            )
+        except untrusted.UntrustedJSON as exc:
+            # the decoder's own words where it refused (as recorded tool steps hold them)
+            cause = exc.__cause__
+            detail = cause.msg if isinstance(cause, json.JSONDecodeError) else str(exc)
+            out["error"] = f"arguments are not JSON: {detail}"
             return out
         if not isinstance(args, dict):
             out["error"] = "arguments must be a JSON object"

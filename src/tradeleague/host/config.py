@@ -13,7 +13,7 @@ at each season's start over the RPC URL in the variable ``rpc_url_env`` names
 
 The tables::
 
-    [league]     db, db_env, http
+    [league]     db, db_env, http, head_key, head_out
     [weights]    season, start, end, roll, market, symbols | feeds, rpc_url_env, timeout_s
     [[weights.agents]]    name, spec, division
     [direction]  stream, start, market, exchange, symbol, api_base, payout, drill
@@ -131,6 +131,10 @@ class LeagueConfig:
     path: Path
     db: str | None = None
     http: str | None = None
+    head_key: Path | None = None
+    """The Ed25519 key (``db keygen``) the host signs its chain head with."""
+    head_out: Path | None = None
+    """Where the host writes its signed head after every slot (``host.heads``)."""
     weights: WeightsConfig | None = None
     direction: DirectionConfig | None = None
     thesis: ThesisConfig | None = None
@@ -398,6 +402,22 @@ def _thesis(check: _Check, data: Any) -> ThesisConfig | None:
     )  # fmt: skip
 
 
+def _heads(check: _Check, league: Mapping[str, Any]) -> tuple[Path | None, Path | None]:
+    """Return ``head_key`` (an existing file) and ``head_out`` (in an existing folder)."""
+    key = check.path_of(league, "league", "head_key")
+    text = check.text(league, "league", "head_out", needed=False)
+    out = None
+    if text is not None:
+        out = Path(text).expanduser()
+        out = (out if out.is_absolute() else check.path.parent / out).resolve()
+        if not out.parent.is_dir():
+            check.bad("league", "head_out", f"head_out {text!r} is not in an existing folder")
+    if (key is None) != (out is None):
+        given, missing = ("head_out", "head_key") if key is None else ("head_key", "head_out")
+        check.bad("league", given, f"{given} needs {missing} beside it")
+    return key, out
+
+
 def parse_league(text: str, path: Path) -> LeagueConfig:
     """Check the league file's ``text`` (read from ``path``) and return it.
 
@@ -416,7 +436,7 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     if not isinstance(league, dict):
         check.bad("league", None, "[league] must be a table")
         league = {}
-    check.table(league, "league", {"db", "db_env", "http"})
+    check.table(league, "league", {"db", "db_env", "http", "head_key", "head_out"})
     db = check.text(league, "league", "db", needed=False)
     db_env = check.text(league, "league", "db_env", needed=False)
     if db is None and db_env is not None:
@@ -428,6 +448,7 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     http = check.text(league, "league", "http", needed=False)
     if http is not None and not re.match(r"^[A-Za-z0-9.\-:\[\]]+:\d{1,5}$", http):
         check.bad("league", "http", "http is HOST:PORT, e.g. 127.0.0.1:9108")
+    head_key, head_out = _heads(check, league)
     providers: dict[str, str] = {}
     table = data.get("providers", {})
     if not isinstance(table, dict):
@@ -449,8 +470,8 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
         check.bad("", None, "the league runs no format: add [weights], [direction] or [thesis]")
     check.raise_any()
     return LeagueConfig(
-        path=path, db=db, http=http, weights=weights, direction=direction, thesis=thesis,
-        providers=providers,
+        path=path, db=db, http=http, head_key=head_key, head_out=head_out, weights=weights,
+        direction=direction, thesis=thesis, providers=providers,
     )  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from tradeleague.events import utc_iso
 from tradeleague.formats.direction.restart import read_record, started_at
 from tradeleague.host.config import LeagueConfig
 from tradeleague.host.drivers import DirectionDriver, Driver, ThesisDriver, WeightsLeague
+from tradeleague.host.heads import HeadPublisher
 from tradeleague.host.http import serve_http
 from tradeleague.host.leader import Leadership, NotLeader
 from tradeleague.host.metrics import Metrics
@@ -108,19 +109,34 @@ async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics
                 return 0
         state["leader"] = True
         _log.info("leading", extra={"pid": os.getpid(), "store": store.url})
+        heads = None
+        if config.head_key is not None and config.head_out is not None:
+            heads = HeadPublisher(config.head_key, config.head_out)
+        after = None if heads is None else (lambda: heads.publish(store))
         drivers, since = _drivers(store, config, options)
         try:
             if options.replay:
                 if options.start is None or options.end is None:
                     raise ConfigError("--clock replay needs --from and --to")
-                played = await run_replay(store, drivers, options.start, options.end, metrics, stop)
+                played = await run_replay(
+                    store, drivers, options.start, options.end, metrics, stop, after=after
+                )
             else:
                 played = await run_live(
-                    store, drivers, since, WallClock(), metrics, stop, until=options.until
+                    store,
+                    drivers,
+                    since,
+                    WallClock(),
+                    metrics,
+                    stop,
+                    until=options.until,
+                    after=after,
                 )
         finally:
             for driver in drivers:
                 await driver.aclose()
+            if heads is not None:
+                heads.publish(store)  # the last head, rounds in flight included
         _log.info("stopped", extra={"rounds": played})
         return played
     finally:

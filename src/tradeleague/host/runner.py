@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from tradeleague.clock import Clock
@@ -29,7 +29,10 @@ from tradeleague.host.drivers import Driver, SlotUnplayable, missed_slots
 from tradeleague.host.metrics import Metrics
 from tradeleague.store import Store
 
-__all__ = ["record_missed", "run_live", "run_replay"]
+__all__ = ["AfterSlot", "record_missed", "run_live", "run_replay"]
+
+AfterSlot = Callable[[], object]
+"""Called after each slot is played or recorded missed (the host publishes its signed head)."""
 
 _log = logging.getLogger("tradeleague.host")
 
@@ -58,7 +61,17 @@ def _unplayable(store: Store, driver: Driver, slot: datetime, exc: SlotUnplayabl
     store.append([Event(host_stream(driver.fmt), SLOT_MISSED, payload, slot)])
 
 
-async def _play(driver: Driver, slot: datetime, metrics: Metrics, store: Store) -> None:
+async def _play(
+    driver: Driver, slot: datetime, metrics: Metrics, store: Store, after: AfterSlot | None
+) -> None:
+    try:
+        await _play_slot(driver, slot, metrics, store)
+    finally:
+        if after is not None:
+            after()
+
+
+async def _play_slot(driver: Driver, slot: datetime, metrics: Metrics, store: Store) -> None:
     seq_before = store.head().seq
     started = time.monotonic()
     try:
@@ -99,10 +112,13 @@ async def run_replay(
     end: datetime,
     metrics: Metrics,
     stop: asyncio.Event,
+    *,
+    after: AfterSlot | None = None,
 ) -> int:
     """Play every unplayed slot of ``[start, end)`` in time order; return how many were played.
 
-    A slot recorded missed is skipped, as a played one is.
+    A slot recorded missed is skipped, as a played one is. ``after`` is called
+    after each slot played.
     """
     order = {d.fmt: i for i, d in enumerate(drivers)}
     slots = sorted(
@@ -116,7 +132,7 @@ async def run_replay(
             break
         if utc_iso(slot) in missed[driver.fmt] or driver.played(slot):
             continue  # a slot recorded missed is never played late
-        await _play(driver, slot, metrics, store)
+        await _play(driver, slot, metrics, store, after)
         played += 1
     return played
 
@@ -170,15 +186,19 @@ async def run_live(
     stop: asyncio.Event,
     *,
     until: datetime | None = None,
+    after: AfterSlot | None = None,
 ) -> int:
     """Run every format on the live clock until ``stop`` is set (or ``until``); return rounds run.
 
     ``since`` holds, per format, the time from which its unplayed slots count
-    as missed (its configured start, or its first recorded round).
+    as missed (its configured start, or its first recorded round). ``after``
+    is called once the missed slots are recorded, and after each slot played.
     """
     now = clock.now()
     for driver in drivers:
         record_missed(store, driver, since.get(driver.fmt), now, metrics)
+    if after is not None:
+        after()
     running: set[asyncio.Task[None]] = set()
     count = 0
     cursor = now
@@ -201,7 +221,7 @@ async def run_live(
                     break
                 if driver.played(slot):
                     continue
-                task = asyncio.create_task(_play(driver, slot, metrics, store))
+                task = asyncio.create_task(_play(driver, slot, metrics, store, after))
                 running.add(task)
                 task.add_done_callback(running.discard)
                 count += 1
