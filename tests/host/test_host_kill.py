@@ -2,8 +2,9 @@
 
 Live clock: every slot is played at most once; the slots whose time passed
 while the host was down are recorded as missed (``host_down``), never played
-late; a round cut mid-way is voided once. Replay clock: the restarts resume,
-and the record ends as an uninterrupted run's. ``verify`` passes after both.
+late; a round cut mid-way is voided once. Replay clock: five kills at random
+moments, each restart resumes, and the record ends as an uninterrupted run's.
+``verify`` passes after both.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from tradeleague.testing.fake_script import Behaviour
 from tradeleague.testing.server import serve_asgi
 
 UP = '{"direction": "up", "rationale": "The last candles rose."}'
-SPAN = ["--from", "2025-09-02T00:00Z", "--to", "2025-09-02T20:00Z"]
+SPAN = ["--from", "2025-09-02T14:00Z", "--to", "2025-09-02T20:00Z"]  # weights 15..19 UTC
 
 
 def test_host_kill_9_live_clock_plays_each_slot_once_and_records_the_rest_missed(
@@ -81,20 +82,24 @@ def test_host_kill_9_replay_clock_resumes_to_the_uninterrupted_record(
     result = CliRunner().invoke(app, ["run", "--config", str(whole), "--clock", "replay", *SPAN])
     assert result.exit_code == 0, result.output
 
+    with open_store(whole_db) as store:
+        total = store.count()
     cut_db = f"sqlite:///{tmp_path / 'cut.db'}"
     cut = replay_league(tmp_path / "cut.toml", shared_data, cut_db)
     rng = random.Random(5)
     args = ["--config", str(cut), "--clock", "replay", *SPAN]
-    kills = 0
-    for _ in range(2):
-        target = _events(cut_db) + rng.randint(100, 1500)  # a random moment, in events
+    # five random moments (counted in events) in the first 70% of the record, each
+    # at least a few events past where the last start left off, so each kill cuts
+    # a running replay and each later start resumes a part-written one
+    moments = sorted(rng.sample(range(total // 10, total * 7 // 10), 5))
+    for moment in moments:
+        target = max(moment, _events(cut_db) + 20)
         host = start_host(args, tmp_path / "cut.log")
         wait_for(lambda t=target, h=host: _events(cut_db) >= t or h.poll() is not None, 120,
                  "the replay to reach a random moment")  # fmt: skip
-        if host.poll() is None:
-            assert stop(host, signal.SIGKILL) == -signal.SIGKILL
-            kills += 1
-    assert kills >= 1, "the replay was killed mid-way at least once"
+        assert host.poll() is None, "the replay ended before its kill"
+        assert stop(host, signal.SIGKILL) == -signal.SIGKILL
+        assert _events(cut_db) < total, "each kill cut the replay short"
     host = start_host(args, tmp_path / "cut.log")
     assert host.wait(timeout=300) == 0, (tmp_path / "cut.log").read_text(encoding="utf-8")
 
@@ -104,3 +109,10 @@ def test_host_kill_9_replay_clock_resumes_to_the_uninterrupted_record(
             left = [(s.event.id, s.event.kind, s.event.payload) for s in a.events(stream)]
             right = [(s.event.id, s.event.kind, s.event.payload) for s in b.events(stream)]
             assert left == right, stream
+            started = [
+                str(s.event.payload["round"])
+                for s in b.events(stream)
+                if s.event.kind == EventKind.ROUND_STARTED
+            ]
+            # each slot played once: weights 15..19 UTC, a direction round every 5 minutes
+            assert len(started) == len(set(started)) == {"weights/W1": 5, "direction": 72}[stream]

@@ -196,7 +196,8 @@ class WeightsDriver:
             params=CallParams(max_tokens=400, timeout_s=config.timeout_s)
         )
         specs = [f"{a.name}={a.spec}" for a in config.agents]
-        _parsed, self.agents, self.gateway = build_agents(specs)
+        # each seeded baseline draws from its season and name, as `replay weights` does
+        _parsed, self.agents, self.gateway = build_agents(specs, season=config.season)
         self.roster = [
             RosterEntry(name=a.name, spec=f"{a.name}={a.spec}", division=a.division)
             for a in config.agents

@@ -88,7 +88,7 @@ def _weights_status(
         "next_slot": _next_weights(max(now, last) if last else now, end),
         "missed": _missed(store, "weights", season),
         "paused": [
-            {"agent": name, "reason": "paused by the operator"}
+            {"agent": name, "reason": agent.pause_reason or "paused"}
             for name, agent in sorted(state.agents.items())
             if agent.paused
         ],

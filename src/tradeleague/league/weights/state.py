@@ -58,6 +58,8 @@ class AgentState:
     last_asked: datetime | None = None
     changed_at: datetime | None = None
     paused: bool = False
+    pause_reason: str | None = None
+    """Why the agent is paused (the operator's words, or a W-VAL-9 skip code); None when not."""
     pause_streak: int = 0
     key_last4: str | None = None
     reasons: list[tuple[datetime, str]] = field(default_factory=list)
@@ -167,10 +169,13 @@ class SeasonState:
             a.key_last4 = str(p.get("last4") or "") or None
             a.changed_at = e.occurred_at
         elif kind == ev.AGENT_PAUSED:
-            self.agents[str(p["agent"])].paused = True
+            a = self.agents[str(p["agent"])]
+            a.paused = True
+            a.pause_reason = str(p.get("reason") or "") or None
         elif kind == ev.AGENT_RESUMED:
             a = self.agents[str(p["agent"])]
             a.paused = False
+            a.pause_reason = None
             a.pause_streak = 0
             a.changed_at = e.occurred_at
         elif kind == EventKind.ROUND_STARTED:
