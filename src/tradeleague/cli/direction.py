@@ -32,7 +32,7 @@ from tradeleague.agents.spec import (
 )
 from tradeleague.cli.console import board_console
 from tradeleague.cli.log import print_summary
-from tradeleague.cli.progress import round_progress
+from tradeleague.cli.progress import round_progress, say_resuming
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
@@ -326,12 +326,7 @@ async def _run(
             console.print(f"Recording to {store.url}, stream [bold]{stream}[/]")
             done = _rounds_recorded(store, stream)
             total = len(round_opens(first, last, preset))
-            if done:
-                console.print(
-                    f"resuming from round {done + 1} of {total} ({done} already recorded "
-                    f"in stream {stream})",
-                    highlight=False,
-                )
+            say_resuming(console, done, total, f"stream {stream}")
             with round_progress(console, store, stream) as progress:
                 return await replay_direction(
                     store, dataset, roster, start=first, end=last, preset=preset, stream=stream,

@@ -89,7 +89,8 @@ def log_command(
         str,
         typer.Option(
             "--season",
-            help="The season id (weights) or the arena's stream (direction, e.g. direction).",
+            help="The season id (weights, thesis) or the arena's stream (direction, e.g. "
+            "direction).",
         ),
     ],
     agent: Annotated[str | None, typer.Option(help="Only this agent's calls.")] = None,

@@ -31,7 +31,7 @@ from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, pars
 from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
 from tradeleague.cli.log import print_summary
-from tradeleague.cli.progress import round_progress
+from tradeleague.cli.progress import round_progress, say_resuming
 from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -259,19 +259,13 @@ def check_roster(specs: list[str]) -> None:
     build_agents(specs, gateway=ReplayGateway(RecordedAnswers([])))
 
 
-def say_resuming(console: Console, store: Store, season_id: str, hours: list[datetime]) -> None:
-    """Print "resuming from round N of M" when ``season_id`` already has rounds recorded."""
+def _rounds_recorded(store: Store, season_id: str, hours: list[datetime]) -> int:
+    """Return how many of ``hours`` season ``season_id`` already holds."""
     stream = season_stream(season_id)
     if not store.count(stream):
-        return
+        return 0
     state = SeasonState.from_events(stream, (s.event for s in store.events(stream)))
-    done = sum(1 for hour in hours if state.recorded(hour))
-    if done:
-        console.print(
-            f"resuming from round {done + 1} of {len(hours)} "
-            f"({done} already recorded in season {season_id})",
-            highlight=False,
-        )
+    return sum(1 for hour in hours if state.recorded(hour))
 
 
 _REPLAY_ANSWERS_HELP = (
@@ -380,7 +374,8 @@ def replay_weights(
             console.print(f"Answering from {source_store.url}: {len(answers)} recorded calls")
     with open_store(db) as store:
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
-        say_resuming(console, store, season_id, hours)
+        done = _rounds_recorded(store, season_id, hours)
+        say_resuming(console, done, len(hours), f"season {season_id}")
         try:
             state = asyncio.run(
                 _replay(

@@ -1,12 +1,14 @@
 """What each agent answered, how long it took, and what went wrong: read back from the store.
 
-Every format records a ``ModelCalled`` event per attempt and one entry per turn
-(``DecisionMade``, ``NoDecisionMade`` or ``TurnSkipped``). This module folds a
-season's events into the rows ``tradeleague log`` prints and REPORT.json
-carries (the raw answer text without invisible characters (C-10), the latency, the
-outcome and the provider's error class), and into a summary per agent that
-names the cause and the likely fix when an agent never decided because its
-provider failed.
+Every format records a ``ModelCalled`` event per attempt and how each turn
+ended: one entry per turn (``DecisionMade``, ``NoDecisionMade`` or
+``TurnSkipped``), or in the thesis league one ``AttemptJudged`` per attempt
+(the answer and, after a rejection, its correction). ``turn_ends`` reads both
+as one ending per turn. This module folds a season's events into the rows
+``tradeleague log`` prints and REPORT.json carries (the raw answer text
+without invisible characters (C-10), the latency, the outcome and the
+provider's error class), and into a summary per agent that names the cause
+and the likely fix when an agent never decided because its provider failed.
 """
 
 from __future__ import annotations
@@ -14,24 +16,27 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.calls import Outcome
-from tradeleague.events import EventKind
+from tradeleague.events import Event, EventKind
+from tradeleague.events import thesis as tev
 from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.store import Store, StoredEvent
 
 __all__ = [
     "AgentSummary",
     "CallRow",
+    "TurnEnd",
     "answers_payload",
     "call_rows",
     "error_class",
     "season_streams",
     "summarise",
+    "turn_ends",
 ]
 
 _N_CTX = re.compile(r"n_ctx\D{0,12}(\d+)|(?:context (?:length|window) is)\D{0,12}(\d+)", re.I)
@@ -132,8 +137,8 @@ class CallRow:
 
 
 def season_streams(season: str) -> tuple[str, ...]:
-    """Return the streams a season id may name: itself and the weights league's ``weights/ID``."""
-    return (season, f"weights/{season}")
+    """Return the streams a season id may name: itself, ``weights/ID`` and ``thesis/ID``."""
+    return (season, f"weights/{season}", tev.season_stream(season))
 
 
 def _season_events(store: Store, season: str) -> Iterable[StoredEvent]:
@@ -247,21 +252,100 @@ def _first_number(pattern: re.Pattern[str], text: str) -> int | None:
     return int(next(g for g in match.groups() if g is not None))
 
 
+DECISION: Final = "decisions"
+NO_DECISION: Final = "no decision"
+SKIPPED: Final = "skipped"
+"""How a turn ended, as the progress line and the summary count it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnd:
+    """How one agent's turn ended: ``DECISION``, ``NO_DECISION`` or ``SKIPPED``, and why."""
+
+    agent: str
+    ending: str
+    reason: str | None = None
+
+
+def _judged_end(payload: dict[str, Any], agent: str) -> TurnEnd:
+    """Return the ending of one thesis attempt (T-CYC-7, T-CYC-9).
+
+    A valid answer is a decision (an empty list of actions too), unless every
+    one of its actions was rejected: then it is no decision, its reason the
+    first action's code, as for an answer rejected whole (the answer's code).
+    A call that did not answer is no decision, its reason the call's outcome;
+    a fault on the league's side is a skipped turn.
+    """
+    outcome = str(payload.get("outcome") or "unknown")
+    if outcome == "fault":
+        return TurnEnd(agent, SKIPPED, "league_fault")
+    if outcome != Outcome.ANSWERED.value:
+        return TurnEnd(agent, NO_DECISION, outcome)
+    reason = payload.get("answer_reason")
+    if reason is not None:
+        return TurnEnd(agent, NO_DECISION, str(reason))
+    decisions = payload.get("decisions")
+    rows = [d for d in decisions if isinstance(d, dict)] if isinstance(decisions, list) else []
+    if rows and all(d.get("status") == "rejected" for d in rows):
+        return TurnEnd(agent, NO_DECISION, str(rows[0].get("reason_code") or "rejected"))
+    return TurnEnd(agent, DECISION)
+
+
+def turn_ends(events: Iterable[Event]) -> Iterator[TurnEnd]:
+    """Yield how each turn in ``events`` ended, in the order the turns end.
+
+    ``DecisionMade``, ``NoDecisionMade`` and ``TurnSkipped`` are one turn each.
+    A thesis turn is its ``AttemptJudged`` events (the answer, then the
+    correction if there was one): it is a decision if either attempt was a
+    valid answer, else it ends as its last attempt did; it ends with its
+    cycle's ``RoundFinished`` (or with ``events``).
+    """
+    open_turns: dict[tuple[str, str], TurnEnd] = {}
+    for event in events:
+        kind, payload = event.kind, event.payload
+        agent = payload.get("agent")
+        if kind == tev.ATTEMPT_JUDGED and isinstance(agent, str):
+            key = (str(payload.get("round")), agent)
+            before = open_turns.get(key)
+            end = _judged_end(payload, agent)
+            open_turns[key] = before if before is not None and before.ending == DECISION else end
+        elif kind == EventKind.ROUND_FINISHED:
+            cycle = str(payload.get("round"))
+            for key in [k for k in open_turns if k[0] == cycle]:
+                yield open_turns.pop(key)
+        elif not isinstance(agent, str):
+            continue
+        elif kind == EventKind.DECISION_MADE:
+            yield TurnEnd(agent, DECISION)
+        elif kind in (EventKind.NO_DECISION_MADE, EventKind.TURN_SKIPPED):
+            ending = NO_DECISION if kind == EventKind.NO_DECISION_MADE else SKIPPED
+            reason = payload.get("reason_code") or payload.get("reason") or "unknown"
+            yield TurnEnd(agent, ending, str(reason))
+    yield from open_turns.values()
+
+
 def summarise(store: Store, season: str) -> list[AgentSummary]:
     """Return each agent's summary of ``season`` (a season id or a stream), by first appearance.
 
-    Decisions are ``DecisionMade`` entries; no-decisions are ``NoDecisionMade``
-    and ``TurnSkipped`` entries by reason code; provider faults are the final
-    attempts of calls that did not answer, by ``error_class``.
+    Decisions and no-decisions by reason code are the turns' endings
+    (``turn_ends``; a skipped turn counts as no decision, by its code);
+    provider faults are the final attempts of calls that did not answer, by
+    ``error_class``.
     """
     agents: dict[str, AgentSummary] = {}
 
     def of(name: str) -> AgentSummary:
         return agents.setdefault(name, AgentSummary(name))
 
-    for stored in _season_events(store, season):
-        kind, payload = stored.event.kind, stored.event.payload
-        if kind == EventKind.MODEL_CALLED:
+    def entries() -> Iterator[Event]:
+        for stored in _season_events(store, season):
+            kind, payload = stored.event.kind, stored.event.payload
+            if kind != EventKind.MODEL_CALLED:
+                name = payload.get("agent")
+                if kind == tev.ATTEMPT_JUDGED and isinstance(name, str):
+                    of(name)  # listed when first judged, not when its cycle ends
+                yield stored.event
+                continue
             try:
                 record = call_record_of(payload)
             except RecordFormatError:
@@ -273,15 +357,12 @@ def summarise(store: Store, season: str) -> list[AgentSummary]:
             if record.final and cls is not None:
                 summary.faults[cls] += 1
                 summary.fault_errors.setdefault(cls, plain_text(record.error or "no detail"))
-            continue
-        name = payload.get("agent")
-        if not isinstance(name, str):
-            continue
-        if kind == EventKind.DECISION_MADE:
-            of(name).decisions += 1
-        elif kind in (EventKind.NO_DECISION_MADE, EventKind.TURN_SKIPPED):
-            reason = payload.get("reason_code") or payload.get("reason") or "unknown"
-            of(name).no_decisions[str(reason)] += 1
+
+    for end in turn_ends(entries()):
+        if end.ending == DECISION:
+            of(end.agent).decisions += 1
+        else:
+            of(end.agent).no_decisions[end.reason or "unknown"] += 1
     return list(agents.values())
 
 

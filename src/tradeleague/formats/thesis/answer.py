@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.money import MICRO
-from tradeleague.untrusted import UntrustedJSON, clean_text, has_lone_surrogate, loads
+from tradeleague.untrusted import UntrustedJSON, clean_text, has_lone_surrogate, is_blank, loads
 
 __all__ = [
     "ACTIONS",
@@ -235,7 +235,7 @@ def parse_answer(text: str | None, preset: ThesisPreset) -> Answer | AnswerRejec
     if has_lone_surrogate(data):
         return AnswerReject(Reason.NOT_JSON, "the answer holds text that is not Unicode")
     reasoning = _text(data.get("reasoning"), preset.text_max_chars)
-    if not reasoning:
+    if reasoning is None or is_blank(reasoning):  # zero-width characters are not a reason
         return AnswerReject(Reason.BAD_SCHEMA, "reasoning must be non-empty text")
     context = data.get("market_context")
     if not isinstance(context, dict):

@@ -31,6 +31,7 @@ from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import AssetClass, Universe, normalise
 from tradeleague.money import MICRO, Qty, Rounding, Usd, div_round
 from tradeleague.sim import Fill, Order, OrderRules, PpmFee, Rejection, Side, execute_order
+from tradeleague.untrusted import is_blank
 
 __all__ = ["Attempt", "Market", "Result", "close_position", "order_rules", "play_attempt"]
 
@@ -130,7 +131,7 @@ def _open_fields(item: Item, preset: ThesisPreset) -> tuple[Reason, str] | tuple
             Reason.BAD_SIZING,
             f"percent_of_equity must be {preset.min_percent} to {preset.max_percent}",
         )
-    if not item.thesis or not item.invalidation:
+    if is_blank(item.thesis) or is_blank(item.invalidation):  # invisible text is no thesis
         return Reason.MISSING_FIELD, "thesis and invalidation are required to open or add"
     level, confidence = item.invalidation_price, item.confidence
     if level is None:

@@ -136,6 +136,14 @@ class MarketTape:
         """Return the provider symbols with candles."""
         return tuple(self._series)
 
+    def span(self, symbol: str) -> tuple[int, int] | None:
+        """Return the first candle's start and the last candle's end of ``symbol``, or ``None``."""
+        series = self._series.get(symbol)
+        if series is None:
+            return None
+        finest = series.get("4h") or series["1d"]
+        return (finest[0].start, finest[-1].end) if finest else None
+
     def price_at(self, symbol: str, moment: int) -> Usd | None:
         """Return the latest observable price of ``symbol`` at ``moment`` (finest candles)."""
         series = self._series.get(symbol)
