@@ -3,7 +3,7 @@
 Each benchmark runs as its own process (``make bench`` passes the interpreters):
 the simulator against its peers (in the bench environment, where backtesting.py
 and backtrader are installed), the weights replay by roster size, start-up and
-``stats null``, the round fan-out and the scenario API. The table keeps each
+``stats null``, the round fan-out, the scenario API and a sweep on Ray. The table keeps each
 benchmark's figure lines, word for word, with the targets the issues set; the
 full output of each follows in ``RESULTS.md``. A benchmark that fails or runs
 past ``--timeout`` is reported as such; nothing here asserts a speed.
@@ -75,6 +75,13 @@ BENCHES = (
         ("one run", "runs"),
         "one run >= 2,000 steps/s; 100 runs >= 5,000 steps/s",
     ),
+    Bench(
+        "sweep on Ray",
+        "sweep.py",
+        ("--cells", "8", "--workers", "2"),
+        ("sweep:",),
+        "a grid of replays on Ray: faster than one process, byte-equal reports",
+    ),
 )
 
 QUICK_ARGS = {
@@ -83,6 +90,7 @@ QUICK_ARGS = {
     "startup.py": ("--repeat", "1"),
     "round_fanout.py": ("--agents", "50"),
     "api_steps.py": (),
+    "sweep.py": ("--cells", "4", "--workers", "2"),
 }
 
 
