@@ -3,9 +3,10 @@
 Each benchmark runs as its own process (``make bench`` passes the interpreters):
 the simulator against its peers (in the bench environment, where backtesting.py
 and backtrader are installed), the weights replay by roster size, start-up and
-``stats null``, the round fan-out, the scenario API and a sweep on Ray. The table keeps each
-benchmark's figure lines, word for word, with the targets the issues set; the
-full output of each follows in ``RESULTS.md``. A benchmark that fails or runs
+``stats null``, the round fan-out, the scenario API, a sweep on Ray and a
+standby host's takeover. The table keeps each benchmark's figure lines, word
+for word, with the targets the issues set; the full output of each follows in
+``RESULTS.md``. A benchmark that fails or runs
 past ``--timeout`` is reported as such; nothing here asserts a speed.
 
 Run: ``.venv/bin/python bench/table.py [--bench-python .venv-bench/bin/python] [--quick]``.
@@ -82,6 +83,13 @@ BENCHES = (
         ("sweep:",),
         "a grid of replays on Ray: faster than one process, byte-equal reports",
     ),
+    Bench(
+        "standby takeover",
+        "failover.py",
+        ("--repeat", "5"),
+        ("failover:",),
+        "a standby leads within seconds of the leader's death (PostgreSQL)",
+    ),
 )
 
 QUICK_ARGS = {
@@ -91,6 +99,7 @@ QUICK_ARGS = {
     "round_fanout.py": ("--agents", "50"),
     "api_steps.py": (),
     "sweep.py": ("--cells", "4", "--workers", "2"),
+    "failover.py": ("--repeat", "1"),
 }
 
 
