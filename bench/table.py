@@ -3,10 +3,10 @@
 Each benchmark runs as its own process (``make bench`` passes the interpreters):
 the simulator against its peers (in the bench environment, where vectorbt,
 backtesting.py and backtrader are installed), the weights replay by roster size,
-start-up and ``stats null``, the round fan-out, the scenario API and the load
-test. The table keeps each
-benchmark's figure lines, word for word, with the targets the issues set; the
-full output of each follows in ``RESULTS.md``. A benchmark that fails or runs
+start-up and ``stats null``, the round fan-out, the scenario API, the load test,
+a sweep on Ray and a standby host's takeover. The table keeps each benchmark's
+figure lines, word for word, with the targets the issues set; the full output of
+each follows in ``RESULTS.md``. A benchmark that fails or runs
 past ``--timeout`` is reported as such; nothing here asserts a speed.
 
 Run: ``.venv/bin/python bench/table.py [--bench-python .venv-bench/bin/python] [--quick]``.
@@ -83,6 +83,20 @@ BENCHES = (
         ("/healthz over", "server memory"),
         "/healthz p99 < 100 ms under 100 readers + 200 scenario clients; memory flat",
     ),
+    Bench(
+        "sweep on Ray",
+        "sweep.py",
+        ("--cells", "8", "--workers", "2"),
+        ("sweep:",),
+        "a grid of replays on Ray: faster than one process, byte-equal reports",
+    ),
+    Bench(
+        "standby takeover",
+        "failover.py",
+        ("--repeat", "5"),
+        ("failover:",),
+        "a standby leads within seconds of the leader's death (PostgreSQL)",
+    ),
 )
 
 QUICK_ARGS = {
@@ -92,6 +106,8 @@ QUICK_ARGS = {
     "round_fanout.py": ("--agents", "50"),
     "api_steps.py": (),
     "load.py": ("--readers", "10", "--clients", "10", "--seconds", "5"),
+    "sweep.py": ("--cells", "4", "--workers", "2"),
+    "failover.py": ("--repeat", "1"),
 }
 
 

@@ -9,7 +9,8 @@ the sizes in increasing order). Target (issue 16): at most 0.1 ms per added
 agent-round at 1,000 agents, peak memory under 500 MB.
 
 Run: ``.venv/bin/python bench/weights_replay.py [--agents 1,10,100,1000]
-[--data ../shared/data/us_equities_daily]``.
+[--data ../shared/data/us_equities_daily] [--db postgresql+psycopg://...]``
+(``--db``: an empty store to record into instead of a SQLite file per size).
 """
 
 from __future__ import annotations
@@ -56,8 +57,11 @@ KINDS = ("cash", "buy_and_hold", "equal_weight", "momentum", "coin_flip")
 START, END = date(2026, 6, 8), date(2026, 7, 7)
 
 
-def replay(n: int, data: Path, workdir: Path) -> tuple[float, float, int]:
-    """Replay ``n`` baselines; return (replay seconds, refresh seconds, rounds)."""
+def replay(n: int, data: Path, workdir: Path, db: str | None = None) -> tuple[float, float, int]:
+    """Replay ``n`` baselines; return (replay seconds, refresh seconds, rounds).
+
+    Into ``db`` when given (each size its own season there), else a SQLite file per size.
+    """
     dataset = load_dataset(data, symbols=SYMBOLS)
     specs = [f"a{i:05d}=baseline:{KINDS[i % len(KINDS)]}" for i in range(n)]
     roster = [
@@ -65,7 +69,7 @@ def replay(n: int, data: Path, workdir: Path) -> tuple[float, float, int]:
         for s in specs
     ]
     _parsed, agents, _gateway = build_agents(specs)
-    store = open_store(f"sqlite:///{workdir / f'replay-{n}.db'}")
+    store = open_store(db or f"sqlite:///{workdir / f'replay-{n}.db'}")
     t0 = time.perf_counter()
     state = asyncio.run(
         run_season(
@@ -97,12 +101,18 @@ def main() -> None:
         / "data"
         / "us_equities_daily",
     )
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="record into this (empty) store instead of a SQLite file per size, "
+        "e.g. postgresql+psycopg://127.0.0.1:5432/bench",
+    )
     args = parser.parse_args()
     sizes = [int(x) for x in args.agents.split(",")]
     base: float | None = None
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            run_s, refresh_s, rounds = replay(n, args.data, Path(tmp))
+            run_s, refresh_s, rounds = replay(n, args.data, Path(tmp), args.db)
             total = run_s + refresh_s
             if base is None:
                 base = total

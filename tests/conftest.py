@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,17 @@ def shared_data() -> Path:
         _missing("../shared/data is absent (a stranger's clone): real-data tests skipped")
         raise AssertionError("unreachable")
     return path
+
+
+@pytest.fixture(scope="session")
+def ray_module() -> Any:
+    """The ``ray`` module; skips (or fails under CI) where the ``ray`` extra is not installed."""
+    try:
+        import ray
+    except ImportError:
+        _missing("ray is not installed (pip install 'tradeleague[ray]'): the Ray sweep skipped")
+        raise AssertionError("unreachable") from None
+    return ray
 
 
 @pytest.fixture(scope="session")

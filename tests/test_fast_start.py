@@ -18,7 +18,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-HEAVY = ("web3", "eth_account", "openai", "llama_cpp", "fastapi")
+HEAVY = ("web3", "eth_account", "openai", "llama_cpp", "fastapi", "ray")
 
 ROOT_HELP_ONLY = (
     "ccxt", "sqlalchemy", "alembic", "numpy", "aiohttp", "pydantic", "tradeleague.store",
@@ -60,7 +60,13 @@ def _top_level_modules(args: list[str]) -> set[str]:
 
 @pytest.mark.parametrize(
     "args",
-    [["--help"], ["replay", "--help"], ["replay", "weights", "--help"], ["stats", "--help"]],
+    [
+        ["--help"],
+        ["replay", "--help"],
+        ["replay", "weights", "--help"],
+        ["stats", "--help"],
+        ["sweep", "--help"],
+    ],
 )
 def test_help_imports_no_heavy_client_library(args: list[str]) -> None:
     """``--help`` of the CLI and of its groups imports none of web3, openai, llama.cpp, FastAPI."""

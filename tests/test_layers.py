@@ -42,6 +42,7 @@ SHELL = {
     "llm",
     "mcp",
     "store",
+    "sweep",
     "testing",
     "web",
 }

@@ -121,6 +121,10 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["run", "--config", "/nonexistent/league.toml", "--clock", "sundial"],
         ],
         "status": [["status", "--config", "/nonexistent/league.toml"]],
+        "sweep": [
+            ["sweep", "--config", "/nonexistent/sweep.toml"],
+            ["sweep", "--config", "/nonexistent/sweep.toml", "--workers", "0"],
+        ],
         "universe": [["universe", "--config", "/nonexistent/league.toml"]],
         "report": [["report", "--season", "S1", "--out", "r.json", "--db", "sqlite:///nothere.db"]],
         "keys create": [["keys", "create", "--account", "a", "--tier", "bogus"]],

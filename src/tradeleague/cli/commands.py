@@ -45,6 +45,11 @@ COMMANDS: dict[str, CommandEntry] = {
         "Replay a season over frozen history with a replay clock and the same code as live.",
         (_M + "replay",),
     ),
+    "sweep": CommandEntry(
+        "Run a grid of replays (formats x seasons x rosters x seeds) as Ray tasks; merge the "
+        "boards.",
+        (_M + "sweep",),
+    ),
     "run": CommandEntry(
         "Host a league: every format in the league file on its schedule, until stopped.",
         (_M + "run",),

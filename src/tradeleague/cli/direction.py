@@ -189,6 +189,10 @@ _STREAM_HELP = (
     "replays in one database."
 )
 
+_SEED_HELP = (
+    "Base seed of the seeded baselines (coin-flip): each draws from a seed of the stream, "
+    "its name and this. Give the same seed to resume a stream."
+)
 _REPLAY_ANSWERS_HELP = (
     REPLAY_ANSWERS_HELP
     + " The calls are read from the same --stream in FROM_DB (seasons S1, S2... in the "
@@ -219,6 +223,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             str | None,
             typer.Option("--replay-answers", metavar="FROM_DB", help=_REPLAY_ANSWERS_HELP),
         ] = None,
+        seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker.
 
@@ -263,7 +268,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         console = board_console()
         try:
             board = asyncio.run(
-                _run(specs, preset, dataset, first, last, db, stream, console, answers)
+                _run(specs, preset, dataset, first, last, db, stream, console, answers, seed)
             )
         except ReplayMissed as exc:
             raise ConfigError(
@@ -314,6 +319,7 @@ async def _run(
     stream: str,
     console: Console,
     answers: RecordedAnswers | None = None,
+    seed: int = 0,
 ) -> Board:
     async with contextlib.AsyncExitStack() as stack:
         gateway: ModelGateway
@@ -321,7 +327,7 @@ async def _run(
             gateway = await stack.enter_async_context(Gateway(providers_for(specs)))
         else:
             gateway = ReplayGateway(answers)
-        roster = [contestant_of(spec, gateway, stream) for spec in specs]
+        roster = [contestant_of(spec, gateway, stream, seed) for spec in specs]
         with open_store(db) as store:
             console.print(f"Recording to {store.url}, stream [bold]{stream}[/]")
             done = _rounds_recorded(store, stream)

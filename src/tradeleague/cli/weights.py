@@ -234,6 +234,7 @@ async def _replay(
     console: Console,
     answers: RecordedAnswers | None = None,
     universe: dict[str, object] | None = None,
+    seed: int = 0,
 ) -> SeasonState:
     parsed = [parse_agent_spec(s) for s in specs]
     roster = [
@@ -243,7 +244,7 @@ async def _replay(
     config = RoundConfig(params=CallParams(max_tokens=400, timeout_s=timeout_s))
     return await replay_roster(
         store, dataset, roster, season, start, end, config, console, answers=answers,
-        universe=universe,
+        universe=universe, seed=seed,
     )  # fmt: skip
 
 
@@ -310,6 +311,14 @@ def replay_weights(
             help="The recorded season whose symbols --universe-from takes.",
         ),
     ] = None,
+    seed: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Base seed of the seeded baselines (coin-flip): each draws from a seed of "
+            "the season, its name and this. Give the same seed to resume a season.",
+        ),
+    ] = 0,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -390,6 +399,7 @@ def replay_weights(
                     console,
                     answers,
                     universe,
+                    seed,
                 )
             )
         except ReplayMissed as exc:

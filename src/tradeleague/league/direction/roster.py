@@ -25,13 +25,14 @@ SHOWN_BASELINES = tuple(sorted(n.replace("_", "-") for n in BASELINE_NAMES))
 """The arena's baselines as the help writes them (one style: ``coin-flip``)."""
 
 
-def seeded_baselines(stream: str, agent: str) -> Callable[[str], tuple[Any, Any]]:
+def seeded_baselines(stream: str, agent: str, base: int = 0) -> Callable[[str], tuple[Any, Any]]:
     """Return the baseline factory of ``agent``: its coin draws from its own seed.
 
-    The seed derives from the stream and the agent's name, so no two coin
-    flippers agree by accident.
+    The seed derives from the stream, the agent's name and the run's ``base``
+    seed, so no two coin flippers agree by accident, and another base seed
+    draws another season of coins (a sweep's seeds).
     """
-    seed = agent_seed(stream, agent)
+    seed = agent_seed(stream, agent, base)
 
     def make(name: str) -> tuple[Any, Any]:
         try:
@@ -44,8 +45,11 @@ def seeded_baselines(stream: str, agent: str) -> Callable[[str], tuple[Any, Any]
     return make
 
 
-def contestant_of(spec: AgentSpec, gateway: ModelGateway, stream: str) -> Contestant:
-    """Return the roster entry of ``spec`` in ``stream``: labels from the spec, the agent built."""
+def contestant_of(spec: AgentSpec, gateway: ModelGateway, stream: str, seed: int = 0) -> Contestant:
+    """Return the roster entry of ``spec`` in ``stream``: labels from the spec, the agent built.
+
+    ``seed`` is the run's base seed of the seeded baselines (`seeded_baselines`).
+    """
     return Contestant(
         entrant=Entrant(
             name=spec.name,
@@ -57,6 +61,6 @@ def contestant_of(spec: AgentSpec, gateway: ModelGateway, stream: str) -> Contes
             spec,
             gateway=gateway,
             format_name=FORMAT,
-            baseline_factory=seeded_baselines(stream, spec.name),
+            baseline_factory=seeded_baselines(stream, spec.name, seed),
         ),
     )

@@ -1,0 +1,147 @@
+"""Run a sweep's cells: each one a Ray task, or one after another in this process.
+
+On Ray each cell is one task of one CPU, at most ``workers`` in flight; a
+local Ray is started when no address is given (and stopped after), an
+address connects to that cluster, and a Ray this process already started is
+used as it is. Results come back as each cell finishes, in any order; a cell
+that fails (its replay's error, or its worker lost) is a result too, so the
+others still run.
+
+On a cluster, every node must see the same paths (the markets and --out, on
+a shared filesystem) and have tradeleague installed.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tradeleague.errors import ConfigError
+from tradeleague.sweep.cell import run_cell
+from tradeleague.sweep.config import Cell
+
+__all__ = ["OnDone", "import_ray", "run_local", "run_on_ray", "start_local_ray"]
+
+OnDone = Callable[[int, Cell, dict[str, Any]], None]
+"""Called as each cell finishes: its index in the grid, the cell, its result."""
+
+_OBJECT_STORE_BYTES = 100 * 1024 * 1024
+"""A cell returns a few numbers (its report is a file): a local Ray needs little shared memory."""
+
+RAY_MISSING = (
+    "the sweep runs on Ray, which is not installed: pip install 'tradeleague[ray]' "
+    "(or pip install 'ray>=2.9')"
+)
+
+
+def import_ray() -> Any:
+    """Return the ``ray`` module, or raise one sentence saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError(RAY_MISSING) from None
+    return ray
+
+
+def start_local_ray(cpus: int, **options: Any) -> Path:
+    """Start a local Ray of ``cpus`` CPUs for this process; return its temporary folder.
+
+    Remove the folder after ``ray.shutdown()``: it holds the session's logs.
+    Its own folder and, unless one is set, its own token (``RAY_AUTH_TOKEN``,
+    in this process's environment, which its workers inherit): two local Rays
+    started at once never share a session or overwrite each other's token in
+    ``~/.ray``, and token authentication stays on. No dashboard; a small
+    object store (a cell's result is a few numbers; its report is a file).
+    """
+    ray = import_ray()
+    if "RAY_AUTH_TOKEN" not in os.environ and "RAY_AUTH_TOKEN_PATH" not in os.environ:
+        os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+    settings: dict[str, Any] = {
+        "address": "local",
+        "num_cpus": cpus,
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "logging_level": "WARNING",
+        "object_store_memory": _OBJECT_STORE_BYTES,
+        "_temp_dir": tempfile.mkdtemp(prefix="tl-ray-"),
+    }
+    ray.init(**{**settings, **options})
+    return Path(settings["_temp_dir"])
+
+
+def run_local(cells: Sequence[Cell], out: Path, on_done: OnDone) -> list[dict[str, Any]]:
+    """Run every cell in this process, one after another; return the results in grid order."""
+    results: list[dict[str, Any]] = []
+    for index, cell in enumerate(cells):
+        folder = out / cell.folder
+        result = run_cell(cell.command(folder), str(folder))
+        on_done(index, cell, result)
+        results.append(result)
+    return results
+
+
+def run_on_ray(
+    cells: Sequence[Cell],
+    out: Path,
+    on_done: OnDone,
+    *,
+    address: str | None = None,
+    workers: int | None = None,
+) -> list[dict[str, Any]]:
+    """Run every cell as a Ray task; return the results in grid order.
+
+    Parameters
+    ----------
+    address
+        A Ray cluster to connect to (``ray://host:10001`` or ``host:6379``);
+        ``None`` starts a local Ray of ``workers`` CPUs for this sweep.
+    workers
+        Cells in flight at once (default: the CPUs of the cluster, or of this
+        machine for a local Ray).
+    """
+    ray = import_ray()
+    started = False
+    session: Path | None = None
+    if not ray.is_initialized():
+        if address is None:
+            session = start_local_ray(workers or os.cpu_count() or 1)
+        else:
+            try:
+                ray.init(address=address, log_to_driver=False, logging_level="WARNING")
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise ConfigError(
+                    f"cannot connect to the Ray cluster at {address}: {exc}"
+                ) from None
+        started = True
+    try:
+        limit = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        task = ray.remote(num_cpus=1, max_retries=0)(run_cell)
+        results: list[dict[str, Any] | None] = [None] * len(cells)
+        waiting = list(enumerate(cells))
+        flying: dict[Any, int] = {}
+        while waiting or flying:
+            while waiting and len(flying) < limit:
+                index, cell = waiting.pop(0)
+                folder = out.resolve() / cell.folder
+                flying[task.remote(cell.command(folder), str(folder))] = index
+            done, _ = ray.wait(list(flying), num_returns=1)
+            index = flying.pop(done[0])
+            try:
+                result: dict[str, Any] = ray.get(done[0])
+            except Exception as exc:  # the worker died or Ray lost the task: the cell failed
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                result = {"exit_code": 1, "error": f"{type(exc).__name__}: {first}",
+                          "seconds": 0.0}  # fmt: skip
+            results[index] = result
+            on_done(index, cells[index], result)
+        return [r for r in results if r is not None]
+    finally:
+        if started:
+            ray.shutdown()
+        if session is not None:
+            shutil.rmtree(session, ignore_errors=True)

@@ -1,0 +1,137 @@
+"""A small sweep on a local Ray of two workers equals the same replays run alone (issue 16, item 7).
+
+The grid: the weights league (Open) over a week of real daily bars, two rosters
+of baselines x two seeds, and the direction arena over half an hour of real
+one-minute candles x two seeds. Each cell's REPORT.json, written by a Ray
+worker, is byte-equal to the one ``tradeleague replay FORMAT`` writes in this
+process with the same options; the merged report holds their figures. One
+local Ray starts per module (its own temporary folder, so two test workers
+never share a cluster).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tradeleague.cli import app
+from tradeleague.sweep.config import load_sweep
+from tradeleague.sweep.merge import cell_figures
+from tradeleague.sweep.run import start_local_ray
+
+SWEEP = """
+seeds = [0, 7]
+[weights.seasons.june]
+market = "{data}/us_equities_daily"
+symbols = ["SPY", "QQQ", "TLT"]
+start = "2025-06-02"
+end = "2025-06-07"
+[weights.rosters]
+steady = ["cash=baseline:cash", "ew=baseline:equal-weight"]
+luck = ["coin=baseline:coin-flip", "mom=baseline:momentum"]
+[direction.seasons.sep]
+market = "{data}/crypto_1m"
+start = "2025-09-01T06:00:00Z"
+end = "2025-09-01T06:30:00Z"
+[direction.rosters]
+calls = ["up=baseline:up", "coin=baseline:coin-flip"]
+"""
+
+
+@pytest.fixture(scope="module")
+def local_ray(ray_module: Any) -> Iterator[Any]:
+    """One local Ray of two CPUs for this module, as the sweep starts it (its own folder)."""
+    folder = start_local_ray(2, ignore_reinit_error=True)
+    try:
+        yield ray_module
+    finally:
+        ray_module.shutdown()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sweep(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "sweep.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_sweep_on_ray_equals_the_same_replays_run_alone(
+    local_ray: Any, tmp_path: Path, shared_data: Path
+) -> None:
+    config = _sweep(tmp_path, SWEEP.format(data=shared_data))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["sweep", "--config", str(config), "--out", str(out), "--workers", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert local_ray.cluster_resources()["CPU"] == 2
+    cells = load_sweep(config).cells
+    assert len(cells) == 6
+    for n in range(1, 7):
+        assert f"[{n}/6] " in result.output  # one progress line per finished cell
+    merged = json.loads((out / "REPORT.json").read_text(encoding="utf-8"))
+    assert merged["cells_total"] == 6
+    assert merged["cells_failed"] == 0
+    alone = tmp_path / "alone"
+    board_rows = 0
+    for cell, entry in zip(cells, merged["cells"], strict=True):
+        assert {k: entry[k] for k in ("format", "season", "roster", "seed")} == cell.key
+        assert entry["status"] == "ok"
+        folder = alone / cell.folder
+        folder.mkdir(parents=True)
+        single = CliRunner().invoke(app, cell.command(folder))
+        assert single.exit_code == 0, single.output
+        swept = (out / cell.folder / "REPORT.json").read_bytes()
+        assert swept == (folder / "REPORT.json").read_bytes(), cell.label
+        assert (out / cell.folder / "store.db").is_file()
+        figures = cell_figures(cell.format, json.loads(swept))
+        assert entry["figures"] == figures
+        board_rows += len(figures)
+    assert len(merged["board"]) == board_rows == 4 * 2 + 2 * 2
+    # the seeds reach the coins: another base seed draws another season of coin flips
+    coin = {
+        c["seed"]: (out / c["report"]).read_text(encoding="utf-8")
+        for c in merged["cells"]
+        if c["format"] == "weights" and c["roster"] == "luck"
+    }
+    assert coin[0] != coin[7]
+    board = (out / "BOARD.md").read_text(encoding="utf-8")
+    assert "| weights | june | steady | 0 | cash |" in board
+
+
+def test_a_failed_cell_fails_the_sweep_and_the_others_still_run(
+    local_ray: Any, tmp_path: Path, shared_data: Path
+) -> None:
+    text = f"""
+[weights.seasons.june]
+market = "{shared_data}/us_equities_daily"
+symbols = ["SPY"]
+start = "2025-06-02"
+end = "2025-06-05"
+[weights.seasons.y1990]
+market = "{shared_data}/us_equities_daily"
+symbols = ["SPY"]
+start = "1990-01-01"
+end = "1990-01-08"
+[weights.rosters]
+one = ["cash=baseline:cash"]
+"""
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["sweep", "--config", str(_sweep(tmp_path, text)),
+                                      "--out", str(out)])  # fmt: skip
+    assert result.exit_code == 1, result.output
+    merged = json.loads((out / "REPORT.json").read_text(encoding="utf-8"))
+    by_season = {c["season"]: c for c in merged["cells"]}
+    assert by_season["june"]["status"] == "ok"
+    assert by_season["y1990"]["status"] == "failed"
+    assert by_season["y1990"]["exit_code"] == 2
+    assert "no trading day" in by_season["y1990"]["error"]
+    assert by_season["y1990"]["figures"] is None
+    assert [row["season"] for row in merged["board"]] == ["june"]
+    assert "1 of 2 cells failed" in result.output
