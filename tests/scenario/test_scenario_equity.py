@@ -360,3 +360,35 @@ def test_verify_finds_an_equity_row_edited_behind_the_triggers(sqlite_url: str) 
         assert found == [("scenario_equity", run_id)]
     finally:
         service.store.close()
+
+
+# -- what never changes is built once per scenario -------------------------------------------
+
+
+def test_kept_bar_views_equal_fresh_ones_and_callers_cannot_change_them(
+    sqlite_url: str, clock: ReplayClock
+) -> None:
+    """S-API-1: a market read from a warm scenario equals one from a service that just started."""
+    warm = ScenarioService(open_store(sqlite_url), clock)
+    try:
+        scenario = synthetic_scenario(warm)
+        account = _account(warm)
+        run_id = str(warm.create_run(account, scenario.id)["id"])
+        seen = []
+        for _ in range(25):
+            view = warm.market(account, run_id)
+            seen.append(json.dumps(view, sort_keys=True))
+            view["bars"]["SPY"]["close"] = "0"  # type: ignore[index]
+            view["history"]["SPY"][0]["timestamp"] = "never"  # type: ignore[index]
+            warm.step(account, run_id)
+        cold = ScenarioService(open_store(sqlite_url), clock)
+        try:
+            assert json.dumps(cold.market(account, run_id), sort_keys=True) == json.dumps(
+                warm.market(account, run_id), sort_keys=True
+            )
+            assert '"0"' not in json.dumps(warm.market(account, run_id)["bars"])
+        finally:
+            cold.store.close()
+        assert len(set(seen)) == len(seen)
+    finally:
+        warm.store.close()

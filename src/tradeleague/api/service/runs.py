@@ -249,7 +249,7 @@ class ServiceRuns(ServiceBase):
             raise abandoned(run_id, self.preset.idle_limit)
         scenario = self.scenario(str(row.scenario_id))
         state = self._state(run_id, str(row.state))
-        return market_view(run_id, str(row.status), state, scenario.bars, scenario.config)
+        return market_view(run_id, str(row.status), state, scenario.views, scenario.config)
 
     def trade(self, account: Account, run_id: str, orders: Sequence[Order]) -> dict[str, object]:
         """Queue market orders for the next step (S-API-2)."""
@@ -306,14 +306,14 @@ class ServiceRuns(ServiceBase):
         with self._mutate(account, run_id, "step a run in") as (conn, row, now):
             scenario = self.scenario(str(row.scenario_id))
             before = self._state(run_id, str(row.state))
-            after, report = step(before, scenario.bars, scenario.config)
+            after, report = step(before, scenario.bars, scenario.config, rules=scenario.rules)
             text = after.to_json()
             conn.execute(
                 APPEND_EQUITY,
                 {"p_run": run_id, "p_idx": report.index, "p_equity": int(report.equity)},
             )
             stream = run_stream(run_id)
-            bar_time = utc_iso(scenario.bars.timestamp(report.index))
+            bar_time = scenario.views.event_time(report.index)
             extra = {"run": run_id, "index": report.index, "bar_time": bar_time}
             batch = [
                 order_filled(stream, AGENT_ACCOUNT, f, now, {**extra, "forced": report.liquidated})
@@ -355,7 +355,7 @@ class ServiceRuns(ServiceBase):
                 conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
             self.store.append_in(conn, batch)
         self._remember(run_id, text, after)
-        return step_view(run_id, report, after, scenario.bars)
+        return step_view(run_id, report, after, scenario.views)
 
     def results(self, account: Account, run_id: str) -> dict[str, object]:
         """Return a completed run's metrics (S-API-4); 409 ``run_not_complete`` before."""

@@ -36,6 +36,7 @@ from tradeleague.money import Qty, Usd
 from tradeleague.sim import (
     Fill,
     Order,
+    OrderRules,
     Portfolio,
     Side,
     execute_orders,
@@ -209,9 +210,16 @@ def queue_orders(
 
 
 def step(
-    state: RunState, bars: ScenarioBars, config: ScenarioConfig
+    state: RunState,
+    bars: ScenarioBars,
+    config: ScenarioConfig,
+    *,
+    rules: OrderRules | None = None,
 ) -> tuple[RunState, StepReport]:
     """Advance one bar: liquidate or fill the queue at the next open, then value (module doc).
+
+    ``rules`` are ``config.order_rules()``, for a caller that keeps them
+    between steps rather than building them again for each.
 
     Raises
     ------
@@ -221,7 +229,8 @@ def step(
     if state.done:
         raise ValueError("the run is over; it cannot step")
     cap = config.leverage_cap
-    rules = config.order_rules()
+    if rules is None:
+        rules = config.order_rules()
     here, nxt = state.index, state.index + 1
     opens = bars.opens(nxt)
     closes = bars.closes(nxt)
