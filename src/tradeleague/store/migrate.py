@@ -44,20 +44,24 @@ def current_revision(connection: sa.Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
 
 
-def upgrade(engine: sa.Engine) -> bool:
-    """Bring the database behind ``engine`` to the head revision.
+def upgrade(engine: sa.Engine, to: str = "head") -> bool:
+    """Bring the database behind ``engine`` to the head revision (or to revision ``to``).
+
+    A revision before head is for tests that build a database as an older
+    version left it, then upgrade it.
 
     Returns
     -------
     bool
-        Whether any migration ran (``False`` when already at head).
+        Whether any migration ran (``False`` when already there).
     """
+    target = head_revision() if to == "head" else to
     with engine.connect() as connection:
-        if current_revision(connection) == head_revision():
+        if current_revision(connection) == target:
             return False
     config = _config()
     with engine.connect().execution_options(**{WRITE: True}) as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, target)
         connection.commit()
     return True

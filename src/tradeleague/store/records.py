@@ -6,10 +6,14 @@ log in the same transaction. A row can be edited behind the log's triggers;
 `ScenarioRecords` collects what the events say while `verify` walks the chain
 and then compares every row with it (DESIGN principle 4): a run's results must
 be exactly its ``ScenarioRunCompleted`` payload, a complete run must have
-completed in the log, a published one must have been published there.
+completed in the log, a published one must have been published there, and a
+completed run's rows in ``scenario_run_equity`` must be exactly the equity
+path its completion event holds (bar 0 first, no bar missing or extra).
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import sqlalchemy as sa
 
@@ -27,7 +31,19 @@ _RUNS = sa.table(
     sa.column("published_at", sa.DateTime),
 )
 
+_EQUITY = sa.table(
+    "scenario_run_equity",
+    sa.column("run_id", sa.String),
+    sa.column("idx", sa.Integer),
+    sa.column("equity", sa.BigInteger),
+)
+
 _NOT_RESULTS = frozenset({"run", "equity"})
+
+
+def _path_digest(values: list[str]) -> str:
+    """Return the SHA-256 of an equity path (decimal micro-dollar integers, in bar order)."""
+    return hashlib.sha256(",".join(values).encode("ascii")).hexdigest()
 
 
 def completed_results(payload: dict[str, object]) -> str:
@@ -36,10 +52,15 @@ def completed_results(payload: dict[str, object]) -> str:
 
 
 class ScenarioRecords:
-    """What the log says of every scenario run: its results and whether it was published."""
+    """What the log says of every scenario run: results, equity path, whether published.
+
+    A path is kept as its digest, so checking a store of many long runs holds
+    one short string per run in memory, not every path.
+    """
 
     def __init__(self) -> None:
         self.results: dict[str, str] = {}
+        self.paths: dict[str, str] = {}
         self.published: set[str] = set()
 
     def see(self, event: Event) -> None:
@@ -52,6 +73,9 @@ class ScenarioRecords:
             return
         if event.kind == SCENARIO_RUN_COMPLETED:
             self.results[run] = completed_results(payload)
+            path = payload.get("equity")
+            if isinstance(path, list):  # events written before the path rode on them lack it
+                self.paths[run] = _path_digest([str(v) for v in path])
         else:
             self.published.add(run)
 
@@ -84,6 +108,37 @@ class ScenarioRecords:
                 out.append(("scenario_published", run, f"the row says {state}; the log disagrees"))
         for run in sorted(set(self.results) - seen):
             out.append(("scenario_missing", run, "the log completes a run that has no row"))
+        out.extend(self._compare_paths(connection, seen))
+        return out
+
+    def _compare_paths(
+        self, connection: sa.Connection, runs: set[str]
+    ) -> list[tuple[str, str, str]]:
+        """Return a mismatch for each completed run whose equity rows differ from its event."""
+        out: list[tuple[str, str, str]] = []
+        stored: dict[str, str] = {}
+        query = sa.select(_EQUITY.c.run_id, _EQUITY.c.idx, _EQUITY.c.equity).order_by(
+            _EQUITY.c.run_id, _EQUITY.c.idx
+        )
+        current: str | None = None
+        values: list[str] = []
+        gap = False
+        for row in connection.execute(query):
+            run = str(row.run_id)
+            if run != current:
+                if current is not None:
+                    stored[current] = "" if gap else _path_digest(values)
+                current, values, gap = run, [], False
+            gap = gap or int(row.idx) != len(values)
+            values.append(str(int(row.equity)))
+        if current is not None:
+            stored[current] = "" if gap else _path_digest(values)
+        for run in sorted(set(stored) - runs):
+            out.append(("scenario_equity", run, "equity rows of a run that has no row"))
+        for run, logged in sorted(self.paths.items()):
+            if run in runs and stored.get(run, _path_digest([])) != logged:
+                detail = "the equity rows differ from the path the run's completion event holds"
+                out.append(("scenario_equity", run, detail))
         return out
 
 

@@ -46,7 +46,8 @@ class Mismatch:
         ``projection_state``, ``projection_missing``, ``projection_extra``,
         ``projection_seq``, ``projection_cursor``, or one of the scenario tables'
         checks (``scenario_results``, ``scenario_status``, ``scenario_published``,
-        ``scenario_missing``; ``projection`` is then ``scenario_runs``).
+        ``scenario_missing``; ``projection`` is then ``scenario_runs``;
+        ``scenario_equity``, with ``projection`` ``scenario_run_equity``).
     detail
         One sentence saying what differs.
     seq
@@ -317,7 +318,8 @@ def verify(
                 out.append(Mismatch("unsigned_tail", detail, checkpoint[0] + 1))
         checks = tuple(_compare(connection, r, last_seq, out) for r in rebuilds)
         for check, run, detail in records.compare(connection):
-            out.append(Mismatch(check, detail, projection="scenario_runs", key=run))
+            table = "scenario_run_equity" if check == "scenario_equity" else "scenario_runs"
+            out.append(Mismatch(check, detail, projection=table, key=run))
         stored_names = connection.execute(sa.select(projections.c.name).distinct()).scalars()
         unchecked = tuple(sorted(set(map(str, stored_names)) - set(registry)))
     return VerifyReport(

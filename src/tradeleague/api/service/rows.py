@@ -1,6 +1,7 @@
 """Prepared statements and row helpers of the scenario service.
 
-The hot statements (read a run, save a run's state, check a key) are built
+The hot statements (read a run, save a run's state, append to its equity
+path, check a key) are built
 once here with bound parameters, so a request neither rebuilds a SQL
 expression nor recomputes its cache key; SQLAlchemy reuses the compiled form.
 """
@@ -14,12 +15,19 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.tables import api_accounts, api_keys, scenario_runs
+from tradeleague.api.service.tables import (
+    api_accounts,
+    api_keys,
+    scenario_run_equity,
+    scenario_runs,
+)
 from tradeleague.api.service.views import results_view
 from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
 
 __all__ = [
+    "APPEND_EQUITY",
+    "EQUITY_PATH",
     "KEY_ACCOUNT",
     "RUN",
     "RUN_FOR_UPDATE",
@@ -47,6 +55,18 @@ SAVE_STATE: Final = (
     .values(state=sa.bindparam("p_state"), active_at=sa.bindparam("p_now"))
 )
 """Store a run's new state and mark it active (parameters ``p_run``, ``p_state``, ``p_now``)."""
+
+APPEND_EQUITY: Final = sa.insert(scenario_run_equity).values(
+    run_id=sa.bindparam("p_run"), idx=sa.bindparam("p_idx"), equity=sa.bindparam("p_equity")
+)
+"""Append a run's equity at one bar (parameters ``p_run``, ``p_idx``, ``p_equity``)."""
+
+EQUITY_PATH: Final = (
+    sa.select(scenario_run_equity.c.equity)
+    .where(scenario_run_equity.c.run_id == sa.bindparam("p_run"))
+    .order_by(scenario_run_equity.c.idx)
+)
+"""A run's equity path, bar 0 first (parameter ``p_run``)."""
 
 TOUCH: Final = (
     sa.update(scenario_runs)

@@ -1,9 +1,11 @@
 """Runs of the scenario service: create, read, trade, step, results, abandon.
 
-A step writes the new run state and appends its fills (and, at the end, the
-results) to the hash-chained event log in the same transaction, so ``verify``
-covers them. Quotas (S-SVC-5) and the idle limit (S-SVC-3) come from the
-service's `ServicePreset`.
+A step writes the new run state (small: cash, positions, queue), appends its
+equity to the run's path (``scenario_run_equity``, one row a step, so a step
+costs the same late in a run as early) and appends its fills (and, at the
+end, the results and the whole path) to the hash-chained event log, all in
+one transaction, so ``verify`` covers them. Quotas (S-SVC-5) and the idle
+limit (S-SVC-3) come from the service's `ServicePreset`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from tradeleague.api.service.base import AGENT_ACCOUNT, ServiceBase, month_bound
 from tradeleague.api.service.errors import ServiceError
 from tradeleague.api.service.keys import Account, Tier
 from tradeleague.api.service.rows import (
+    APPEND_EQUITY,
+    EQUITY_PATH,
     SAVE_STATE,
     TOUCH,
     abandoned,
@@ -116,6 +120,9 @@ class ServiceRuns(ServiceBase):
                     created_at=now,
                     active_at=now,
                 )
+            )
+            conn.execute(
+                APPEND_EQUITY, {"p_run": run_id, "p_idx": 0, "p_equity": int(scenario.config.cash)}
             )
             stream = run_stream(run_id)
             self.store.append_in(
@@ -242,7 +249,7 @@ class ServiceRuns(ServiceBase):
             raise abandoned(run_id, self.preset.idle_limit)
         scenario = self.scenario(str(row.scenario_id))
         state = self._state(run_id, str(row.state))
-        return market_view(run_id, str(row.status), state, scenario.bars, scenario.config)
+        return market_view(run_id, str(row.status), state, scenario.views, scenario.config)
 
     def trade(self, account: Account, run_id: str, orders: Sequence[Order]) -> dict[str, object]:
         """Queue market orders for the next step (S-API-2)."""
@@ -299,10 +306,14 @@ class ServiceRuns(ServiceBase):
         with self._mutate(account, run_id, "step a run in") as (conn, row, now):
             scenario = self.scenario(str(row.scenario_id))
             before = self._state(run_id, str(row.state))
-            after, report = step(before, scenario.bars, scenario.config)
+            after, report = step(before, scenario.bars, scenario.config, rules=scenario.rules)
             text = after.to_json()
+            conn.execute(
+                APPEND_EQUITY,
+                {"p_run": run_id, "p_idx": report.index, "p_equity": int(report.equity)},
+            )
             stream = run_stream(run_id)
-            bar_time = utc_iso(scenario.bars.timestamp(report.index))
+            bar_time = scenario.views.event_time(report.index)
             extra = {"run": run_id, "index": report.index, "bar_time": bar_time}
             batch = [
                 order_filled(stream, AGENT_ACCOUNT, f, now, {**extra, "forced": report.liquidated})
@@ -318,15 +329,17 @@ class ServiceRuns(ServiceBase):
                     )
                 )
             if after.done:
+                # the whole path is read once, at the end (this step's row included)
+                equity = [int(v) for v in conn.execute(EQUITY_PATH, {"p_run": run_id}).scalars()]
                 results = compute_results(
-                    after.equity,
+                    equity,
                     periods_per_year=scenario.config.periods_per_year,
                     liquidated=after.liquidated,
                 )
                 payload = results.to_payload()
                 # The equity path rides on the completion event so the record alone
                 # rebuilds the run's chart and its ST-2 verdicts (older events lack it).
-                path = [str(int(v)) for v in after.equity]
+                path = [str(v) for v in equity]
                 completed = {"run": run_id, **payload, "equity": path}
                 batch.append(Event(stream, SCENARIO_RUN_COMPLETED, completed, now))
                 move_status(
@@ -342,7 +355,7 @@ class ServiceRuns(ServiceBase):
                 conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
             self.store.append_in(conn, batch)
         self._remember(run_id, text, after)
-        return step_view(run_id, report, after, scenario.bars)
+        return step_view(run_id, report, after, scenario.views)
 
     def results(self, account: Account, run_id: str) -> dict[str, object]:
         """Return a completed run's metrics (S-API-4); 409 ``run_not_complete`` before."""

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import sqlalchemy as sa
 
 from tradeleague.api.service.tables import scenario_bars, scenario_versions
-from tradeleague.api.service.views import scenario_view
+from tradeleague.api.service.views import BarViews, scenario_view
 from tradeleague.formats.scenario import ScenarioBars, ScenarioConfig
+from tradeleague.sim import OrderRules
 
 __all__ = ["Scenario", "insert_version", "latest_version", "load_scenario"]
 
@@ -18,7 +19,12 @@ _BAR_COLUMNS = ("symbol", "idx", "ts", "open", "high", "low", "close", "volume")
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    """A provisioned scenario version, as the service caches it."""
+    """A provisioned scenario version, as the service caches it.
+
+    What every step and market read of its runs would otherwise rebuild is
+    built here once: the engine's order rules and the bars' views (a version
+    never changes, S-SCN-2).
+    """
 
     id: str
     version: int
@@ -26,6 +32,12 @@ class Scenario:
     bars: ScenarioBars
     content_hash: str
     created_at: datetime
+    rules: OrderRules = field(init=False, repr=False, compare=False)
+    views: BarViews = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", self.config.order_rules())
+        object.__setattr__(self, "views", BarViews(self.bars))
 
     def view(self) -> dict[str, object]:
         """Return the scenario as JSON."""

@@ -1,4 +1,4 @@
-"""The scenario service's tables, described for queries (migration ``0002_scenario``)."""
+"""The scenario service's tables, described for queries (migrations ``0002_scenario``, ``0005``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ __all__ = [
     "idempotency_keys",
     "metadata",
     "scenario_bars",
+    "scenario_run_equity",
     "scenario_runs",
     "scenario_versions",
 ]
@@ -76,6 +77,15 @@ scenario_runs = sa.Table(
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("active_at", UtcDateTime, nullable=False),
 )
+
+scenario_run_equity = sa.Table(
+    "scenario_run_equity",
+    metadata,
+    sa.Column("run_id", sa.String(26), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("equity", sa.BigInteger, nullable=False),
+)
+"""A run's equity path, one append-only row per bar reached (bar 0: the starting cash)."""
 
 idempotency_keys = sa.Table(
     "idempotency_keys",

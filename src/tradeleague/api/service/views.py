@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal
+from typing import Final
 
 from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import (
@@ -23,6 +24,8 @@ from tradeleague.money import MICRO
 from tradeleague.sim import Order, needs_liquidation
 
 __all__ = [
+    "BAR_VIEWS_KEPT",
+    "BarViews",
     "decimal_text",
     "market_view",
     "order_view",
@@ -75,21 +78,68 @@ def scenario_view(
     }
 
 
-def _bar(bars: ScenarioBars, symbol: str, index: int) -> dict[str, object]:
-    values = bars.bar(symbol, index)
-    out: dict[str, object] = {"timestamp": _iso(bars.timestamp(index))}
-    out.update({f: decimal_text(values[f]) for f in OHLCV})
-    return out
+BAR_VIEWS_KEPT: Final = 100_000
+"""The most bar views one scenario keeps (tens of MB at most; every bar, at usual sizes)."""
+
+
+class BarViews:
+    """One scenario's bars as the views show them, each bar's text built once.
+
+    The bars never change (S-SCN-2), so a bar's time and prices are formatted
+    the first time a view shows them and reused by every later step and market
+    read of every run of the scenario. Safe across threads: two threads that
+    build the same entry at once build equal values.
+
+    Parameters
+    ----------
+    bars
+        The scenario's frozen bars.
+    """
+
+    __slots__ = ("_bars", "_event_times", "_times", "bars")
+
+    def __init__(self, bars: ScenarioBars) -> None:
+        self.bars = bars
+        self._event_times: dict[int, str] = {}
+        self._times: dict[int, str] = {}
+        self._bars: dict[tuple[str, int], dict[str, object]] = {}
+
+    def event_time(self, index: int) -> str:
+        """Return bar ``index``'s open time as events record it (``...T00:00:00.000000Z``)."""
+        text = self._event_times.get(index)
+        if text is None:
+            text = self._event_times[index] = utc_iso(self.bars.timestamp(index))
+        return text
+
+    def time(self, index: int) -> str:
+        """Return bar ``index``'s open time as the views show it (``...T00:00:00Z``)."""
+        text = self._times.get(index)
+        if text is None:
+            text = self._times[index] = self.event_time(index).replace(".000000Z", "Z")
+        return text
+
+    def bar(self, symbol: str, index: int) -> dict[str, object]:
+        """Return one bar's view: its time and OHLCV as exact decimal text (a fresh dict)."""
+        view = self._bars.get((symbol, index))
+        if view is None:
+            values = self.bars.bar(symbol, index)
+            view = {"timestamp": self.time(index)}
+            view.update({f: decimal_text(values[f]) for f in OHLCV})
+            if len(self._bars) >= BAR_VIEWS_KEPT:
+                self._bars.clear()
+            self._bars[(symbol, index)] = view
+        return dict(view)
 
 
 def market_view(
     run_id: str,
     status: str,
     state: RunState,
-    bars: ScenarioBars,
+    views: BarViews,
     config: ScenarioConfig,
 ) -> dict[str, object]:
     """Return what the agent sees on its current bar (S-API-1)."""
+    bars = views.bars
     i = state.index
     closes = bars.closes(i)
     portfolio = state.portfolio
@@ -100,12 +150,12 @@ def market_view(
         "status": status,
         "index": i,
         "last_index": bars.last,
-        "timestamp": _iso(bars.timestamp(i)),
+        "timestamp": views.time(i),
         "done": state.done,
         "liquidated": state.liquidated,
         "at_risk": at_risk,
-        "bars": {s: _bar(bars, s, i) for s in bars.symbols},
-        "history": {s: [_bar(bars, s, k) for k in range(first, i + 1)] for s in bars.symbols},
+        "bars": {s: views.bar(s, i) for s in bars.symbols},
+        "history": {s: [views.bar(s, k) for k in range(first, i + 1)] for s in bars.symbols},
         "portfolio": {
             "cash": decimal_text(portfolio.cash),
             "positions": {s: decimal_text(q) for s, q in sorted(portfolio.positions.items())},
@@ -119,13 +169,13 @@ def market_view(
 
 
 def step_view(
-    run_id: str, report: StepReport, state: RunState, bars: ScenarioBars
+    run_id: str, report: StepReport, state: RunState, views: BarViews
 ) -> dict[str, object]:
     """Return what one step did (S-API-3)."""
     return {
         "run_id": run_id,
         "index": report.index,
-        "timestamp": _iso(bars.timestamp(report.index)),
+        "timestamp": views.time(report.index),
         "fills": [
             {
                 "symbol": f.symbol,

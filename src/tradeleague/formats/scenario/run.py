@@ -10,8 +10,13 @@ The agent sees bar ``i`` whole (it has closed) and queues market orders
 2. Otherwise the queued orders fill in order at bar ``i + 1``'s open plus
    slippage, each whole or rejected with a reason (S-FIL-1..5), through the
    shared engine (`tradeleague.sim.execute_orders`).
-3. Equity is valued at bar ``i + 1``'s close and appended to the path whose
-   first value is the starting cash (S-SCO-1). The run is done at the last bar.
+3. Equity is valued at bar ``i + 1``'s close and reported (S-SCO-1). The run
+   is done at the last bar.
+
+The equity path (the starting cash, then each step's equity) is not part of
+the state: whoever runs the steps appends each report's equity to it (the
+service keeps one row a step), so a step costs the same at bar 5 as at bar
+5,000.
 
 Every state is an immutable value; the lifecycle of a run (`RunStatus`) has
 one explicit transition table.
@@ -31,6 +36,7 @@ from tradeleague.money import Qty, Usd
 from tradeleague.sim import (
     Fill,
     Order,
+    OrderRules,
     Portfolio,
     Side,
     execute_orders,
@@ -129,8 +135,6 @@ class RunState:
         Cash and positions.
     queued
         Orders waiting for the next step, in the order given.
-    equity
-        The value path: starting cash, then equity after each step.
     liquidated
         Whether the account was force-closed (S-LIQ-1).
     done
@@ -140,7 +144,6 @@ class RunState:
     index: int
     portfolio: Portfolio
     queued: tuple[Order, ...]
-    equity: tuple[Usd, ...]
     liquidated: bool = False
     done: bool = False
 
@@ -151,7 +154,6 @@ class RunState:
                 "index": self.index,
                 "portfolio": self.portfolio.state(),
                 "queued": [[o.symbol, o.side.value, str(o.qty)] for o in self.queued],
-                "equity": [str(v) for v in self.equity],
                 "liquidated": self.liquidated,
                 "done": self.done,
             },
@@ -167,15 +169,14 @@ class RunState:
             index=int(raw["index"]),
             portfolio=Portfolio.from_state(raw["portfolio"]),
             queued=tuple(Order(s, Side(side), Qty(int(q))) for s, side, q in raw["queued"]),
-            equity=tuple(Usd(int(v)) for v in raw["equity"]),
             liquidated=bool(raw["liquidated"]),
             done=bool(raw["done"]),
         )
 
 
 def start_run(config: ScenarioConfig) -> RunState:
-    """Return a fresh run on bar 0 with the scenario's starting cash."""
-    return RunState(0, Portfolio.open(config.cash), (), (config.cash,))
+    """Return a fresh run on bar 0 with the scenario's starting cash (its equity at bar 0)."""
+    return RunState(0, Portfolio.open(config.cash), ())
 
 
 def queue_orders(
@@ -205,20 +206,20 @@ def queue_orders(
             raise ValueError(f"{order.symbol}: quantity must be positive")
     if len(state.queued) + len(new) > max_queued:
         raise ValueError(f"at most {max_queued} orders may wait for one step")
-    return RunState(
-        state.index,
-        state.portfolio,
-        state.queued + new,
-        state.equity,
-        state.liquidated,
-        state.done,
-    )
+    return RunState(state.index, state.portfolio, state.queued + new, state.liquidated, state.done)
 
 
 def step(
-    state: RunState, bars: ScenarioBars, config: ScenarioConfig
+    state: RunState,
+    bars: ScenarioBars,
+    config: ScenarioConfig,
+    *,
+    rules: OrderRules | None = None,
 ) -> tuple[RunState, StepReport]:
     """Advance one bar: liquidate or fill the queue at the next open, then value (module doc).
+
+    ``rules`` are ``config.order_rules()``, for a caller that keeps them
+    between steps rather than building them again for each.
 
     Raises
     ------
@@ -228,7 +229,8 @@ def step(
     if state.done:
         raise ValueError("the run is over; it cannot step")
     cap = config.leverage_cap
-    rules = config.order_rules()
+    if rules is None:
+        rules = config.order_rules()
     here, nxt = state.index, state.index + 1
     opens = bars.opens(nxt)
     closes = bars.closes(nxt)
@@ -247,5 +249,5 @@ def step(
         liquidated, done = False, nxt == bars.last
     equity = portfolio.equity(closes)
     at_risk = not done and needs_liquidation(portfolio, closes, cap)
-    after = RunState(nxt, portfolio, (), (*state.equity, equity), liquidated, done)
+    after = RunState(nxt, portfolio, (), liquidated, done)
     return after, StepReport(nxt, fills, rejected, equity, liquidated, at_risk, done)
