@@ -213,7 +213,9 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
         return payload
     thesis = _thesis_state(store, season)
     if thesis.started:
-        return thesis_report(thesis)  # as `replay thesis --out` writes it
+        body = thesis_report(thesis)
+        body["answers"] = answers_payload(store, season)  # as `replay thesis --out` writes it
+        return body
     ledger = fold(s.event for s in store.events(stream))
     view = ledger.seasons.get(season)
     if view is None:
