@@ -3,7 +3,10 @@
 Starts ``tradeleague serve`` in its own process on 127.0.0.1 with a fresh
 SQLite file, provisions a synthetic scenario, and times ``POST .../step``
 calls (no orders: the loop's fixed cost). Then it checks every run advanced
-exactly the number of steps sent (S-SVC-2: none lost, none doubled).
+exactly the number of steps sent (S-SVC-2: none lost, none doubled). For the
+single run, the server's CPU per step over the first and the last tenth of
+its steps shows whether a step's cost grows with the run (it should not: a
+step appends one equity row and rewrites a small state).
 
 The timed requests go through a minimal keep-alive HTTP/1.1 client on raw
 asyncio streams, so the figure is the server's, not a client library's
@@ -105,15 +108,21 @@ class Timing:
     wall: float
     server_cpu: float
     client_cpu: float
+    tenths: tuple[float, float] | None = None
+    """Server CPU seconds per step over the first and the last tenth (one run only)."""
 
     def line(self, label: str) -> str:
         """Return the printed figures."""
         per = 1000 / self.steps
-        return (
+        out = (
             f"{label}: {self.steps} steps in {self.wall:.2f} s = "
             f"{self.steps / self.wall:,.0f} steps/s  (cpu per step: server "
             f"{self.server_cpu * per:.2f} ms, client {self.client_cpu * per:.2f} ms)"
         )
+        if self.tenths is not None:
+            first, last = (1000 * t for t in self.tenths)
+            out += f"\n  server cpu per step: first tenth {first:.2f} ms, last tenth {last:.2f} ms"
+        return out
 
 
 def _cpu(pid: int) -> float:
@@ -137,9 +146,14 @@ async def _drive(
             ids.append(str(r.json()["id"]))
         conns = [await (_raw(port, key) if client == "raw" else _httpx(url, key)) for _ in ids]
 
+        tenth = max(steps // 10, 1)
+        marks: dict[int, float] = {}
+
         async def one(run_id: str, post: Post) -> None:
             path = f"/api/v1/runs/{run_id}/step"
-            for _ in range(steps):
+            for k in range(steps):
+                if runs == 1 and k in (0, tenth, steps - tenth):
+                    marks[k] = _cpu(pid)
                 status = await post(path)
                 if status != 200:
                     raise RuntimeError(f"step answered {status}")
@@ -148,7 +162,14 @@ async def _drive(
         start = time.perf_counter()
         await asyncio.gather(*(one(i, c[0]) for i, c in zip(ids, conns, strict=True)))
         wall = time.perf_counter() - start
-        timing = Timing(runs * steps, wall, _cpu(pid) - cpu_server, _own_cpu() - cpu_client)
+        end = _cpu(pid)
+        tenths = None
+        if runs == 1 and len(marks) == 3:
+            tenths = (
+                (marks[tenth] - marks[0]) / tenth,
+                (end - marks[steps - tenth]) / tenth,
+            )
+        timing = Timing(runs * steps, wall, end - cpu_server, _own_cpu() - cpu_client, tenths)
         for _, close in conns:
             done = close()
             if done is not None:

@@ -331,6 +331,10 @@ class ServiceRuns(ServiceBase):
             if after.done:
                 # the whole path is read once, at the end (this step's row included)
                 equity = [int(v) for v in conn.execute(EQUITY_PATH, {"p_run": run_id}).scalars()]
+                if len(equity) != report.index + 1:  # never scored from a path with a hole
+                    raise ValueError(
+                        f"run {run_id} has {len(equity)} equity rows, not {report.index + 1}"
+                    )
                 results = compute_results(
                     equity,
                     periods_per_year=scenario.config.periods_per_year,
