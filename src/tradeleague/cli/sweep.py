@@ -53,7 +53,7 @@ def sweep(
     """
     from tradeleague.sweep.config import load_sweep
     from tradeleague.sweep.merge import board_markdown, merged_report
-    from tradeleague.sweep.run import import_ray, run_on_ray
+    from tradeleague.sweep.run import import_ray, ray_session, run_on_ray
 
     plan = load_sweep(config)
     if out.exists() and not out.is_dir():
@@ -77,8 +77,9 @@ def sweep(
             soft_wrap=True,
         )
 
-    out.mkdir(parents=True, exist_ok=True)
-    results = run_on_ray(plan.cells, out, done, address=address, workers=workers)
+    with ray_session(address, workers):
+        out.mkdir(parents=True, exist_ok=True)
+        results = run_on_ray(plan.cells, out, done, workers=workers)
     report = merged_report(config, out, plan.cells, results)
     (out / "REPORT.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (out / "BOARD.md").write_text(board_markdown(report), encoding="utf-8")
