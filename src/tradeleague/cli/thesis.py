@@ -42,6 +42,7 @@ _DB_HELP = (
     "Default: $TRADELEAGUE_DB, else sqlite:///./tradeleague.db."
 )
 _OUT_HELP = "Write the report (cycles, every entry and decision, metrics, ranks) to this JSON file."
+_SEED_HELP = "Seed of the coin-flip baseline's draws; give the same seed to resume a season."
 _SEASON_HELP = "Season id in --db; the same id resumes the season. Default: from the dates."
 
 
@@ -89,11 +90,17 @@ def register_replay(replay_app: typer.Typer) -> None:
         db: Annotated[str | None, typer.Option(metavar="URL", help=_DB_HELP)] = None,
         season: Annotated[str | None, typer.Option(metavar="ID", help=_SEASON_HELP)] = None,
         out: Annotated[Path | None, typer.Option(metavar="PATH", help=_OUT_HELP)] = None,
+        seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
     ) -> None:
-        """Replay a thesis-league season over frozen folders (resumable)."""
+        """Replay a thesis-league season over frozen folders (resumable).
+
+        Example: tradeleague replay thesis --crypto ../shared/data/crypto_4h
+        --stocks ../shared/data/us_equities_daily --start 2025-03-03 --end 2025-03-31
+        --agent cash=baseline:cash --agent coin=baseline:coin-flip --out REPORT.json
+        """
         first, last = _day(start, "--start"), _day(end, "--end")
         report = asyncio.run(
-            _run(crypto, stocks, stocks_hourly, first, last, agent, join or [], db, season)
+            _run(crypto, stocks, stocks_hourly, first, last, agent, join or [], db, season, seed)
         )
         console = board_console()
         board = report["board"]
@@ -113,13 +120,14 @@ async def _run(
     join_texts: list[str],
     db: str | None,
     season: str | None,
+    seed: int = 0,
 ) -> dict[str, object]:
     specs = [parse_agent_spec(t) for t in agent_texts if "=inverse:" not in t]
     universe = load_universe()
     tape = load_tape(universe, crypto, stocks, hourly)
     async with contextlib.AsyncExitStack() as stack:
         gateway = await stack.enter_async_context(Gateway(providers_for(specs)))
-        entrants, agents = build_roster(agent_texts, join_texts, gateway)
+        entrants, agents = build_roster(agent_texts, join_texts, gateway, seed)
         with open_store(db) as store:
             state = await run_season(
                 store,
