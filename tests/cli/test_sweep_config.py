@@ -59,7 +59,8 @@ def test_a_good_file_makes_the_grid_of_replay_commands(tmp_path: Path, shared_da
 
 
 BAD = {
-    "unknown top key": ('seeds = [0]\nthesis = 1\n', "unknown key 'thesis'"),
+    "unknown top key": ('seeds = [0]\nscenario = 1\n', "unknown key 'scenario'"),
+    "format not a table": ('seeds = [0]\nthesis = 1\n', "[thesis] must be a table"),
     "not toml": ("seeds = [", "not valid TOML"),
     "empty": ("", "names no replay"),
     "bad seed": ("seeds = [-1]\n", "seed -1"),

@@ -3,7 +3,8 @@
 A cell's figures are its report's per-agent lines, as the replay wrote them
 (exact decimal strings, never recomputed): for the weights league the season
 return, drawdown, trades and rank; for the direction arena the balance, ROI,
-hit rate, settled calls and rank. The board is one row per agent per cell.
+hit rate, settled calls and rank; for the thesis league the return, drawdown,
+Sharpe, win rate, trades and rank. The board is one row per agent per cell.
 """
 
 from __future__ import annotations
@@ -35,6 +36,19 @@ def cell_figures(fmt: str, report: dict[str, Any]) -> list[dict[str, Any]]:
                 "unranked_reason": a["unranked_reason"],
             }
             for a in report["agents"]
+        ]
+    if fmt == "thesis":
+        return [
+            {
+                "agent": row["name"],
+                "rank": row["rank"],
+                "return": row["return"],
+                "max_drawdown": row["max_drawdown"],
+                "sharpe": row["sharpe"],
+                "win_rate": row["win_rate"],
+                "trades": row["trades"],
+            }
+            for row in report["board"]
         ]
     return [
         {
@@ -96,6 +110,10 @@ def _board_row(fmt: str, row: dict[str, Any]) -> dict[str, Any]:
     if fmt == "weights":
         detail = f"drawdown {row['max_drawdown']}%, {row['trades']} trades"
         return {"agent": row["agent"], "rank": row["rank"], "return": row["season_return"],
+                "detail": detail}  # fmt: skip
+    if fmt == "thesis":
+        detail = f"drawdown {row['max_drawdown']}%, {row['trades']} trades"
+        return {"agent": row["agent"], "rank": row["rank"], "return": row["return"],
                 "detail": detail}  # fmt: skip
     detail = f"hit rate {row['hit_rate']}%, {row['settled']} settled"
     return {"agent": row["agent"], "rank": row["rank"], "return": row["roi"], "detail": detail}
