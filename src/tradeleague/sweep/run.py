@@ -14,6 +14,7 @@ a shared filesystem) and have tradeleague installed.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import secrets
 import shutil
@@ -66,6 +67,8 @@ def start_local_ray(cpus: int, **options: Any) -> Path:
     ray = import_ray()
     if "RAY_AUTH_TOKEN" not in os.environ and "RAY_AUTH_TOKEN_PATH" not in os.environ:
         os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+        # Ray would announce the token authentication it turns on; here it is chosen
+        logging.getLogger("ray._private.authentication").setLevel(logging.ERROR)
     settings: dict[str, Any] = {
         "address": "local",
         "num_cpus": cpus,
