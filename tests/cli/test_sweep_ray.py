@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from tradeleague.cli import app
 from tradeleague.sweep.config import load_sweep
-from tradeleague.sweep.merge import cell_figures
+from tradeleague.sweep.merge import cell_figures, merged_report
 from tradeleague.sweep.run import start_local_ray
 
 SWEEP = """
@@ -101,6 +101,9 @@ def test_a_sweep_on_ray_equals_the_same_replays_run_alone(
         assert entry["figures"] == figures
         board_rows += len(figures)
     assert len(merged["board"]) == board_rows == 4 * 2 + 2 * 2 + 2 * 2
+    # the merged report is the one the single-process replays make
+    ok = [{"exit_code": 0, "error": None, "seconds": 0.0}] * len(cells)
+    assert merged == merged_report(config, alone, cells, ok)
     # the seeds reach the coins: another base seed draws another season of coin flips
     for fmt, roster in (("weights", "luck"), ("direction", "calls"), ("thesis", "coins")):
         coin = {

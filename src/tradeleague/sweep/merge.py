@@ -75,7 +75,11 @@ def _read(cell: Cell, out: Path) -> list[dict[str, Any]] | None:
 def merged_report(
     config: Path, out: Path, cells: Sequence[Cell], results: Sequence[dict[str, Any]]
 ) -> dict[str, Any]:
-    """Return the sweep's REPORT.json: every cell's key, outcome and figures, and the board."""
+    """Return the sweep's REPORT.json: every cell's key, outcome and figures, and the board.
+
+    No timings: the same sweep over the same data gives the same report, however
+    its cells were spread over workers.
+    """
     entries: list[dict[str, Any]] = []
     board: list[dict[str, Any]] = []
     for cell, result in zip(cells, results, strict=True):
@@ -87,7 +91,6 @@ def merged_report(
                 "status": "ok" if ok else "failed",
                 "exit_code": result["exit_code"],
                 "error": None if ok else result["error"] or "the replay wrote no REPORT.json",
-                "seconds": round(float(result["seconds"]), 3),
                 "store": str(cell.folder / "store.db"),
                 "report": str(cell.folder / "REPORT.json"),
                 "log": str(cell.folder / "replay.log"),
