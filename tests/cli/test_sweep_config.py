@@ -59,7 +59,8 @@ def test_a_good_file_makes_the_grid_of_replay_commands(tmp_path: Path, shared_da
 
 
 BAD = {
-    "unknown top key": ('seeds = [0]\nthesis = 1\n', "unknown key 'thesis'"),
+    "unknown top key": ('seeds = [0]\nscenario = 1\n', "unknown key 'scenario'"),
+    "format not a table": ('seeds = [0]\nthesis = 1\n', "[thesis] must be a table"),
     "not toml": ("seeds = [", "not valid TOML"),
     "empty": ("", "names no replay"),
     "bad seed": ("seeds = [-1]\n", "seed -1"),
@@ -129,4 +130,19 @@ def test_without_ray_the_sweep_says_how_to_install_it(
     lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
     assert len(lines) == 1
     assert "tradeleague[ray]" in lines[0]
+    assert not out.exists()
+
+
+def test_a_ray_address_where_nothing_answers_is_one_sentence(
+    ray_module: object, tmp_path: Path, shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ray itself would retry for minutes; the sweep says at once that nothing answers."""
+    config = _write(tmp_path, GOOD, shared_data)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["sweep", "--config", str(config), "--out", str(out), "--address", "127.0.0.1:1"])
+    assert exit_info.value.code == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1
+    assert "nothing answers at 127.0.0.1:1" in lines[0]
     assert not out.exists()

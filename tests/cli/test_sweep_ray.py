@@ -1,12 +1,12 @@
 """A small sweep on a local Ray of two workers equals the same replays run alone (issue 16, item 7).
 
 The grid: the weights league (Open) over a week of real daily bars, two rosters
-of baselines x two seeds, and the direction arena over half an hour of real
-one-minute candles x two seeds. Each cell's REPORT.json, written by a Ray
-worker, is byte-equal to the one ``tradeleague replay FORMAT`` writes in this
-process with the same options; the merged report holds their figures. One
-local Ray starts per module (its own temporary folder, so two test workers
-never share a cluster).
+of baselines x two seeds; the direction arena over half an hour of real
+one-minute candles x two seeds; the thesis league over a week x two seeds.
+Each cell's REPORT.json, written by a Ray worker, is byte-equal to the one
+``tradeleague replay FORMAT`` writes in this process with the same options;
+the merged report holds their figures. One local Ray starts per module (its
+own temporary folder and token, so two test workers never share a cluster).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from tradeleague.cli import app
 from tradeleague.sweep.config import load_sweep
-from tradeleague.sweep.merge import cell_figures
+from tradeleague.sweep.merge import cell_figures, merged_report
 from tradeleague.sweep.run import start_local_ray
 
 SWEEP = """
@@ -41,6 +41,13 @@ start = "2025-09-01T06:00:00Z"
 end = "2025-09-01T06:30:00Z"
 [direction.rosters]
 calls = ["up=baseline:up", "coin=baseline:coin-flip"]
+[thesis.seasons.march]
+crypto = "{data}/crypto_4h"
+stocks = "{data}/us_equities_daily"
+start = "2025-03-03"
+end = "2025-03-08"
+[thesis.rosters]
+coins = ["cash=baseline:cash", "coin=baseline:coin-flip"]
 """
 
 
@@ -72,11 +79,11 @@ def test_a_sweep_on_ray_equals_the_same_replays_run_alone(
     assert result.exit_code == 0, result.output
     assert local_ray.cluster_resources()["CPU"] == 2
     cells = load_sweep(config).cells
-    assert len(cells) == 6
-    for n in range(1, 7):
-        assert f"[{n}/6] " in result.output  # one progress line per finished cell
+    assert len(cells) == 8
+    for n in range(1, 9):
+        assert f"[{n}/8] " in result.output  # one progress line per finished cell
     merged = json.loads((out / "REPORT.json").read_text(encoding="utf-8"))
-    assert merged["cells_total"] == 6
+    assert merged["cells_total"] == 8
     assert merged["cells_failed"] == 0
     alone = tmp_path / "alone"
     board_rows = 0
@@ -93,14 +100,18 @@ def test_a_sweep_on_ray_equals_the_same_replays_run_alone(
         figures = cell_figures(cell.format, json.loads(swept))
         assert entry["figures"] == figures
         board_rows += len(figures)
-    assert len(merged["board"]) == board_rows == 4 * 2 + 2 * 2
+    assert len(merged["board"]) == board_rows == 4 * 2 + 2 * 2 + 2 * 2
+    # the merged report is the one the single-process replays make
+    ok = [{"exit_code": 0, "error": None, "seconds": 0.0}] * len(cells)
+    assert merged == merged_report(config, alone, cells, ok)
     # the seeds reach the coins: another base seed draws another season of coin flips
-    coin = {
-        c["seed"]: (out / c["report"]).read_text(encoding="utf-8")
-        for c in merged["cells"]
-        if c["format"] == "weights" and c["roster"] == "luck"
-    }
-    assert coin[0] != coin[7]
+    for fmt, roster in (("weights", "luck"), ("direction", "calls"), ("thesis", "coins")):
+        coin = {
+            c["seed"]: (out / c["report"]).read_text(encoding="utf-8")
+            for c in merged["cells"]
+            if c["format"] == fmt and c["roster"] == roster
+        }
+        assert coin[0] != coin[7], fmt
     board = (out / "BOARD.md").read_text(encoding="utf-8")
     assert "| weights | june | steady | 0 | cash |" in board
 

@@ -16,8 +16,8 @@ from tradeleague.errors import ConfigError
 __all__ = ["register"]
 
 _CONFIG_HELP = (
-    "The sweep file (TOML): seeds, and per format ([weights], [direction]) its seasons and "
-    "rosters; e.g. examples/sweep.toml. Paths in it are relative to the file."
+    "The sweep file (TOML): seeds, and per format ([weights], [direction], [thesis]) its "
+    "seasons and rosters; e.g. examples/sweep.toml. Paths in it are relative to the file."
 )
 _OUT_HELP = (
     "Folder for the sweep: each cell's store, REPORT.json and log under cells/, the merged "
@@ -42,8 +42,8 @@ def sweep(
 ) -> None:
     """Run a grid of replays (formats x seasons x rosters x seeds) as Ray tasks; merge the boards.
 
-    Each cell is the format's own replay (tradeleague replay weights or
-    direction) with its own store and REPORT.json; a line is printed as each
+    Each cell is the format's own replay (tradeleague replay weights,
+    direction or thesis) with its own store and REPORT.json; a line is printed as each
     finishes. The merged REPORT.json (each cell's format, season, roster and
     seed, its outcome and figures) and BOARD.md are written to --out. Exits 1
     when a cell failed (its error is in the report; the others still run).
@@ -53,7 +53,7 @@ def sweep(
     """
     from tradeleague.sweep.config import load_sweep
     from tradeleague.sweep.merge import board_markdown, merged_report
-    from tradeleague.sweep.run import import_ray, run_on_ray
+    from tradeleague.sweep.run import import_ray, ray_session, run_on_ray
 
     plan = load_sweep(config)
     if out.exists() and not out.is_dir():
@@ -77,8 +77,9 @@ def sweep(
             soft_wrap=True,
         )
 
-    out.mkdir(parents=True, exist_ok=True)
-    results = run_on_ray(plan.cells, out, done, address=address, workers=workers)
+    with ray_session(address, workers):
+        out.mkdir(parents=True, exist_ok=True)
+        results = run_on_ray(plan.cells, out, done, workers=workers)
     report = merged_report(config, out, plan.cells, results)
     (out / "REPORT.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (out / "BOARD.md").write_text(board_markdown(report), encoding="utf-8")

@@ -74,6 +74,7 @@ _TIMEOUT_HELP = (
     "a call still unanswered then is recorded as a timeout."
 )
 _DAY_S = 86_400
+_SEED_HELP = "Seed of the coin-flip baseline's draws; give the same seed to resume a season."
 _SEASON_HELP = "Season id in --db; the same id resumes the season. Default: from the dates."
 
 
@@ -194,6 +195,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         timeout: Annotated[
             float, typer.Option(metavar="SECONDS", help=_TIMEOUT_HELP)
         ] = _DEFAULT_TIMEOUT_S,
+        seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
     ) -> None:
         """Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.
 
@@ -221,7 +223,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             state = asyncio.run(
                 _run(
                     store, tape, agent, joins, season_id, first, last,
-                    replay_sources(crypto, stocks, stocks_hourly), config, console,
+                    replay_sources(crypto, stocks, stocks_hourly), config, console, seed,
                 )
             )  # fmt: skip
             report = build_report(state)
@@ -248,11 +250,12 @@ async def _run(
     sources: dict[str, str],
     config: CycleConfig,
     console: Console,
+    seed: int = 0,
 ) -> SeasonState:
     specs = [parse_agent_spec(t) for t in agent_texts if "=inverse:" not in t]
     async with contextlib.AsyncExitStack() as stack:
         gateway = await stack.enter_async_context(Gateway(providers_for(specs)))
-        entrants, agents = build_roster(agent_texts, join_texts, gateway)
+        entrants, agents = build_roster(agent_texts, join_texts, gateway, seed)
         times = cycle_times(start, end, ThesisPreset())
         with round_progress(console, store, tev.season_stream(season_id), unit="cycle") as progress:
 

@@ -11,10 +11,12 @@ The tables::
     [weights.rosters]                  NAME = ["agent=spec", ...]
     [direction.seasons.NAME]           market, start, end, payout
     [direction.rosters]                NAME = ["agent=spec", ...]
+    [thesis.seasons.NAME]              crypto, stocks, stocks_hourly, start, end
+    [thesis.rosters]                   NAME = ["agent=spec", ...]
 
 Each format's grid is its seasons x its rosters x the seeds; the cells of all
 formats make the sweep. Each cell is the format's own replay command
-(``tradeleague replay weights`` / ``replay direction``) with these options,
+(``tradeleague replay weights``, ``replay direction``, ``replay thesis``) with these options,
 so a cell run alone gives the very same report.
 """
 
@@ -32,7 +34,7 @@ from tradeleague.errors import ConfigError
 
 __all__ = ["FORMATS", "MAX_CELLS", "Cell", "Sweep", "load_sweep", "parse_sweep"]
 
-FORMATS = ("weights", "direction")
+FORMATS = ("weights", "direction", "thesis")
 """The formats a sweep replays (each has a ``tradeleague replay FORMAT``)."""
 
 MAX_BYTES = 256 * 1024
@@ -44,6 +46,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _SEASON_KEYS = {
     "weights": ("market", "start", "end", "symbols", "division"),
     "direction": ("market", "start", "end", "payout"),
+    "thesis": ("crypto", "stocks", "stocks_hourly", "start", "end"),
 }
 
 
@@ -138,8 +141,8 @@ def parse_sweep(text: str, path: Path) -> Sweep:
                     cells.append(Cell(fmt, season, roster, seed, args))
     if not cells:
         raise ConfigError(
-            f"{path} names no replay: give a [weights] or [direction] table with seasons "
-            "and rosters (see examples/sweep.toml)"
+            f"{path} names no replay: give a [weights], [direction] or [thesis] table with "
+            "seasons and rosters (see examples/sweep.toml)"
         )
     return Sweep(path=path, cells=tuple(cells))
 
@@ -192,15 +195,15 @@ def _text(table: Mapping[str, Any], key: str, where: str, path: Path) -> str:
     return value.strip()
 
 
-def _market(table: Mapping[str, Any], where: str, path: Path) -> str:
-    text = _text(table, "market", where, path)
-    market = Path(text).expanduser()
-    market = market if market.is_absolute() else path.parent / market
-    if not market.exists():
+def _folder(table: Mapping[str, Any], key: str, where: str, path: Path) -> str:
+    text = _text(table, key, where, path)
+    folder = Path(text).expanduser()
+    folder = folder if folder.is_absolute() else path.parent / folder
+    if not folder.exists():
         raise ConfigError(
-            f"{path}: market {text!r} in {where} does not exist (paths are relative to the file)"
+            f"{path}: {key} {text!r} in {where} does not exist (paths are relative to the file)"
         )
-    return str(market.resolve())
+    return str(folder.resolve())
 
 
 def _day(table: Mapping[str, Any], key: str, where: str, path: Path) -> date:
@@ -230,7 +233,9 @@ def _moment(table: Mapping[str, Any], key: str, where: str, path: Path) -> datet
 def _season(fmt: str, name: str, table: Mapping[str, Any], path: Path) -> list[str]:
     where = f"[{fmt}.seasons.{name}]"
     _keys(table, where, _SEASON_KEYS[fmt], path)
-    args = ["--market", _market(table, where, path)]
+    if fmt == "thesis":
+        return _thesis_season(table, where, path)
+    args = ["--market", _folder(table, "market", where, path)]
     if fmt == "weights":
         start, end = _day(table, "start", where, path), _day(table, "end", where, path)
         if end <= start:
@@ -263,6 +268,17 @@ def _season(fmt: str, name: str, table: Mapping[str, Any], path: Path) -> list[s
     return args
 
 
+def _thesis_season(table: Mapping[str, Any], where: str, path: Path) -> list[str]:
+    args = ["--crypto", _folder(table, "crypto", where, path),
+            "--stocks", _folder(table, "stocks", where, path)]  # fmt: skip
+    if "stocks_hourly" in table:
+        args += ["--stocks-hourly", _folder(table, "stocks_hourly", where, path)]
+    start, end = _day(table, "start", where, path), _day(table, "end", where, path)
+    if end <= start:
+        raise ConfigError(f"{path}: end {end} in {where} is not after start {start}")
+    return [*args, "--start", start.isoformat(), "--end", end.isoformat()]
+
+
 def _iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
@@ -292,6 +308,11 @@ def _check_roster(fmt: str, specs: list[str]) -> None:
         from tradeleague.cli.weights import check_roster
 
         check_roster(specs)
+    elif fmt == "thesis":
+        from tradeleague.league.thesis.agents import build_roster
+        from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+
+        build_roster(specs, [], ReplayGateway(RecordedAnswers([])))
     else:
         from tradeleague.agents.spec import parse_agent_spec
         from tradeleague.cli.direction import check_roster as check_direction

@@ -3,7 +3,8 @@
 A cell's figures are its report's per-agent lines, as the replay wrote them
 (exact decimal strings, never recomputed): for the weights league the season
 return, drawdown, trades and rank; for the direction arena the balance, ROI,
-hit rate, settled calls and rank. The board is one row per agent per cell.
+hit rate, settled calls and rank; for the thesis league the return, drawdown,
+Sharpe, win rate, trades and rank. The board is one row per agent per cell.
 """
 
 from __future__ import annotations
@@ -36,6 +37,19 @@ def cell_figures(fmt: str, report: dict[str, Any]) -> list[dict[str, Any]]:
             }
             for a in report["agents"]
         ]
+    if fmt == "thesis":
+        return [
+            {
+                "agent": row["name"],
+                "rank": row["rank"],
+                "return": row["return"],
+                "max_drawdown": row["max_drawdown"],
+                "sharpe": row["sharpe"],
+                "win_rate": row["win_rate"],
+                "trades": row["trades"],
+            }
+            for row in report["board"]
+        ]
     return [
         {
             "agent": m["name"],
@@ -61,7 +75,11 @@ def _read(cell: Cell, out: Path) -> list[dict[str, Any]] | None:
 def merged_report(
     config: Path, out: Path, cells: Sequence[Cell], results: Sequence[dict[str, Any]]
 ) -> dict[str, Any]:
-    """Return the sweep's REPORT.json: every cell's key, outcome and figures, and the board."""
+    """Return the sweep's REPORT.json: every cell's key, outcome and figures, and the board.
+
+    No timings: the same sweep over the same data gives the same report, however
+    its cells were spread over workers.
+    """
     entries: list[dict[str, Any]] = []
     board: list[dict[str, Any]] = []
     for cell, result in zip(cells, results, strict=True):
@@ -73,7 +91,6 @@ def merged_report(
                 "status": "ok" if ok else "failed",
                 "exit_code": result["exit_code"],
                 "error": None if ok else result["error"] or "the replay wrote no REPORT.json",
-                "seconds": round(float(result["seconds"]), 3),
                 "store": str(cell.folder / "store.db"),
                 "report": str(cell.folder / "REPORT.json"),
                 "log": str(cell.folder / "replay.log"),
@@ -96,6 +113,10 @@ def _board_row(fmt: str, row: dict[str, Any]) -> dict[str, Any]:
     if fmt == "weights":
         detail = f"drawdown {row['max_drawdown']}%, {row['trades']} trades"
         return {"agent": row["agent"], "rank": row["rank"], "return": row["season_return"],
+                "detail": detail}  # fmt: skip
+    if fmt == "thesis":
+        detail = f"drawdown {row['max_drawdown']}%, {row['trades']} trades"
+        return {"agent": row["agent"], "rank": row["rank"], "return": row["return"],
                 "detail": detail}  # fmt: skip
     detail = f"hit rate {row['hit_rate']}%, {row['settled']} settled"
     return {"agent": row["agent"], "rank": row["rank"], "return": row["roi"], "detail": detail}

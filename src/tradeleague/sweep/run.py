@@ -1,9 +1,9 @@
 """Run a sweep's cells: each one a Ray task, or one after another in this process.
 
-On Ray each cell is one task of one CPU, at most ``workers`` in flight; a
-local Ray is started when no address is given (and stopped after), an
-address connects to that cluster, and a Ray this process already started is
-used as it is. Results come back as each cell finishes, in any order; a cell
+On Ray each cell is one task of one CPU, at most ``workers`` in flight.
+`ray_session` starts a local Ray when no address is given (and stops it
+after), connects to the cluster at an address, and uses a Ray this process
+already started as it is. Results come back as each cell finishes, in any order; a cell
 that fails (its replay's error, or its worker lost) is a result too, so the
 others still run.
 
@@ -13,11 +13,14 @@ a shared filesystem) and have tradeleague installed.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import secrets
 import shutil
+import socket
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,10 @@ from tradeleague.errors import ConfigError
 from tradeleague.sweep.cell import run_cell
 from tradeleague.sweep.config import Cell
 
-__all__ = ["OnDone", "import_ray", "run_local", "run_on_ray", "start_local_ray"]
+__all__ = ["OnDone", "import_ray", "ray_session", "run_local", "run_on_ray", "start_local_ray"]
+
+_CONNECT_S = 5.0
+"""How long to wait for a Ray head to answer before saying nothing does."""
 
 OnDone = Callable[[int, Cell, dict[str, Any]], None]
 """Called as each cell finishes: its index in the grid, the cell, its result."""
@@ -61,6 +67,8 @@ def start_local_ray(cpus: int, **options: Any) -> Path:
     ray = import_ray()
     if "RAY_AUTH_TOKEN" not in os.environ and "RAY_AUTH_TOKEN_PATH" not in os.environ:
         os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+        # Ray would announce the token authentication it turns on; here it is chosen
+        logging.getLogger("ray._private.authentication").setLevel(logging.ERROR)
     settings: dict[str, Any] = {
         "address": "local",
         "num_cpus": cpus,
@@ -85,63 +93,92 @@ def run_local(cells: Sequence[Cell], out: Path, on_done: OnDone) -> list[dict[st
     return results
 
 
-def run_on_ray(
-    cells: Sequence[Cell],
-    out: Path,
-    on_done: OnDone,
-    *,
-    address: str | None = None,
-    workers: int | None = None,
-) -> list[dict[str, Any]]:
-    """Run every cell as a Ray task; return the results in grid order.
+@contextlib.contextmanager
+def ray_session(address: str | None = None, workers: int | None = None) -> Iterator[Any]:
+    """Yield ``ray``, connected: to ``address``, or to a local Ray started (and stopped) here.
+
+    A Ray this process already started is used as it is and left running.
 
     Parameters
     ----------
     address
         A Ray cluster to connect to (``ray://host:10001`` or ``host:6379``);
-        ``None`` starts a local Ray of ``workers`` CPUs for this sweep.
-    workers
-        Cells in flight at once (default: the CPUs of the cluster, or of this
-        machine for a local Ray).
+        ``None`` starts a local Ray of ``workers`` CPUs (default: this machine's).
+
+    Raises
+    ------
+    ConfigError
+        When Ray is not installed, or nothing answers at ``address``.
     """
     ray = import_ray()
-    started = False
+    if ray.is_initialized():
+        yield ray
+        return
     session: Path | None = None
-    if not ray.is_initialized():
-        if address is None:
-            session = start_local_ray(workers or os.cpu_count() or 1)
-        else:
-            try:
-                ray.init(address=address, log_to_driver=False, logging_level="WARNING")
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise ConfigError(
-                    f"cannot connect to the Ray cluster at {address}: {exc}"
-                ) from None
-        started = True
+    if address is None:
+        session = start_local_ray(workers or os.cpu_count() or 1)
+    else:
+        _check_reachable(address)
+        try:
+            ray.init(address=address, log_to_driver=False, logging_level="WARNING")
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ConfigError(f"cannot connect to the Ray cluster at {address}: {exc}") from None
     try:
-        limit = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        task = ray.remote(num_cpus=1, max_retries=0)(run_cell)
-        results: list[dict[str, Any] | None] = [None] * len(cells)
-        waiting = list(enumerate(cells))
-        flying: dict[Any, int] = {}
-        while waiting or flying:
-            while waiting and len(flying) < limit:
-                index, cell = waiting.pop(0)
-                folder = out.resolve() / cell.folder
-                flying[task.remote(cell.command(folder), str(folder))] = index
-            done, _ = ray.wait(list(flying), num_returns=1)
-            index = flying.pop(done[0])
-            try:
-                result: dict[str, Any] = ray.get(done[0])
-            except Exception as exc:  # the worker died or Ray lost the task: the cell failed
-                first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-                result = {"exit_code": 1, "error": f"{type(exc).__name__}: {first}",
-                          "seconds": 0.0}  # fmt: skip
-            results[index] = result
-            on_done(index, cells[index], result)
-        return [r for r in results if r is not None]
+        yield ray
     finally:
-        if started:
-            ray.shutdown()
+        ray.shutdown()
         if session is not None:
             shutil.rmtree(session, ignore_errors=True)
+
+
+def _check_reachable(address: str) -> None:
+    """Fail in one sentence when nothing listens at ``address`` (Ray itself retries for minutes)."""
+    if address == "auto":
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        raise ConfigError(
+            f"--address {address!r}: give HOST:PORT of a Ray head, e.g. ray://head:10001"
+        )
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_S):
+            pass
+    except OSError as exc:
+        raise ConfigError(
+            f"nothing answers at {address} ({exc.strerror or exc}): is the Ray head running?"
+        ) from None
+
+
+def run_on_ray(
+    cells: Sequence[Cell],
+    out: Path,
+    on_done: OnDone,
+    *,
+    workers: int | None = None,
+) -> list[dict[str, Any]]:
+    """Run every cell as a Ray task on the Ray this process is connected to (`ray_session`).
+
+    Returns the results in grid order. ``workers`` is the most cells in flight
+    at once (default: the cluster's CPUs).
+    """
+    ray = import_ray()
+    limit = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    task = ray.remote(num_cpus=1, max_retries=0)(run_cell)
+    results: list[dict[str, Any] | None] = [None] * len(cells)
+    waiting = list(enumerate(cells))
+    flying: dict[Any, int] = {}
+    while waiting or flying:
+        while waiting and len(flying) < limit:
+            index, cell = waiting.pop(0)
+            folder = out.resolve() / cell.folder
+            flying[task.remote(cell.command(folder), str(folder))] = index
+        done, _ = ray.wait(list(flying), num_returns=1)
+        index = flying.pop(done[0])
+        try:
+            result: dict[str, Any] = ray.get(done[0])
+        except Exception as exc:  # the worker died or Ray lost the task: the cell failed
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            result = {"exit_code": 1, "error": f"{type(exc).__name__}: {first}", "seconds": 0.0}
+        results[index] = result
+        on_done(index, cells[index], result)
+    return [r for r in results if r is not None]

@@ -8,6 +8,7 @@ lets an agent enter at cycle N (0 first), so a mirror may join mid-season.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from tradeleague.agents.base import Agent
@@ -33,9 +34,11 @@ def _join(texts: Sequence[str]) -> dict[str, int]:
 
 
 def build_roster(
-    agent_texts: Sequence[str], join_texts: Sequence[str], gateway: ModelGateway
+    agent_texts: Sequence[str], join_texts: Sequence[str], gateway: ModelGateway, seed: int = 0
 ) -> tuple[list[Entrant], dict[str, Agent]]:
     """Return the entrants and their agents from ``--agent`` and ``--join`` texts.
+
+    ``seed`` is the seed of the coin-flip baseline (``replay thesis --seed``).
 
     Raises
     ------
@@ -63,7 +66,10 @@ def build_roster(
         if maybe is not None:
             built[name] = SharedAgent(
                 build_agent(
-                    maybe, gateway=gateway, format_name="thesis", baseline_factory=make_baseline
+                    maybe,
+                    gateway=gateway,
+                    format_name="thesis",
+                    baseline_factory=functools.partial(make_baseline, seed=seed),
                 )
             )
     for name, text, kind in specs:
