@@ -255,7 +255,7 @@ async def _run(
     specs = [parse_agent_spec(t) for t in agent_texts if "=inverse:" not in t]
     async with contextlib.AsyncExitStack() as stack:
         gateway = await stack.enter_async_context(Gateway(providers_for(specs)))
-        entrants, agents = build_roster(agent_texts, join_texts, gateway, seed)
+        entrants, agents = build_roster(agent_texts, join_texts, gateway, seed, season=season_id)
         times = cycle_times(start, end, ThesisPreset())
         with round_progress(console, store, tev.season_stream(season_id), unit="cycle") as progress:
 

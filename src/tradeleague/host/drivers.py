@@ -554,7 +554,8 @@ class ThesisDriver:
         texts = [f"{a.name}={a.spec}" for a in config.agents]
         specs = [parse_agent_spec(t) for t in texts if "=inverse:" not in t]
         self.gateway = Gateway(providers_for(specs))
-        entrants, agents = build_roster(texts, [f"{n}={c}" for n, c in config.joins], self.gateway)
+        joins = [f"{n}={c}" for n, c in config.joins]
+        entrants, agents = build_roster(texts, joins, self.gateway, season=config.season)
         self.first = datetime.combine(config.start, time(0), tzinfo=UTC)
         self.clock: Clock
         self.pacing: Pacing

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from tradeleague.agents.base import Agent
 from tradeleague.agents.inverse import SharedAgent
+from tradeleague.agents.seeds import agent_seed
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec
 from tradeleague.agents.thesis import ThesisMirror
 from tradeleague.errors import ConfigError
@@ -34,11 +35,19 @@ def _join(texts: Sequence[str]) -> dict[str, int]:
 
 
 def build_roster(
-    agent_texts: Sequence[str], join_texts: Sequence[str], gateway: ModelGateway, seed: int = 0
+    agent_texts: Sequence[str],
+    join_texts: Sequence[str],
+    gateway: ModelGateway,
+    seed: int = 0,
+    *,
+    season: str | None = None,
 ) -> tuple[list[Entrant], dict[str, Agent]]:
     """Return the entrants and their agents from ``--agent`` and ``--join`` texts.
 
-    ``seed`` is the seed of the coin-flip baseline (``replay thesis --seed``).
+    ``seed`` is the base seed of the coin-flip baselines (``replay thesis --seed``).
+    With ``season``, each coin flipper draws from its own seed, derived from the
+    season, its name and the base seed (`agent_seed`), as the other formats'
+    seeded baselines do; without it (checking a roster) the base seed itself.
 
     Raises
     ------
@@ -69,7 +78,10 @@ def build_roster(
                     maybe,
                     gateway=gateway,
                     format_name="thesis",
-                    baseline_factory=functools.partial(make_baseline, seed=seed),
+                    baseline_factory=functools.partial(
+                        make_baseline,
+                        seed=seed if season is None else agent_seed(season, name, seed),
+                    ),
                 )
             )
     for name, text, kind in specs:
