@@ -70,10 +70,43 @@ def _visit(browser: Any, base: str, path: str, width: int) -> tuple[Any, Any, li
     return context, page, problems
 
 
+# Where an offline docs page's bundle (served as its package ships it) breaks an axe rule
+# in markup we do not write, the rule is let through for those elements only, on that
+# page only. ReDoc renders a schema's oneOf chooser as a <select> with no label of any
+# kind (select-name); nothing around the bundle can name it.
+BUNDLED: dict[str, dict[str, str]] = {"/redoc": {"select-name": "select.dropdown-select"}}
+RENDERED = {"/docs": "#swagger-ui .opblock", "/redoc": "#api .api-content h2"}
+
+
+def _serious(axe: Any, page: Any, path: str) -> list[str]:
+    """Return the serious and critical axe violations of ``page``, less BUNDLED's."""
+    results = axe.run(page)
+    bad = []
+    for violation in results.response["violations"]:
+        if violation["impact"] not in ("serious", "critical"):
+            continue
+        allowed = BUNDLED.get(path, {}).get(violation["id"])
+        nodes = [node["target"][-1] for node in violation["nodes"]]
+        if (
+            allowed is not None
+            and nodes
+            and all(
+                page.locator(target).evaluate(f"e => e.matches({allowed!r})") for target in nodes
+            )
+        ):
+            continue
+        bad.append(f"{violation['id']} {nodes[:3]}")
+    return bad
+
+
 def test_every_page_loads_clean_accessible_at_both_widths(
     site: tuple[str, str, list[str]], browser: Any
 ) -> None:
-    """No console error, failed or external request; axe clean; no sideways page at 390 px."""
+    """No console error, failed or external request; axe clean; no sideways page at 390 px.
+
+    The offline API docs too, each in English: axe runs once Swagger UI and ReDoc
+    have drawn the API.
+    """
     from axe_playwright_python.sync_playwright import Axe
 
     base, _, every = site
@@ -81,18 +114,14 @@ def test_every_page_loads_clean_accessible_at_both_widths(
     for path in [*every, "/docs", "/redoc"]:
         for width in (390, 1440):
             context, page, problems = _visit(browser, base, path, width)
+            if path in RENDERED:
+                page.wait_for_selector(RENDERED[path], timeout=30_000)
             assert problems == [], (path, problems)
-            if path not in ("/docs", "/redoc"):
-                scroll = page.evaluate("document.documentElement.scrollWidth")
-                assert scroll <= width + 1, (path, width, scroll)
-                # axe at both widths: the phone layout must be accessible too.
-                results = axe.run(page)
-                bad = [
-                    v["id"]
-                    for v in results.response["violations"]
-                    if v["impact"] in ("serious", "critical")
-                ]
-                assert bad == [], (path, width, bad)
+            assert page.evaluate("document.documentElement.lang") == "en", path
+            scroll = page.evaluate("document.documentElement.scrollWidth")
+            assert scroll <= width + 1, (path, width, scroll)
+            # axe at both widths: the phone layout must be accessible too.
+            assert _serious(axe, page, path) == [], (path, width)
             context.close()
 
 
