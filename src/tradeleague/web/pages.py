@@ -167,6 +167,7 @@ def install_pages(
             weights_seasons=weights_seasons(),
             direction_seasons=direction_seasons(),
             scenarios=scenarios_payload(service)["scenarios"],
+            thesis_seasons=None if thesis is None else thesis.index()["seasons"],
         )
 
     @router.get("/weights", response_class=HTMLResponse)
