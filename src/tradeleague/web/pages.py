@@ -139,7 +139,9 @@ def install_pages(
         return HTMLResponse(body, status_code=status)
 
     def missing(what: str) -> HTMLResponse:
-        return page("404.html", 404, title="Not found", what=what)
+        # one sentence, whether the reason came as "no season" or "There is no run 'x'."
+        what = what.strip().rstrip(".")
+        return page("404.html", 404, title="Not found", what=f"{what[:1].upper()}{what[1:]}.")
 
     def guarded(build: Callable[[], HTMLResponse]) -> HTMLResponse:
         try:
