@@ -45,12 +45,19 @@ spec = "baseline:momentum"
     return path
 
 
-def drill_league(path: Path, db: str, exchange: str, provider: str) -> Path:
-    """Write a live league file: the arena's 2 s drill rounds against local peers."""
+def drill_league(
+    path: Path, db: str, exchange: str, provider: str, *, http: str | None = None
+) -> Path:
+    """Write a live league file: the arena's 2 s drill rounds against local peers.
+
+    ``http`` (HOST:PORT) is where the file says the host serves /healthz and /metrics.
+    """
+    served = "" if http is None else f'http = "{http}"'
     path.write_text(
         f"""
 [league]
 db = "{db}"
+{served}
 
 [direction]
 exchange = "binance"

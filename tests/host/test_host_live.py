@@ -29,9 +29,11 @@ def test_host_live_clock_plays_drill_rounds_and_serves_metrics(tmp_path: Path) -
     port = free_port()
     with serve_asgi(live_klines_app()) as exchange, FakeProvider() as fake:
         fake.script_model("fast", Behaviour(text=UP, latency_s=0.05))
-        league = drill_league(tmp_path / "league.toml", db, exchange, fake.url)
-        host = start_host(["--config", str(league), "--http", f"127.0.0.1:{port}"],
-                          tmp_path / "host.log")  # fmt: skip
+        # /healthz and /metrics where the league file says (no --http)
+        league = drill_league(
+            tmp_path / "league.toml", db, exchange, fake.url, http=f"127.0.0.1:{port}"
+        )
+        host = start_host(["--config", str(league)], tmp_path / "host.log")
         try:
             wait_for(lambda: metric(port, "tradeleague_rounds_played_total") >= 3, 90,
                      "three rounds on /metrics")  # fmt: skip

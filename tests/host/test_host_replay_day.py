@@ -35,7 +35,8 @@ def _weights_replay_report(data: Path, tmp_path: Path) -> str:
         RosterEntry(name="equal", spec="equal=baseline:equal_weight", division=Division.OPEN),
         RosterEntry(name="momentum", spec="momentum=baseline:momentum", division=Division.PRO),
     ]
-    _parsed, agents, _gateway = build_agents([r.spec for r in roster])
+    # seeds from the season and each name, as `replay weights` and the host derive them
+    _parsed, agents, _gateway = build_agents([r.spec for r in roster], season="W1")
     dataset = load_dataset(data / "us_equities_1h", symbols=["AAPL", "MSFT", "NVDA"])
     with open_store(f"sqlite:///{tmp_path / 'weights-replay.db'}") as store:
         state = asyncio.run(

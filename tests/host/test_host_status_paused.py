@@ -48,8 +48,8 @@ key_env = "FAKE_KEY"
     return path
 
 
-def _paused(runner: CliRunner, db: str) -> list[dict[str, str]]:
-    result = runner.invoke(app, ["status", "--db", db, "--json"])
+def _paused(runner: CliRunner, where: list[str]) -> list[dict[str, str]]:
+    result = runner.invoke(app, ["status", *where, "--json"])
     assert result.exit_code == 0, result.output
     (weights,) = [f for f in json.loads(result.stdout)["formats"] if f["format"] == "weights"]
     paused: list[dict[str, str]] = weights["paused"]
@@ -68,15 +68,18 @@ def test_status_names_each_pause_with_its_recorded_reason_w_val_9(
         span = ["--from", "2025-09-02T00:00Z", "--to", "2025-09-03T00:00Z"]
         result = runner.invoke(app, ["run", "--config", str(league), "--clock", "replay", *span])
         assert result.exit_code == 0, result.output
-    assert _paused(runner, db) == [{"agent": "unauth", "reason": "key_rejected"}]
+    # status finds the store by the league file as by --db
+    assert _paused(runner, ["--config", str(league)]) == [
+        {"agent": "unauth", "reason": "key_rejected"}
+    ]
 
     when = ["--db", db, "--now", "2025-09-02T21:00:00Z"]
     result = runner.invoke(app, ["weights", "pause", "--season", "W1", "--agent", "equal", *when])
     assert result.exit_code == 0, result.output
-    assert _paused(runner, db) == [
+    assert _paused(runner, ["--db", db]) == [
         {"agent": "equal", "reason": "operator"},
         {"agent": "unauth", "reason": "key_rejected"},
     ]
     result = runner.invoke(app, ["weights", "resume", "--season", "W1", "--agent", "equal", *when])
     assert result.exit_code == 0, result.output
-    assert _paused(runner, db) == [{"agent": "unauth", "reason": "key_rejected"}]
+    assert _paused(runner, ["--db", db]) == [{"agent": "unauth", "reason": "key_rejected"}]

@@ -19,7 +19,7 @@ from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
-from web.site_fill import STREAM, fill_all, site_pages  # type: ignore[import-not-found]
+from web.site_fill import DOCS_DRAWN, STREAM, fill_all, site_pages  # type: ignore[import-not-found]
 
 CHROMIUM = Path("/usr/bin/chromium")
 WIDTHS = (390, 1440)
@@ -39,7 +39,7 @@ def main(out: Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         service = ScenarioService(open_store(f"sqlite:///{Path(tmp) / 'site.db'}"), WallClock())
         scenario = fill_all(service)
-        paths = [*site_pages(service, scenario), "/docs", "/redoc"]
+        paths = [*site_pages(service, scenario), *DOCS_DRAWN]
         with (
             serve_asgi(create_site(service, direction_stream=STREAM)) as base,
             sync_playwright() as p,
@@ -50,6 +50,8 @@ def main(out: Path) -> int:
                 page = context.new_page()
                 for path in paths:
                     page.goto(base + path, wait_until="networkidle")
+                    if path in DOCS_DRAWN:  # drawn by its script after the load
+                        page.wait_for_selector(DOCS_DRAWN[path], timeout=30_000)
                     target = out / f"{slug(path)}-{width}.png"
                     page.screenshot(path=str(target), full_page=True)
                     print(target)

@@ -226,6 +226,10 @@ def fill_all(service: ScenarioService) -> str:
     return fill_scenario(service)
 
 
+DOCS_DRAWN = {"/docs": "#swagger-ui .opblock", "/redoc": "#api .api-content h2"}
+"""The offline API docs pages, each with what shows once its script has drawn the API."""
+
+
 def site_pages(service: ScenarioService, scenario: str) -> list[str]:
     """Return every page of a site filled by ``fill_all`` (``scenario``: its scenario id)."""
     rounds = DirectionReads(service.store, stream=STREAM).rounds(limit=1)["rounds"]

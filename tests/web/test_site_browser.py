@@ -23,6 +23,7 @@ from tradeleague.clock import WallClock
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from web.site_fill import (  # type: ignore[import-not-found]
+    DOCS_DRAWN,
     SEASON,
     SLASHED,
     STREAM,
@@ -70,29 +71,57 @@ def _visit(browser: Any, base: str, path: str, width: int) -> tuple[Any, Any, li
     return context, page, problems
 
 
+# Where an offline docs page's bundle (served as its package ships it) breaks an axe rule
+# in markup we do not write, the rule is let through for those elements only, on that
+# page only. ReDoc renders a schema's oneOf chooser as a <select> with no label of any
+# kind (select-name); nothing around the bundle can name it.
+BUNDLED: dict[str, dict[str, str]] = {"/redoc": {"select-name": "select.dropdown-select"}}
+
+
+def _serious(axe: Any, page: Any, path: str) -> list[str]:
+    """Return the serious and critical axe violations of ``page``, less BUNDLED's."""
+    results = axe.run(page)
+    bad = []
+    for violation in results.response["violations"]:
+        if violation["impact"] not in ("serious", "critical"):
+            continue
+        allowed = BUNDLED.get(path, {}).get(violation["id"])
+        nodes = [node["target"][-1] for node in violation["nodes"]]
+        if (
+            allowed is not None
+            and nodes
+            and all(
+                page.locator(target).evaluate(f"e => e.matches({allowed!r})") for target in nodes
+            )
+        ):
+            continue
+        bad.append(f"{violation['id']} {nodes[:3]}")
+    return bad
+
+
 def test_every_page_loads_clean_accessible_at_both_widths(
     site: tuple[str, str, list[str]], browser: Any
 ) -> None:
-    """No console error, failed or external request; axe clean; no sideways page at 390 px."""
+    """No console error, failed or external request; axe clean; no sideways page at 390 px.
+
+    The offline API docs too, each in English: axe runs once Swagger UI and ReDoc
+    have drawn the API.
+    """
     from axe_playwright_python.sync_playwright import Axe
 
     base, _, every = site
     axe = Axe()
-    for path in [*every, "/docs", "/redoc"]:
+    for path in [*every, *DOCS_DRAWN]:
         for width in (390, 1440):
             context, page, problems = _visit(browser, base, path, width)
+            if path in DOCS_DRAWN:
+                page.wait_for_selector(DOCS_DRAWN[path], timeout=30_000)
             assert problems == [], (path, problems)
-            if path not in ("/docs", "/redoc"):
-                scroll = page.evaluate("document.documentElement.scrollWidth")
-                assert scroll <= width + 1, (path, width, scroll)
-                # axe at both widths: the phone layout must be accessible too.
-                results = axe.run(page)
-                bad = [
-                    v["id"]
-                    for v in results.response["violations"]
-                    if v["impact"] in ("serious", "critical")
-                ]
-                assert bad == [], (path, width, bad)
+            assert page.evaluate("document.documentElement.lang") == "en", path
+            scroll = page.evaluate("document.documentElement.scrollWidth")
+            assert scroll <= width + 1, (path, width, scroll)
+            # axe at both widths: the phone layout must be accessible too.
+            assert _serious(axe, page, path) == [], (path, width)
             context.close()
 
 

@@ -123,3 +123,15 @@ def test_thesis_methodology_page_follows_the_preset(site_db: str) -> None:
     assert "<code>confidence_gate</code>" in page.text
     assert "Screen score" in page.text
     assert not re.search(r"\bT-[A-Z]{3}-\d", page.text)
+
+
+def test_home_page_lists_the_thesis_league_and_its_seasons(site_db: str) -> None:
+    """The home page names every format this site runs, the thesis league with its seasons."""
+    with _client(site_db) as client:
+        home = client.get("/")
+        seasons = client.get("/api/v1/thesis").json()["seasons"]
+    assert home.status_code == 200
+    assert "This site runs 4 formats." in home.text
+    assert '<a href="/thesis">Thesis league</a>' in home.text
+    for season in seasons:
+        assert f'<a href="/thesis/{season}">{season}</a>' in home.text

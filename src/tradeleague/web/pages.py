@@ -139,7 +139,9 @@ def install_pages(
         return HTMLResponse(body, status_code=status)
 
     def missing(what: str) -> HTMLResponse:
-        return page("404.html", 404, title="Not found", what=what)
+        # one sentence, whether the reason came as "no season" or "There is no run 'x'."
+        what = what.strip().rstrip(".")
+        return page("404.html", 404, title="Not found", what=f"{what[:1].upper()}{what[1:]}.")
 
     def guarded(build: Callable[[], HTMLResponse]) -> HTMLResponse:
         try:
@@ -167,6 +169,7 @@ def install_pages(
             weights_seasons=weights_seasons(),
             direction_seasons=direction_seasons(),
             scenarios=scenarios_payload(service)["scenarios"],
+            thesis_seasons=None if thesis is None else thesis.index()["seasons"],
         )
 
     @router.get("/weights", response_class=HTMLResponse)

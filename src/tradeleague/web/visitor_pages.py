@@ -118,6 +118,8 @@ def install_visitor_pages(
 
     @router.get("/direction/visitors", response_class=HTMLResponse)
     def visitors_board() -> HTMLResponse:
+        if not reads.index()["seasons"]:  # a format page with no season says so
+            return page("direction_visitors.html", title="Visitors' board", board=None)
         return guarded(
             lambda: page("direction_visitors.html", title="Visitors' board", board=reads.visitors())
         )
