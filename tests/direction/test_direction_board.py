@@ -60,6 +60,19 @@ def test_direction_scores_from_log_rows() -> None:
     assert row.tally.settled == 6
 
 
+def test_direction_board_row_shows_its_worst_fall_from_a_peak() -> None:
+    """D-PUB-4: each row's max drawdown is read from its own settled balances, baseline first."""
+    rows = _rows(["win", "win", "loss", "loss", "loss", "timeout", "win"])
+    row = model_row(_entrant("a"), rows, BASE, 20)
+    peak = BASE + 2 * usd(8)  # after the two wins
+    trough = peak - 3 * usd(10)  # after the three losses; the timeout settles nothing
+    assert row.max_drawdown == Fraction(peak - trough, peak)
+    assert model_row(_entrant("b"), _rows(["win", "draw", "win"]), BASE, 20).max_drawdown == 0
+    fresh = model_row(_entrant("c"), [], BASE, 20)
+    assert fresh.max_drawdown == 0  # no settled round yet: no fall
+    assert rank_rows([row])[0].max_drawdown == row.max_drawdown  # ranking keeps it
+
+
 def test_direction_streak_signs() -> None:
     """D-SCO-4: a miss starts or extends a losing run; a draw leaves it unchanged."""
     row = model_row(_entrant("a"), _rows(["win", "loss", "draw", "loss", "timeout"]), BASE, 20)

@@ -139,8 +139,9 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
     context, page, _ = _visit(browser, base, "/direction", 1440)
     cells = page.locator('table[data-board="models"] [data-field="balance"]').all_inner_texts()
     assert cells == [m["balance"] for m in board["models"]]
-    rois = page.locator('table[data-board="models"] [data-field="roi"]').all_inner_texts()
-    assert rois == [m["roi"] for m in board["models"]]
+    for field in ("roi", "max_drawdown", "settled"):
+        shown = page.locator(f'table[data-board="models"] [data-field="{field}"]')
+        assert shown.all_inner_texts() == [str(m[field]) for m in board["models"]], field
     context.close()
     lb = httpx.get(f"{base}/api/v1/leaderboard", params={"scenario": scenario}).json()
     context, page, _ = _visit(browser, base, f"/scenarios/{scenario}", 1440)

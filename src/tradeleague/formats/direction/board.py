@@ -32,6 +32,7 @@ from tradeleague.stats import (
     combine,
     expected_top_hit_rate,
     hit_rate,
+    max_drawdown,
     roi,
     streak,
     trades_to_prove,
@@ -55,6 +56,8 @@ class ModelRow:
     rank: int
     sparkline: tuple[Usd, ...]
     """Balances after each of the last settled rounds (D-SEA-1), oldest first."""
+    max_drawdown: Fraction
+    """The worst fall from a peak of the balance path, the season's baseline first (ours)."""
 
     @property
     def roi(self) -> Fraction:
@@ -162,6 +165,7 @@ def model_row(entrant: Entrant, rows: Sequence[LogRow], baseline: Usd, sparkline
         skips=sum(v for k, v in skips.items() if k != "void"),
     )
     settled = [r.balance_after for r in rows if r.settled]
+    path = [baseline, *settled]
     return ModelRow(
         entrant=entrant,
         tally=tally,
@@ -169,6 +173,7 @@ def model_row(entrant: Entrant, rows: Sequence[LogRow], baseline: Usd, sparkline
         streak=streak(_OUTCOMES[r.result] for r in rows if r.result in _OUTCOMES),
         rank=0,
         sparkline=tuple(settled[-sparkline:]),
+        max_drawdown=max_drawdown(path) if baseline > 0 else Fraction(0),
     )
 
 
@@ -189,6 +194,7 @@ def rank_rows(rows: Iterable[ModelRow]) -> tuple[ModelRow, ...]:
             streak=r.streak,
             rank=i + 1,
             sparkline=r.sparkline,
+            max_drawdown=r.max_drawdown,
         )
         for i, r in enumerate(ordered)
     )

@@ -198,6 +198,7 @@ def _model(board: Board, row: ModelRow) -> dict[str, Any]:
         **_entrant(row.entrant),
         "balance": money(row.tally.balance),
         "roi": pct(row.roi),
+        "max_drawdown": pct(row.max_drawdown),
         "hit_rate": pct(row.hit_rate),
         "below_break_even": board.below_break_even(row),
         "answer_rate": pct(row.answer_rate),
