@@ -6,7 +6,7 @@ so this process's CPU time is the engine's and its HTTP client's. Reported:
 
 - wall time of the round against its slowest answer (target: slowest + 1 s);
 - CPU time per turn, two figures, labelled: *total* (this process over HTTP:
-  gateway, recording, the official openai client and its HTTP transport) and
+  gateway, recording, the provider's request building, HTTP client and parsing) and
   *engine* (the gateway and recording alone: the same round against an
   in-process provider that only sleeps). The issue's target (< 1 ms) is for
   the engine's own work;
@@ -14,11 +14,10 @@ so this process's CPU time is the engine's and its HTTP client's. Reported:
 
 By default the measured round runs on warm keep-alive connections (a warm-up
 round of as many calls opened them, as a league's earlier rounds do);
-``--cold`` opens them inside the measured round. ``--transport`` picks the
-official client's aiohttp or httpx2 transport (``auto``: aiohttp if installed).
+``--cold`` opens them inside the measured round.
 
 Run: ``.venv/bin/python bench/round_fanout.py [--agents 1000] [--seed 20260716]
-[--transport auto|aiohttp|httpx] [--cold]``.
+[--cold]``.
 """
 
 from __future__ import annotations
@@ -131,11 +130,9 @@ async def run(args: argparse.Namespace, url: str, latencies: list[float]) -> Non
     agents = args.agents
     params = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=45.0)
     warm = 20 if args.cold else agents
-    http = OpenAICompatProvider(
-        custom_preset("fake", url), max_connections=agents, transport=args.transport
-    )
+    http = OpenAICompatProvider(custom_preset("fake", url), max_connections=agents)
     print(f"provider                  fake OpenAI-compatible server at {url} (own process)")
-    print(f"HTTP transport            the official openai client's {http.transport} transport")
+    print("HTTP client               the provider's pooled keep-alive HTTP/1.1 client")
     print(
         f"connections               {'cold: 20 warm-up calls' if args.cold else 'warm: a '}"
         f"{'' if args.cold else f'warm-up round of {warm} calls opened them (keep-alive)'}"
@@ -161,7 +158,7 @@ async def run(args: argparse.Namespace, url: str, latencies: list[float]) -> Non
     )
     print(
         f"CPU per turn, total       {cpu / agents * 1000:.3f} ms  (this process over HTTP: "
-        "gateway + recording + openai client + HTTP transport)"
+        "gateway + recording + request, HTTP client, parsing)"
     )
     print(
         f"CPU per turn, engine      {engine_cpu / agents * 1000:.3f} ms  (gateway + recording "
@@ -177,7 +174,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20260716)
-    parser.add_argument("--transport", choices=["auto", "aiohttp", "httpx"], default="auto")
     parser.add_argument(
         "--cold", action="store_true", help="open the connections during the measured round"
     )
