@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event, EventKind, canonical_json, utc_iso
+from tradeleague.events.base import _check_json
 
 T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
 
@@ -54,6 +55,46 @@ def test_canonical_json_round_trips(value: object) -> None:
     text = canonical_json(value)
     assert json.loads(text) == value
     assert canonical_json(json.loads(text)) == text
+
+
+class _Text(str):
+    pass
+
+
+class _Count(int):
+    pass
+
+
+any_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
+    | st.sampled_from(["\ud800", _Text("t"), _Count(3), Decimal("1"), (1, 2), b"x", "é"]),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text() | st.sampled_from([1, _Text("k"), "\udfff"]), inner, max_size=4),
+    max_leaves=20,
+)  # fmt: skip
+
+
+def _reference(value: object) -> str:
+    """``canonical_json`` as it was: the recursive check, then the encoder."""
+    _check_json(value, "$")
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+@given(any_values)
+def test_canonical_json_fast_check_agrees_with_the_full_one(value: object) -> None:
+    """C-4: the fast path accepts and refuses exactly what the recursive check does,
+    with the same error, and writes the same text."""
+    try:
+        expected: object = _reference(value)
+    except (TypeError, ValueError) as exc:
+        expected = (type(exc), str(exc))
+    try:
+        got: object = canonical_json(value)
+    except (TypeError, ValueError) as exc:
+        got = (type(exc), str(exc))
+    assert got == expected
 
 
 @given(st.dictionaries(st.text(), st.integers(), max_size=6))
