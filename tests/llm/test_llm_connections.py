@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import pytest
+import uvloop
 
 from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.gateway import Call, Gateway
@@ -105,6 +106,23 @@ def test_llm_provider_serves_one_event_loop_after_another(
 
         assert [asyncio.run(one()), asyncio.run(one())] == [Outcome.ANSWERED] * 2
         assert fake.connections == 2
+
+
+def test_llm_provider_runs_on_uvloop(provider_on: Callable[..., OpenAICompatProvider]) -> None:
+    """C-2: the web server's loop (uvloop) carries calls too, and closing leaves nothing open."""
+    with FakeProvider() as fake:
+        fake.script_model("m", ANSWER)
+        provider = provider_on(fake.url)
+        request = ChatRequest(model="m", messages=(Message("user", "Up?"),), params=CallParams())
+
+        async def one() -> tuple[Outcome, str | None]:
+            reply = await provider.complete(request, "sk")
+            await provider.aclose()
+            return reply.outcome, reply.text
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            assert runner.run(one()) == (Outcome.ANSWERED, ANSWER)
+        assert fake.connections == 1
 
 
 # -- the pool against a raw server ---------------------------------------------------------
