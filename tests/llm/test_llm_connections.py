@@ -9,12 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import ipaddress
 import json
+import ssl
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import uvloop
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.gateway import Call, Gateway
@@ -228,3 +236,72 @@ async def test_llm_pool_refuses_a_body_past_its_bound() -> None:
         with pytest.raises(HttpFailure, match="larger than 4096 bytes"):
             await pool.post("/chat/completions", b"{}", {})
         pool.close()
+
+
+def _self_signed(tmp: Path) -> tuple[Path, Path]:
+    """Write a self-signed certificate for 127.0.0.1 and its key; return their paths."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.now(UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp / "cert.pem", tmp / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+async def test_llm_pool_speaks_tls_and_checks_the_certificate(tmp_path: Path) -> None:
+    """C-2: an https endpoint is reached over TLS, keep-alive included; a certificate the
+    client does not trust is a connection failure, never a silent plain call."""
+    cert, key = _self_signed(tmp_path)
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(cert, key)
+    accepted: list[int] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(1)
+        try:
+            while True:
+                await _read_request(reader)
+                writer.write(_response(COMPLETION, f"Content-Length: {len(COMPLETION)}"))
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=served)
+    url = f"https://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+    try:
+        trusting = HttpPool(
+            url, max_connections=2, ssl_context=ssl.create_default_context(cafile=cert)
+        )
+        replies = [await trusting.post("/chat/completions", b"{}", {}) for _ in range(3)]
+        trusting.close()
+        assert [r.body for r in replies] == [COMPLETION] * 3
+        assert len(accepted) == 1
+        wary = HttpPool(url, max_connections=1)  # the system's trust store: not this certificate
+        with pytest.raises(ssl.SSLCertVerificationError):
+            await wary.post("/chat/completions", b"{}", {})
+        wary.close()
+    finally:
+        server.close()
