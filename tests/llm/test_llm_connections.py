@@ -224,16 +224,21 @@ async def test_llm_pool_reads_bodies_ended_by_close_and_compressed() -> None:
     assert compressed.headers["content-encoding"] == "gzip"
 
 
-async def test_llm_pool_refuses_a_body_past_its_bound() -> None:
-    """DESIGN principle 7: a body larger than the bound is a failure, not a memory sink."""
+async def test_llm_pool_refuses_bodies_and_headers_past_their_bounds() -> None:
+    """DESIGN principle 7: a body or headers larger than the bound fail, not fill memory."""
     big = b"x" * 5000
+    many = [f"X-Filler-{i}: {'y' * 1000}" for i in range(70)]  # 70 kB of headers
 
-    async with _raw_server(lambda c, n: _response(big, f"Content-Length: {len(big)}")) as (
-        url,
-        _,
-    ):
+    def answer(conn: int, n: int) -> bytes | None:
+        if conn == 0:
+            return _response(big, f"Content-Length: {len(big)}")
+        return _response(COMPLETION, *many, f"Content-Length: {len(COMPLETION)}")
+
+    async with _raw_server(answer) as (url, _):
         pool = HttpPool(url, max_connections=1, max_body_bytes=4096)
         with pytest.raises(HttpFailure, match="larger than 4096 bytes"):
+            await pool.post("/chat/completions", b"{}", {})
+        with pytest.raises(HttpFailure, match="headers exceed"):
             await pool.post("/chat/completions", b"{}", {})
         pool.close()
 

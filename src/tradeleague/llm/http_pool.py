@@ -16,13 +16,16 @@ the server has closed is dropped before reuse. A request that finds its reused
 connection closed before any byte of a response arrived (the server's
 keep-alive timeout raced the request) is sent once more on a new connection.
 
-Bounds: a response body over ``max_body_bytes`` (after decompression) is an
-``HttpFailure``; so is a response that breaks HTTP. A connection that cannot be
-opened (refused, no such host, TLS) raises the ``OSError`` itself.
+Bounds: a response body over ``max_body_bytes`` (after decompression), or
+headers over ``MAX_HEADER_BYTES``, is an ``HttpFailure``; so is a response that
+breaks HTTP. A connection that cannot be opened (refused, no such host, TLS)
+raises the ``OSError`` itself.
 
-HTTP/2 is not spoken: the pure-Python HTTP/2 stacks cost more CPU per call
-than this whole client, and loopback and most providers serve HTTP/1.1
-keep-alive as well.
+HTTP/2 is not spoken. Measured against the fake provider with a thousand
+concurrent calls, httpx (the client that offers HTTP/2, through h2) cost about
+11.5 ms of CPU per call over HTTP/1.1 (its pool scans every connection),
+aiohttp 0.36 ms, this client about 0.13 ms; the fake provider (uvicorn) serves
+HTTP/1.1 only, so HTTP/2 itself could not be measured here.
 """
 
 from __future__ import annotations
@@ -44,6 +47,9 @@ __all__ = ["MAX_BODY_BYTES", "HttpFailure", "HttpPool", "HttpResponse"]
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 """The largest response body read, in bytes (a chat completion is a few kilobytes)."""
+
+MAX_HEADER_BYTES = 64 * 1024
+"""The most bytes of response headers read (names and values together)."""
 
 log = logging.getLogger("tradeleague.llm.http")
 
@@ -80,6 +86,7 @@ class _Connection(asyncio.Protocol):
         self._size = 0
         self._got_bytes = False
         self._headers_done = False
+        self._header_bytes = 0
         self._keep_alive = False
 
     # -- asyncio.Protocol ------------------------------------------------------
@@ -114,6 +121,10 @@ class _Connection(asyncio.Protocol):
     # -- httptools callbacks ---------------------------------------------------
 
     def on_header(self, name: bytes, value: bytes) -> None:
+        self._header_bytes += len(name) + len(value)
+        if self._header_bytes > MAX_HEADER_BYTES:
+            self._fail(HttpFailure(f"the response headers exceed {MAX_HEADER_BYTES} bytes"))
+            return
         self._headers.append((name, value))
 
     def on_headers_complete(self) -> None:
@@ -152,6 +163,7 @@ class _Connection(asyncio.Protocol):
         self._size = 0
         self._got_bytes = False
         self._headers_done = False
+        self._header_bytes = 0
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -302,7 +314,7 @@ class HttpPool:
             log.debug("POST %s%s (%d bytes)", self._prefix, path, len(body))
         async with self._slots:
             for attempt in (0, 1):
-                conn = self._take_idle()
+                conn = self._take_idle() if attempt == 0 else None  # a resend: a new one
                 reused = conn is not None
                 if conn is None:
                     conn = await self._connect()
