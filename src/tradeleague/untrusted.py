@@ -87,6 +87,8 @@ def nesting_within(text: str, max_depth: int = MAX_DEPTH, start: int = 0) -> boo
     would stop too). Text that is not JSON may be judged either way; the
     decoder refuses it anyway, and never recurses past the depth seen here.
     """
+    if text.count("[", start) + text.count("{", start) <= max_depth:
+        return True  # too few openers to nest deeper, wherever they stand: no scan needed
     depth = 0
     opened = False
     pos = start

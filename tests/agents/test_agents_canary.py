@@ -146,8 +146,8 @@ async def test_agents_canary_key_is_used_but_never_recorded(
     assert capture.bodies
     assert caplog.records
     loggers = {r.name for r in caplog.records}
-    # the HTTP client's own DEBUG logs (request options, headers) were searched too
-    assert {"openai._base_client", "tradeleague.keys.vault"} <= loggers
+    # the HTTP client's own DEBUG logs (each request and response) were searched too
+    assert {"tradeleague.llm.http", "tradeleague.keys.vault"} <= loggers
     seen: list[str] = [caplog.text, *(r.getMessage() for r in caplog.records)]
     bodies = [b.decode("utf-8", "replace") for b in capture.bodies]
     # the server really quoted the key: whole once, and OpenAI's way (prefix and last 4)

@@ -9,7 +9,6 @@ import pytest
 
 from tradeleague.agents.spec import EnvKey, KeyNotSet
 from tradeleague.calls import Outcome
-from tradeleague.errors import ConfigError
 from tradeleague.keys import KeyUnreadable, KeyVault, MasterKey, generate_master_key
 from tradeleague.llm.gateway import Call, Gateway, key_error_text
 from tradeleague.llm.openai_compat import CLIENT_TIMEOUT_SLACK_S, OpenAICompatProvider
@@ -259,49 +258,3 @@ async def test_oversized_answer_is_kept_whole(
     assert record.outcome is Outcome.ANSWERED
     assert record.text == ("ab" * 25_001)[:50_001]
     assert record.finish_reason == "length"
-
-
-@pytest.mark.parametrize(
-    ("behaviour", "outcome", "status"),
-    [
-        (Behaviour(text=ANSWER), Outcome.ANSWERED, 200),
-        (Behaviour(fault=Fault.UNAUTHORIZED), Outcome.KEY_REJECTED, 401),
-        (Behaviour(fault=Fault.NOT_FOUND), Outcome.MODEL_NOT_FOUND, 404),
-        (Behaviour(fault=Fault.RATE_LIMITED, retry_after_s=2.0), Outcome.RATE_LIMITED, 429),
-        (Behaviour(fault=Fault.SERVER_ERROR), Outcome.PROVIDER_ERROR, 500),
-        (Behaviour(fault=Fault.MALFORMED_JSON), Outcome.PROVIDER_ERROR, 200),
-        (Behaviour(fault=Fault.HANG), Outcome.TIMEOUT, None),
-    ],
-)
-async def test_both_transports_send_and_read_alike(
-    fake: FakeProvider,
-    ask: Callable[..., Call],
-    behaviour: Behaviour,
-    outcome: Outcome,
-    status: int | None,
-) -> None:
-    """C-2, W-VAL-8: the official client's aiohttp and httpx2 transports send the same body
-    and headers and map each HTTP behaviour to the same outcome and record."""
-    fake.script_model("m", behaviour)
-    seen = []
-    for transport in ("aiohttp", "httpx"):
-        provider = OpenAICompatProvider(
-            preset("openrouter").with_base_url(fake.url),
-            environ={"OPENROUTER_API_KEY": "sk-test-0000"},
-            transport=transport,
-        )
-        assert provider.transport == transport
-        async with Gateway([provider]) as gw:
-            record = await gw.call(ask("m"))
-        seen.append((record.outcome, record.http_status, record.text, record.error))
-    assert seen[0] == seen[1]
-    assert (seen[0][0], seen[0][1]) == (outcome, status)
-    first, second = fake.requests
-    assert first.body == second.body
-    assert first.authorization == second.authorization == "Bearer sk-test-0000"
-
-
-def test_transport_choice_is_checked() -> None:
-    """An unknown transport is a configuration error, not a silent default."""
-    with pytest.raises(ConfigError, match="unknown transport"):
-        OpenAICompatProvider(preset("openrouter"), transport="curl")  # type: ignore[arg-type]

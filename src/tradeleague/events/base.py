@@ -61,26 +61,33 @@ def _check_json(value: object, path: str) -> None:
 
 
 def _plain_json(value: object) -> bool:
-    """Return whether ``value`` holds only JSON types with string keys and no float.
+    """Tell, without recursion or path strings, that ``value`` holds only what is allowed.
 
-    The quick walk `canonical_json` takes first: no path text per node. Strings
-    are checked once, as the whole text is encoded; on any doubt the slow walk
-    (`_check_json`) runs to name the place in its error.
+    Exact types only (``str``, ``int``, ``bool``, ``None``, ``list``, ``dict`` with
+    ``str`` keys) and strings that encode as UTF-8: the common case, about ten
+    times cheaper than ``_check_json``. ``False`` sends the value to
+    ``_check_json``, which accepts subclasses too and words the error.
     """
     stack = [value]
-    pop, push = stack.pop, stack.extend
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         item = pop()
-        if item is None or isinstance(item, str | bool | int):
-            continue
-        if isinstance(item, list):
-            push(item)
-        elif isinstance(item, dict):
-            if not all(isinstance(key, str) for key in item):
-                return False
-            push(item.values())
-        else:
-            return False  # a float, a tuple, a set, a Decimal...
+        kind = type(item)
+        if kind is str:
+            if not item.isascii():  # type: ignore[attr-defined]
+                try:
+                    item.encode("utf-8")  # type: ignore[attr-defined]
+                except UnicodeEncodeError:
+                    return False
+        elif kind is dict:
+            for key, inner in item.items():  # type: ignore[attr-defined]
+                if type(key) is not str:
+                    return False
+                push(inner)
+        elif kind is list:
+            extend(item)  # type: ignore[arg-type]
+        elif not (item is None or kind is int or kind is bool):
+            return False
     return True
 
 
@@ -101,16 +108,10 @@ def canonical_json(value: object) -> str:
         For a string that cannot be encoded as UTF-8.
     """
     if not _plain_json(value):
-        _check_json(value, "$")  # raises, naming the place
-    text = json.dumps(
+        _check_json(value, "$")
+    return json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        _check_json(value, "$")  # a lone surrogate somewhere: raises, naming the place
-        raise  # pragma: no cover - the walk above always finds it
-    return text
 
 
 def utc_iso(moment: datetime) -> str:

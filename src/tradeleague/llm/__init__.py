@@ -3,6 +3,7 @@
 - ``types``: the request, parameters, outcome and reply every provider shares.
 - ``presets``: where OpenRouter, OpenAI, Ollama, vLLM and llama.cpp servers live.
 - ``openai_compat``: the provider for any OpenAI-compatible endpoint.
+- ``http_pool``: its keep-alive HTTP/1.1 connection pool (one per provider and loop).
 - ``gateway``: deadlines, concurrency limits, retries and records of every call.
 - ``records``: ``CallRecord`` and its JSON-safe payload for the event store.
 - ``redact``: scrubbing the key sent and other secrets out of error texts (C-9).
@@ -46,7 +47,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Import ``OpenAICompatProvider`` on first use: the OpenAI SDK is slow to import."""
+    """Import ``OpenAICompatProvider`` on first use, with its HTTP stack."""
     if name == "OpenAICompatProvider":
         from tradeleague.llm.openai_compat import OpenAICompatProvider
 

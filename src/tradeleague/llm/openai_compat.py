@@ -1,22 +1,25 @@
-"""One provider class for every OpenAI-compatible endpoint, through the official client.
+"""One provider class for every OpenAI-compatible endpoint, over a lean pooled HTTP client.
 
 Each request is a plain chat-completions request: the round's temperature and
 output-token cap, the preset's reasoning switch as extra body fields, an
 optional JSON schema as ``response_format`` and optional tools; a tool step's
 messages go out natively (an ``assistant`` message with ``tool_calls``, then
 one ``tool`` message per call with its ``tool_call_id``). ``request_body``
-returns the body exactly. It goes out through the official client's
-generic ``post`` (its documented way to send any body): the typed
-``chat.completions.create`` walks every parameter through type introspection,
-about a millisecond of CPU per call, which a round of a thousand agents cannot
-afford. The client never retries (``max_retries=0``): the gateway owns retries
-and the deadline. The body is read with ``json.loads``, so the text is exactly
-the string the provider sent (C-4), after a bound on its nesting and length
+returns the body exactly. The body is written as JSON directly and posted
+through one keep-alive connection pool per provider and event loop
+(``http_pool.HttpPool``, opened on the first call, closed with the gateway):
+no SDK builds the request, no thread waits on it, and a round of a thousand
+agents sends its requests in a few milliseconds of CPU. The client never
+retries: the gateway owns retries and the deadline (its own timeout,
+``timeout_s + CLIENT_TIMEOUT_SLACK_S``, only matters outside a gateway). The
+body is read with ``json.loads``, so the text is exactly the string the
+provider sent (C-4), after a bound on its nesting and length
 (``untrusted.loads``; error bodies too): a body nested too deep is a
 ``provider_error``, never a crash. Token counts are cut to ``MAX_TOKENS_COUNTED``.
 
 Every fault becomes an ``Outcome`` (DESIGN principle 7), from real HTTP
-behaviour:
+behaviour, recorded in the words the official OpenAI client's path recorded
+them (``tests/llm/wire_records.json`` pins them):
 
 ========================================  ===================
 what happened                             outcome
@@ -43,23 +46,20 @@ retry, and retries only if the wait ends inside the deadline.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import email.utils
-import importlib.util
-import itertools
 import json
 import math
 import os
+import ssl
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any, Literal
-
-import httpx2
-import openai
-from openai import AsyncOpenAI
+from importlib import metadata
+from typing import Any
 
 from tradeleague.calls import Outcome
-from tradeleague.errors import ConfigError
+from tradeleague.llm.http_pool import HttpFailure, HttpPool, HttpResponse
 from tradeleague.llm.presets import ProviderPreset
 from tradeleague.llm.redact import redact_secrets, reply_without_key
 from tradeleague.llm.types import MAX_TOKENS_COUNTED, ChatRequest, ModelReply
@@ -70,7 +70,6 @@ __all__ = [
     "CLIENT_TIMEOUT_SLACK_S",
     "ERROR_TEXT_LIMIT",
     "OpenAICompatProvider",
-    "Transport",
     "outcome_for_status",
     "retry_after",
 ]
@@ -86,12 +85,6 @@ NO_KEY = "no-key"
 
 CLIENT_TIMEOUT_SLACK_S = 1.0
 """The client's own timeout exceeds the round's by this much: the gateway's deadline rules."""
-
-POOL_SHARD_SIZE = 32
-"""Connections per httpx pool; more connections are spread over several pools."""
-
-Transport = Literal["auto", "aiohttp", "httpx"]
-"""The official client's HTTP transport: its aiohttp option or its default httpx2 one."""
 
 _MODEL_MISSING_HINTS = ("not a valid model", "model_not_found", "does not exist", "unknown model")
 
@@ -123,12 +116,6 @@ class OpenAICompatProvider:
         concurrency limit for this provider, or calls queue inside the client.
     environ
         Where to read the key variable (the process environment by default).
-    transport
-        The official client's HTTP transport. ``auto`` (the default) takes its
-        aiohttp option (``openai.DefaultAioHttpClient``, the ``openai[aiohttp]``
-        extra) when aiohttp is installed, else its default httpx2 transport.
-        The request and the reply are the same either way; aiohttp costs about
-        a fifth of the CPU per call, which a round of a thousand agents needs.
     """
 
     def __init__(
@@ -137,46 +124,33 @@ class OpenAICompatProvider:
         *,
         max_connections: int = 256,
         environ: Mapping[str, str] | None = None,
-        transport: Transport = "auto",
     ) -> None:
         self.name = preset.name
         self.preset = preset
+        self.max_connections = max_connections
         self._environ = os.environ if environ is None else environ
-        self.transport: Transport = _pick_transport(transport)
-        verify = httpx2.create_ssl_context()  # loading the CA bundle once, not per pool
-        if self.transport == "aiohttp":
-            # one pool: aiohttp finds a free connection without scanning the whole pool
-            shards = 1
-            limits = httpx2.Limits(
-                max_connections=max_connections, max_keepalive_connections=max_connections
-            )
-        else:
-            # httpcore matches each request against every pooled connection (quadratic
-            # in the pool size), so a large pool is split into small ones, used in turn.
-            shards = max(1, math.ceil(max_connections / POOL_SHARD_SIZE))
-            per_shard = math.ceil(max_connections / shards)
-            limits = httpx2.Limits(max_connections=per_shard, max_keepalive_connections=per_shard)
-        http_client = (
-            openai.DefaultAioHttpClient
-            if self.transport == "aiohttp"
-            else openai.DefaultAsyncHttpxClient
+        self._extra = (
+            json.loads(json.dumps(preset.reasoning_on)),
+            json.loads(json.dumps(preset.reasoning_off)),
         )
-        self._clients = [
-            _BoundedClient(
-                api_key=NO_KEY,
-                base_url=preset.base_url,
-                max_retries=0,
-                default_headers=dict(preset.headers) or None,
-                http_client=http_client(limits=limits, verify=verify),
-            )
-            for _ in range(shards)
-        ]
-        self._turn = itertools.cycle(range(shards))
+        self._headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Accept-Encoding": "gzip, deflate",
+            "User-Agent": _user_agent(),
+            **dict(preset.headers),
+        }
+        self._pool: HttpPool | None = None
+
+    @property
+    def pool(self) -> HttpPool | None:
+        """The connection pool of the running event loop's calls, once the first call made it."""
+        return self._pool
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """Return the exact JSON body of the chat-completions request for ``request``."""
         params = request.params
-        extra = self.preset.reasoning_on if params.reasoning else self.preset.reasoning_off
+        extra = self._extra[0] if params.reasoning else self._extra[1]
         body: dict[str, Any] = {
             "model": request.model,
             "messages": [m.to_wire() for m in request.messages],
@@ -194,7 +168,8 @@ class OpenAICompatProvider:
             }
         if request.tools:
             body["tools"] = [dict(t) for t in request.tools]
-        body.update(json.loads(json.dumps(extra)))
+        if extra:
+            body.update(json.loads(json.dumps(extra)))
         return body
 
     def _key(self, api_key: str | None) -> str | ModelReply:
@@ -210,6 +185,18 @@ class OpenAICompatProvider:
             )
         return key
 
+    def _pool_of(self, loop: asyncio.AbstractEventLoop) -> HttpPool:
+        """Return this loop's pool, made on first use (a pool of a finished loop is dropped)."""
+        pool = self._pool
+        if pool is None or pool.loop is not loop:
+            pool = self._pool = HttpPool(
+                self.preset.base_url,
+                max_connections=self.max_connections,
+                headers=self._headers,
+                ssl_context=_ssl_context(),
+            )
+        return pool
+
     async def complete(self, request: ChatRequest, api_key: str | None) -> ModelReply:
         """Send ``request`` and return the reply; every fault is an ``Outcome``."""
         key = self._key(api_key)
@@ -217,96 +204,113 @@ class OpenAICompatProvider:
             return key
         loop = asyncio.get_running_loop()
         started = loop.time()
-        client = self._clients[next(self._turn)]
+        pool = self._pool_of(loop)
+        payload = json.dumps(self.request_body(request), separators=(",", ":")).encode()
         try:
-            response = await client.post(
-                "/chat/completions",
-                cast_to=httpx2.Response,
-                body=self.request_body(request),
-                options={
-                    "headers": {"Authorization": f"Bearer {key}"},
-                    "timeout": request.params.timeout_s + CLIENT_TIMEOUT_SLACK_S,
-                },
-            )
-        except openai.APITimeoutError as exc:
-            if _connection_failed(exc):
-                error = f"connection failed: {_root_cause(exc)}"
-                return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
+            async with asyncio.timeout(request.params.timeout_s + CLIENT_TIMEOUT_SLACK_S):
+                response = await pool.post(
+                    "/chat/completions", payload, {"Authorization": f"Bearer {key}"}
+                )
+        except TimeoutError:
             return _fault(Outcome.TIMEOUT, None, "the client timed out", started, key)
-        except openai.APIConnectionError as exc:
-            error = f"connection failed: {_root_cause(exc)}"
+        except (OSError, HttpFailure) as exc:
+            return _fault(Outcome.PROVIDER_ERROR, None, _connection_error(exc), started, key)
+        except ValueError:  # a key that cannot be sent as a header: never quoted
+            error = "connection failed: the key holds a line break or NUL"
             return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
-        except openai.APIStatusError as exc:
-            message = _error_message(exc)
-            outcome = outcome_for_status(exc.status_code, message)
-            wait = retry_after(exc.response.headers)
-            error = f"HTTP {exc.status_code}: {message}"
-            if wait is not None:
-                error = f"{error} (retry after {wait:g} s)"
-            reply = _fault(outcome, exc.status_code, error, started, key)
-            return replace(reply, retry_after_s=wait)
-        reply = _parse_completion(
-            response.content, response.status_code, loop.time() - started, key
-        )
+        if not 200 <= response.status < 300:
+            return _status_fault(response, started, key)
+        reply = _parse_completion(response.body, response.status, loop.time() - started, key)
         # a model led to echo the key it was called with publishes none of it (C-9)
         return reply if key == NO_KEY else reply_without_key(reply, key)
 
     async def aclose(self) -> None:
-        """Close the HTTP connections."""
-        for client in self._clients:
-            await client.close()
+        """Close the HTTP connections (of the running loop's pool)."""
+        pool, self._pool = self._pool, None
+        if pool is not None and pool.loop is asyncio.get_running_loop():
+            pool.close()
 
 
-def _pick_transport(transport: Transport) -> Transport:
-    if transport == "auto":
-        return "aiohttp" if importlib.util.find_spec("aiohttp") is not None else "httpx"
-    if transport == "aiohttp" and importlib.util.find_spec("aiohttp") is None:
-        raise ConfigError("the aiohttp transport needs the aiohttp package (openai[aiohttp])")
-    if transport not in ("aiohttp", "httpx"):
-        raise ConfigError(f"unknown transport {transport!r}; use auto, aiohttp or httpx")
-    return transport
+_SSL: list[ssl.SSLContext] = []
 
 
-def _root_cause(exc: BaseException) -> str:
-    """Return the innermost cause's message (``Connection refused``), not the client's summary.
+def _ssl_context() -> ssl.SSLContext:
+    """Return the TLS context for https providers: made once (loading the CA bundle is slow)."""
+    if not _SSL:
+        try:
+            import certifi  # the CA bundle the HTTP clients ship with, where installed
 
-    The official client words a refused connection as "Request timed out." or
-    "Connection error."; the cause chain holds what really happened.
+            _SSL.append(ssl.create_default_context(cafile=certifi.where()))
+        except ImportError:
+            _SSL.append(ssl.create_default_context())
+    return _SSL[0]
+
+
+def _user_agent() -> str:
+    try:
+        return f"tradeleague/{metadata.version('tradeleague')}"
+    except metadata.PackageNotFoundError:
+        return "tradeleague"
+
+
+def _connection_error(exc: BaseException) -> str:
+    """Return ``connection failed: <what happened> (<its type>)``, e.g. a refused connection."""
+    text = str(exc).strip() or type(exc).__name__
+    return f"connection failed: {text} ({type(exc).__name__})"
+
+
+def _status_fault(response: HttpResponse, started: float, key: str) -> ModelReply:
+    """Return the reply to an HTTP error status, its message read as OpenAI's client reads it."""
+    text = _text(response)
+    message = _error_message(_error_body(text), text)
+    outcome = outcome_for_status(response.status, message)
+    wait = retry_after(response.headers)
+    error = f"HTTP {response.status}: {message}"
+    if wait is not None:
+        error = f"{error} (retry after {wait:g} s)"
+    reply = _fault(outcome, response.status, error, started, key)
+    return replace(reply, retry_after_s=wait)
+
+
+def _text(response: HttpResponse) -> str:
+    """Return the body as text: the ``charset`` of its content type, else UTF-8, never failing."""
+    encoding = "utf-8"
+    content_type = response.headers.get("content-type", "")
+    for param in content_type.split(";")[1:]:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            candidate = value.strip().strip("\"'")
+            try:
+                codecs.lookup(candidate)
+            except LookupError:
+                continue
+            encoding = candidate
+    return response.body.decode(encoding, "replace")
+
+
+def _error_body(text: str) -> object:
+    """Return an error body's ``error`` object (or the whole body, or its text).
+
+    A body nested too deep is kept as (the start of) its text, never decoded.
     """
-    cause: BaseException = exc
-    seen = 0
-    while seen < 20:
-        inner = cause.__cause__ or cause.__context__
-        if inner is None:
-            break
-        cause, seen = inner, seen + 1
-    text = str(cause).strip() or type(cause).__name__
-    return text if cause is exc else f"{text} ({type(cause).__name__})"
+    if not nesting_within(text):
+        return text[:_SCAN_LIMIT]
+    stripped = text.strip()
+    try:
+        body: object = json.loads(stripped)
+    except Exception:  # anything at all: the text stands
+        body = stripped
+    return body.get("error", body) if isinstance(body, Mapping) else body
 
 
-def _connection_failed(exc: BaseException) -> bool:
-    """Tell whether a client "timeout" was really a failed connection.
-
-    The official client's aiohttp transport maps every aiohttp connection
-    error (refused, reset, disconnected) to a connect *timeout*; the cause
-    chain still holds the aiohttp error, which is not a timeout.
-    """
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, TimeoutError):  # asyncio's and aiohttp's timeouts alike
-            return False
-        if type(cause).__module__.startswith("aiohttp"):
-            return _is_aiohttp_connection_error(cause)
-        cause = cause.__cause__ or cause.__context__
-    return False
-
-
-def _is_aiohttp_connection_error(exc: BaseException) -> bool:
-    import aiohttp  # only reached when the aiohttp transport raised
-
-    return isinstance(exc, aiohttp.ClientConnectionError) and not isinstance(
-        exc, aiohttp.ServerTimeoutError
-    )
+def _error_message(body: object, text: str) -> str:
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping) and isinstance(inner.get("message"), str):
+            code = inner.get("code")
+            message = str(inner["message"])
+            return f"{message} ({code})" if isinstance(code, str) else message
+    return text[:_SCAN_LIMIT]
 
 
 def retry_after(headers: Mapping[str, str], *, now: datetime | None = None) -> float | None:
@@ -315,7 +319,7 @@ def retry_after(headers: Mapping[str, str], *, now: datetime | None = None) -> f
     Reads ``retry-after-ms`` (OpenAI's, in milliseconds) first, then
     ``retry-after`` in seconds or as an HTTP date (counted from ``now``, the
     wall clock by default). A value that cannot be read, or is negative, is
-    ignored.
+    ignored. Header names are matched in lower case.
     """
     raw_ms = headers.get("retry-after-ms")
     if raw_ms is not None:
@@ -340,40 +344,6 @@ def retry_after(headers: Mapping[str, str], *, now: datetime | None = None) -> f
         seconds = (when - (now or datetime.now(UTC))).total_seconds()
         return max(0.0, seconds)
     return seconds if math.isfinite(seconds) and seconds >= 0 else None
-
-
-class _BoundedClient(AsyncOpenAI):
-    """The official client, except that an error body nested too deep is never decoded.
-
-    The client decodes every error body with ``json.loads``, which recurses once
-    per level of nesting; a hostile body nested tens of thousands deep would
-    overflow the stack. Such a body is kept as text instead.
-    """
-
-    def _make_status_error_from_response(self, response: httpx2.Response) -> openai.APIStatusError:
-        try:
-            text = response.text
-        except (httpx2.ResponseNotRead, UnicodeDecodeError):
-            text = ""
-        if nesting_within(text):
-            return super()._make_status_error_from_response(response)
-        message = f"Error code: {response.status_code} (a body nested too deep to read)"
-        return self._make_status_error(message, body=text[:_SCAN_LIMIT], response=response)
-
-
-def _error_message(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, Mapping):
-        inner = body.get("error", body)
-        if isinstance(inner, Mapping) and isinstance(inner.get("message"), str):
-            code = inner.get("code")
-            message = str(inner["message"])
-            return f"{message} ({code})" if isinstance(code, str) else message
-    try:
-        text = exc.response.text
-    except (httpx2.ResponseNotRead, UnicodeDecodeError):
-        text = str(exc)
-    return text[:_SCAN_LIMIT]
 
 
 def _parse_completion(content: bytes, status: int, latency: float, key: str) -> ModelReply:
