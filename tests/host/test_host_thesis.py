@@ -23,6 +23,7 @@ from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.host.config import parse_league
 from tradeleague.host.schedule import thesis_slots
+from tradeleague.league.thesis.data import replay_sources
 from tradeleague.store import open_store, verify
 
 pytestmark = pytest.mark.shared_data
@@ -200,3 +201,20 @@ def test_thesis_section_mistakes_are_named_with_their_line(
     assert needle in message
     assert "join is the cycle an agent enters" in message
     assert "line " in message
+
+
+def test_replay_sources_name_the_folder_not_the_way_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-SEA-1: a replay given a relative or linked folder records what a league file records.
+
+    The host resolves its league file's folders; the replay must record the same
+    text, or a hosted season and its replay differ when ../shared is a link.
+    """
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    sources = replay_sources(Path("link"), Path("real"), Path("../" + tmp_path.name + "/link"))
+    resolved = str(real.resolve())
+    assert sources == {"crypto": resolved, "stocks": resolved, "stocks_hourly": resolved}

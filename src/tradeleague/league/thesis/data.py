@@ -17,10 +17,15 @@ __all__ = ["load_tape", "replay_sources"]
 
 
 def replay_sources(crypto: Path, stocks: Path, stocks_hourly: Path | None) -> dict[str, str]:
-    """Return the folders a replay reads, as its ``SeasonStarted`` records them."""
-    sources = {"crypto": str(crypto), "stocks": str(stocks)}
+    """Return the folders a replay reads, as its ``SeasonStarted`` records them.
+
+    Each is recorded as its absolute path with links resolved, as a league file's
+    folders are: the record then names the same folder whichever working directory
+    or linked path the command was given, so a hosted season equals its replay.
+    """
+    sources = {"crypto": str(crypto.resolve()), "stocks": str(stocks.resolve())}
     if stocks_hourly is not None:
-        sources["stocks_hourly"] = str(stocks_hourly)
+        sources["stocks_hourly"] = str(stocks_hourly.resolve())
     return sources
 
 
