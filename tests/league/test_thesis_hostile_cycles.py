@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -101,15 +100,7 @@ HOSTILE: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 
-@pytest.fixture(autouse=True)
-def deep_stack() -> Iterator[None]:
-    """Raise the recursion limit as py_ecc does, so an unbounded decoder would segfault."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
+pytestmark = pytest.mark.usefixtures("deep_stack")  # conftest: py_ecc's recursion limit
 
 
 @pytest.fixture(scope="module")
