@@ -58,6 +58,14 @@ def test_a_good_file_makes_the_grid_of_replay_commands(tmp_path: Path, shared_da
     assert direction.folder == Path("cells/direction/sep/c/seed-1")
 
 
+def test_the_example_sweep_file_is_valid_as_shipped(shared_data: Path) -> None:
+    """examples/sweep.toml (the README's sweep) names all three formats and loads."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "sweep.toml"
+    sweep = load_sweep(example)
+    assert {c.format for c in sweep.cells} == {"weights", "direction", "thesis"}
+    assert all(c.args[:2] == ("replay", c.format) for c in sweep.cells)
+
+
 BAD = {
     "unknown top key": ('seeds = [0]\nscenario = 1\n', "unknown key 'scenario'"),
     "format not a table": ('seeds = [0]\nthesis = 1\n', "[thesis] must be a table"),
