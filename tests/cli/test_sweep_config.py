@@ -105,21 +105,25 @@ BAD = {
 }  # fmt: skip
 
 
+def _refused(config: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    """Run ``sweep`` on ``config``; check exit 2, one ``error:`` line and no --out; return it."""
+    out = config.parent / "out"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["sweep", "--config", str(config), "--out", str(out), *extra])
+    assert exit_info.value.code == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error: ")
+    assert not out.exists()
+    return lines[0]
+
+
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_a_bad_sweep_file_exits_2_in_one_sentence_and_writes_nothing(
     case: str, tmp_path: Path, shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text, expected = BAD[case]
-    config = _write(tmp_path, text, shared_data)
-    out = tmp_path / "out"
-    with pytest.raises(SystemExit) as exit_info:
-        main(["sweep", "--config", str(config), "--out", str(out)])
-    assert exit_info.value.code == 2
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1, lines
-    assert lines[0].startswith("error: ")
-    assert expected in lines[0]
-    assert not out.exists()
+    assert expected in _refused(_write(tmp_path, text, shared_data), capsys)
 
 
 def test_without_ray_the_sweep_says_how_to_install_it(
@@ -130,15 +134,7 @@ def test_without_ray_the_sweep_says_how_to_install_it(
 ) -> None:
     """A missing extra is one sentence naming tradeleague[ray]; nothing is written."""
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
-    config = _write(tmp_path, GOOD, shared_data)
-    out = tmp_path / "out"
-    with pytest.raises(SystemExit) as exit_info:
-        main(["sweep", "--config", str(config), "--out", str(out)])
-    assert exit_info.value.code == 2
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1
-    assert "tradeleague[ray]" in lines[0]
-    assert not out.exists()
+    assert "tradeleague[ray]" in _refused(_write(tmp_path, GOOD, shared_data), capsys)
 
 
 def test_a_ray_address_where_nothing_answers_is_one_sentence(
@@ -146,11 +142,5 @@ def test_a_ray_address_where_nothing_answers_is_one_sentence(
 ) -> None:
     """Ray itself would retry for minutes; the sweep says at once that nothing answers."""
     config = _write(tmp_path, GOOD, shared_data)
-    out = tmp_path / "out"
-    with pytest.raises(SystemExit) as exit_info:
-        main(["sweep", "--config", str(config), "--out", str(out), "--address", "127.0.0.1:1"])
-    assert exit_info.value.code == 2
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1
-    assert "nothing answers at 127.0.0.1:1" in lines[0]
-    assert not out.exists()
+    line = _refused(config, capsys, "--address", "127.0.0.1:1")
+    assert "nothing answers at 127.0.0.1:1" in line
