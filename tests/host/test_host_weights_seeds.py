@@ -61,7 +61,7 @@ def _targets(db: str) -> dict[str, list[Any]]:
 def test_hosted_coin_flips_draw_from_season_and_name_as_the_replay(
     shared_data: Path, tmp_path: Path
 ) -> None:
-    """W-AG seeds: a hosted season's coin flips equal `replay weights` of the same season."""
+    """Issue 16 seeds: a hosted season's coin flips equal `replay weights` of the same season."""
     runner = CliRunner()
     hosted_db = f"sqlite:///{tmp_path / 'host.db'}"
     league = _league(tmp_path / "league.toml", shared_data, hosted_db)
