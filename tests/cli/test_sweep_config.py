@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,3 +145,27 @@ def test_a_ray_address_where_nothing_answers_is_one_sentence(
     config = _write(tmp_path, GOOD, shared_data)
     line = _refused(config, capsys, "--address", "127.0.0.1:1")
     assert "nothing answers at 127.0.0.1:1" in line
+
+
+def test_a_local_ray_that_cannot_start_is_one_sentence(
+    ray_module: Any,
+    tmp_path: Path,
+    shared_data: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ray's daemons failing to come up (no shared memory, ports taken) is one sentence, no
+    traceback, and its temporary folder is removed."""
+    folders: list[str] = []
+
+    def refuse(**settings: Any) -> None:
+        folders.append(str(settings["_temp_dir"]))
+        raise RuntimeError("Failed to start the GCS server.\nIts log says more, for pages.")
+
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "0" * 64)  # the sweep leaves a set token as it is
+    monkeypatch.setattr(ray_module, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray_module, "init", refuse)
+    line = _refused(_write(tmp_path, GOOD, shared_data), capsys)
+    assert line.endswith("a local Ray could not start: Failed to start the GCS server.")
+    assert folders
+    assert not Path(folders[0]).exists()
