@@ -431,6 +431,8 @@ def _heads(check: _Check, league: Mapping[str, Any]) -> tuple[Path | None, Path 
         out = (out if out.is_absolute() else check.path.parent / out).resolve()
         if not out.parent.is_dir():
             check.bad("league", "head_out", f"head_out {text!r} is not in an existing folder")
+        elif out.is_dir():
+            check.bad("league", "head_out", f"head_out {text!r} is a folder: name a file in it")
     if (key is None) != (out is None):
         given, missing = ("head_out", "head_key") if key is None else ("head_key", "head_out")
         check.bad("league", given, f"{given} needs {missing} beside it")
