@@ -38,6 +38,23 @@ def ray_module() -> Any:
     return ray
 
 
+@pytest.fixture
+def deep_stack() -> Iterator[None]:
+    """Raise the recursion limit as py_ecc does, so an unbounded decoder would overflow the stack.
+
+    Hostile-input tests take it: a parser that recursed into a 70,000-deep document would then
+    crash the interpreter instead of failing politely at the default limit.
+    """
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 @pytest.fixture(scope="session")
 def pg_server_url() -> str:
     """The URL of a reachable PostgreSQL server (found or started)."""

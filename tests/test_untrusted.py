@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,17 +28,6 @@ from tradeleague.untrusted import (
 
 DEEP = "[" * 70_000 + "]" * 70_000
 SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-@pytest.fixture
-def deep_stack() -> Iterator[None]:
-    """Raise the recursion limit as py_ecc does, so an unbounded decoder would segfault."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 def test_importing_the_cli_and_site_keeps_the_recursion_limit() -> None:

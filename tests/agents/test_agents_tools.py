@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -229,7 +228,7 @@ def test_tools_box_rejects_duplicates_and_bad_names() -> None:
     assert "too large" in big.run(_tool_call("c", "big", {}))["error"]
 
 
-def test_tools_box_bounds_the_models_arguments() -> None:
+def test_tools_box_bounds_the_models_arguments(deep_stack: None) -> None:
     """Tool arguments are the model's text: parsed with the untrusted-JSON bounds, so a
     document nested 70,000 deep is an error the model reads (never a crash of the turn,
     even with the recursion limit raised), and a lone surrogate reaches no tool."""
@@ -240,12 +239,7 @@ def test_tools_box_bounds_the_models_arguments() -> None:
         return 1
 
     box = ToolBox([Tool(name="echo", description="", run=echo)])
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)  # as py_ecc sets it: an unbounded decoder would segfault
-    try:
-        deep = box.run(_tool_call("c", "echo", '{"n": ' + "[" * 70_000 + "]" * 70_000 + "}"))
-    finally:
-        sys.setrecursionlimit(limit)
+    deep = box.run(_tool_call("c", "echo", '{"n": ' + "[" * 70_000 + "]" * 70_000 + "}"))
     assert deep["error"] == "arguments are not JSON: the document nests deeper than 64 levels"
     assert seen == []
     assert box.run(_tool_call("c", "echo", '{"s": "\\ud800"}'))["result"] == 1

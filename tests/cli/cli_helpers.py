@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -37,3 +40,36 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
+
+
+def closed_port() -> int:
+    """Return a loopback port nothing listens on (bound once, then let go)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def interrupt_at(*args: str, cwd: Path, prefix: str) -> tuple[str, int, str]:
+    """Run ``tradeleague ARGS...`` piped, send Ctrl-C once it prints a line starting ``prefix``.
+
+    Returns that line (or the last read, "" if output ended first), the exit status and stderr.
+    """
+    run = subprocess.Popen(
+        cli_argv(*args),
+        cwd=cwd,
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert run.stdout is not None
+    deadline = time.monotonic() + 120  # a bound on waiting, not a speed check
+    line = ""
+    while time.monotonic() < deadline:
+        line = run.stdout.readline()
+        if line.startswith(prefix) or not line:
+            break
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    return line, run.returncode, err

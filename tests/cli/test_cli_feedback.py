@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import json
-import signal
-import socket
-import subprocess
-import time
 from pathlib import Path
 
-from cli_helpers import cli_argv, cli_env, run_cli  # type: ignore[import-not-found]
+from cli_helpers import closed_port, interrupt_at, run_cli  # type: ignore[import-not-found]
 
 from tradeleague.cli.log import EXIT_NO_DECISIONS
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault, Script
-
-
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 def test_provider_faults_are_named_logged_and_exit_3(shared_data: Path, tmp_path: Path) -> None:
@@ -40,7 +29,7 @@ def test_provider_faults_are_named_logged_and_exit_3(shared_data: Path, tmp_path
             "replay", "weights", "--market", str(shared_data / "us_equities_1h"),
             "--agent", f"ctx=openai:small-ctx@{fake.url}",
             "--agent", f"key=openai:bad-key@{fake.url}",
-            "--agent", f"down=openai:any@http://127.0.0.1:{_closed_port()}/v1",
+            "--agent", f"down=openai:any@http://127.0.0.1:{closed_port()}/v1",
             "--agent", "cash=baseline:cash",
             "--start", "2025-06-02", "--end", "2025-06-04", "--timeout", "10",
             "--db", db, "--out", str(report),
@@ -93,25 +82,9 @@ def test_piped_replay_prints_a_line_a_round_and_sigint_says_how_to_resume(
         "--start", "2025-03-03", "--end", "2025-06-30",
         "--db", f"sqlite:///{tmp_path / 'league.db'}",
     ]  # fmt: skip
-    first = subprocess.Popen(
-        cli_argv(*args),
-        cwd=tmp_path,
-        env=cli_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert first.stdout is not None
-    deadline = time.monotonic() + 120
-    line = ""
-    while time.monotonic() < deadline:
-        line = first.stdout.readline()
-        if line.startswith("round 3/") or not line:
-            break
+    line, status, err = interrupt_at(*args, cwd=tmp_path, prefix="round 3/")
     assert line.startswith("round 3/"), "no plain progress line per round when piped"
-    first.send_signal(signal.SIGINT)
-    _, err = first.communicate(timeout=60)
-    assert first.returncode == 130
+    assert status == 130
     assert "run the same command again to resume" in err
     assert "Traceback" not in err
 

@@ -8,13 +8,9 @@ resume hint on Ctrl-C and "resuming from cycle N" on the rerun.
 from __future__ import annotations
 
 import json
-import signal
-import socket
-import subprocess
-import time
 from pathlib import Path
 
-from cli_helpers import cli_argv, cli_env, run_cli  # type: ignore[import-not-found]
+from cli_helpers import closed_port, interrupt_at, run_cli  # type: ignore[import-not-found]
 
 from tradeleague.cli import EXIT_INTERRUPTED
 from tradeleague.cli.log import EXIT_NO_DECISIONS
@@ -28,13 +24,6 @@ EMPTY = json.dumps(
         "decisions": [],
     }
 )
-
-
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 def _folders(shared_data: Path) -> list[str]:
@@ -67,7 +56,7 @@ def test_thesis_replay_names_faults_logs_calls_and_exits_3(
             "--start", "2025-03-03", "--end", "2025-03-05",
             "--agent", f"ctx=openai:small-ctx@{fake.url}",
             "--agent", f"key=openai:bad-key@{fake.url}",
-            "--agent", f"down=openai:any@http://127.0.0.1:{_closed_port()}/v1",
+            "--agent", f"down=openai:any@http://127.0.0.1:{closed_port()}/v1",
             "--agent", f"slow=openai:slow@{fake.url}",
             "--agent", f"fine=openai:fine@{fake.url}",
             "--agent", "cash=baseline:cash",
@@ -126,25 +115,9 @@ def test_piped_thesis_replay_prints_a_line_a_cycle_and_sigint_says_how_to_resume
         "--agent", "coin=baseline:coin-flip",
         "--db", f"sqlite:///{tmp_path / 'thesis.db'}",
     ]  # fmt: skip
-    first = subprocess.Popen(
-        cli_argv(*args),
-        cwd=tmp_path,
-        env=cli_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert first.stdout is not None
-    deadline = time.monotonic() + 120
-    line = ""
-    while time.monotonic() < deadline:
-        line = first.stdout.readline()
-        if line.startswith("cycle 3/") or not line:
-            break
+    line, status, err = interrupt_at(*args, cwd=tmp_path, prefix="cycle 3/")
     assert line.startswith("cycle 3/28 2025-03-05T16:00:00+00:00: decisions "), line
-    first.send_signal(signal.SIGINT)
-    _, err = first.communicate(timeout=60)
-    assert first.returncode == EXIT_INTERRUPTED, err
+    assert status == EXIT_INTERRUPTED, err
     assert "run the same command again to resume" in err
     assert "Traceback" not in err
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,6 +59,14 @@ def test_a_good_file_makes_the_grid_of_replay_commands(tmp_path: Path, shared_da
     assert direction.folder == Path("cells/direction/sep/c/seed-1")
 
 
+def test_the_example_sweep_file_is_valid_as_shipped(shared_data: Path) -> None:
+    """examples/sweep.toml (the README's sweep) names all three formats and loads."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "sweep.toml"
+    sweep = load_sweep(example)
+    assert {c.format for c in sweep.cells} == {"weights", "direction", "thesis"}
+    assert all(c.args[:2] == ("replay", c.format) for c in sweep.cells)
+
+
 BAD = {
     "unknown top key": ('seeds = [0]\nscenario = 1\n', "unknown key 'scenario'"),
     "format not a table": ('seeds = [0]\nthesis = 1\n', "[thesis] must be a table"),
@@ -97,21 +106,25 @@ BAD = {
 }  # fmt: skip
 
 
+def _refused(config: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    """Run ``sweep`` on ``config``; check exit 2, one ``error:`` line and no --out; return it."""
+    out = config.parent / "out"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["sweep", "--config", str(config), "--out", str(out), *extra])
+    assert exit_info.value.code == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error: ")
+    assert not out.exists()
+    return lines[0]
+
+
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_a_bad_sweep_file_exits_2_in_one_sentence_and_writes_nothing(
     case: str, tmp_path: Path, shared_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text, expected = BAD[case]
-    config = _write(tmp_path, text, shared_data)
-    out = tmp_path / "out"
-    with pytest.raises(SystemExit) as exit_info:
-        main(["sweep", "--config", str(config), "--out", str(out)])
-    assert exit_info.value.code == 2
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1, lines
-    assert lines[0].startswith("error: ")
-    assert expected in lines[0]
-    assert not out.exists()
+    assert expected in _refused(_write(tmp_path, text, shared_data), capsys)
 
 
 def test_without_ray_the_sweep_says_how_to_install_it(
@@ -122,15 +135,7 @@ def test_without_ray_the_sweep_says_how_to_install_it(
 ) -> None:
     """A missing extra is one sentence naming tradeleague[ray]; nothing is written."""
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
-    config = _write(tmp_path, GOOD, shared_data)
-    out = tmp_path / "out"
-    with pytest.raises(SystemExit) as exit_info:
-        main(["sweep", "--config", str(config), "--out", str(out)])
-    assert exit_info.value.code == 2
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1
-    assert "tradeleague[ray]" in lines[0]
-    assert not out.exists()
+    assert "tradeleague[ray]" in _refused(_write(tmp_path, GOOD, shared_data), capsys)
 
 
 def test_a_ray_address_where_nothing_answers_is_one_sentence(
@@ -138,11 +143,29 @@ def test_a_ray_address_where_nothing_answers_is_one_sentence(
 ) -> None:
     """Ray itself would retry for minutes; the sweep says at once that nothing answers."""
     config = _write(tmp_path, GOOD, shared_data)
-    out = tmp_path / "out"
-    with pytest.raises(SystemExit) as exit_info:
-        main(["sweep", "--config", str(config), "--out", str(out), "--address", "127.0.0.1:1"])
-    assert exit_info.value.code == 2
-    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    assert len(lines) == 1
-    assert "nothing answers at 127.0.0.1:1" in lines[0]
-    assert not out.exists()
+    line = _refused(config, capsys, "--address", "127.0.0.1:1")
+    assert "nothing answers at 127.0.0.1:1" in line
+
+
+def test_a_local_ray_that_cannot_start_is_one_sentence(
+    ray_module: Any,
+    tmp_path: Path,
+    shared_data: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ray's daemons failing to come up (no shared memory, ports taken) is one sentence, no
+    traceback, and its temporary folder is removed."""
+    folders: list[str] = []
+
+    def refuse(**settings: Any) -> None:
+        folders.append(str(settings["_temp_dir"]))
+        raise RuntimeError("Failed to start the GCS server.\nIts log says more, for pages.")
+
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "0" * 64)  # the sweep leaves a set token as it is
+    monkeypatch.setattr(ray_module, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray_module, "init", refuse)
+    line = _refused(_write(tmp_path, GOOD, shared_data), capsys)
+    assert line.endswith("a local Ray could not start: Failed to start the GCS server.")
+    assert folders
+    assert not Path(folders[0]).exists()

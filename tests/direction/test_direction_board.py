@@ -61,7 +61,8 @@ def test_direction_scores_from_log_rows() -> None:
 
 
 def test_direction_board_row_shows_its_worst_fall_from_a_peak() -> None:
-    """D-PUB-4: each row's max drawdown is read from its own settled balances, baseline first."""
+    """Issue 13: each row's max drawdown is read from its own settled balances, baseline
+    first (every board row shows value, return, drawdown and trades)."""
     rows = _rows(["win", "win", "loss", "loss", "loss", "timeout", "win"])
     row = model_row(_entrant("a"), rows, BASE, 20)
     peak = BASE + 2 * usd(8)  # after the two wins

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -43,15 +42,10 @@ def _round(data: Dataset, text: str, latency_ms: int = 1_000) -> None:
     assert "league_fault" not in x.skips
 
 
-def test_hostile_answers_complete_the_round(synthetic_btc: Dataset) -> None:
+def test_hostile_answers_complete_the_round(synthetic_btc: Dataset, deep_stack: None) -> None:
     """D-SKP-1, C-7: deep, surrogate-holding and late-forever answers: the round finishes."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)
-    try:
-        for text in HOSTILE:
-            _round(synthetic_btc, text)
-    finally:
-        sys.setrecursionlimit(limit)
+    for text in HOSTILE:
+        _round(synthetic_btc, text)
     _round(synthetic_btc, '{"direction": "up"}', latency_ms=10**30)
 
 

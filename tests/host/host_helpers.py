@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from pathlib import Path
 
 
-def replay_league(path: Path, data: Path, db: str, *, direction: bool = True) -> Path:
-    """Write a league file: weights (Open and Pro) over hourly bars, the arena over 1m candles."""
+def weights_league(
+    data: Path,
+    db: str,
+    agents: Sequence[tuple[str, str, str]],
+    *,
+    end: str = "2025-09-03",
+    symbols: Sequence[str] = ("AAPL", "MSFT", "NVDA"),
+) -> str:
+    """Return a league file's text: season W1 of the weights league over hourly bars.
+
+    ``agents`` are (name, spec, division); the season runs 2025-09-02 to ``end``.
+    """
     text = f"""
 [league]
 db = "{db}"
@@ -14,20 +26,27 @@ db = "{db}"
 [weights]
 season = "W1"
 start = 2025-09-02
-end = 2025-09-03
+end = {end}
 market = "{data / "us_equities_1h"}"
-symbols = ["AAPL", "MSFT", "NVDA"]
-
-[[weights.agents]]
-name = "equal"
-spec = "baseline:equal_weight"
-division = "open"
-
-[[weights.agents]]
-name = "momentum"
-spec = "baseline:momentum"
-division = "pro"
+symbols = {json.dumps(list(symbols))}
 """
+    for name, spec, division in agents:
+        text += f"""
+[[weights.agents]]
+name = "{name}"
+spec = "{spec}"
+division = "{division}"
+"""
+    return text
+
+
+def replay_league(path: Path, data: Path, db: str, *, direction: bool = True) -> Path:
+    """Write a league file: weights (Open and Pro) over hourly bars, the arena over 1m candles."""
+    text = weights_league(
+        data,
+        db,
+        [("equal", "baseline:equal_weight", "open"), ("momentum", "baseline:momentum", "pro")],
+    )
     if direction:
         text += f"""
 [direction]

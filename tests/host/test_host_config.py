@@ -65,8 +65,8 @@ def test_host_config_resolves_paths_and_the_sqlite_db_relative_to_the_file(tmp_p
 
 
 def test_host_config_every_example_parses() -> None:
-    """Each league file in examples/ is valid as shipped."""
-    files = sorted(EXAMPLES.glob("*.toml"))
+    """Each league file in examples/ is valid as shipped (sweep.toml is a sweep file)."""
+    files = sorted(p for p in EXAMPLES.glob("*.toml") if p.name != "sweep.toml")
     assert files
     for path in files:
         config = load_league(path)

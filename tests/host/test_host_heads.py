@@ -72,6 +72,11 @@ def test_head_key_and_head_out_go_together(tmp_path: Path) -> None:
         parse_league(
             f'[league]\nhead_key = "{key}"\nhead_out = "gone/h.json"\n{body}', tmp_path / "l.toml"
         )
+    (tmp_path / "heads").mkdir()
+    with pytest.raises(ConfigError, match="head_out 'heads' is a folder: name a file in it"):
+        parse_league(
+            f'[league]\nhead_key = "{key}"\nhead_out = "heads"\n{body}', tmp_path / "l.toml"
+        )
     config = parse_league(
         f'[league]\nhead_key = "{key}"\nhead_out = "h.json"\n{body}', tmp_path / "l.toml"
     )

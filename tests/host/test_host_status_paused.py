@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from host_helpers import weights_league  # type: ignore[import-not-found]
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
@@ -18,33 +19,12 @@ from tradeleague.testing.fake_script import Behaviour, Fault
 
 
 def _league(path: Path, data: Path, db: str, provider: str) -> Path:
-    path.write_text(
-        f"""
-[league]
-db = "{db}"
-
-[weights]
-season = "W1"
-start = 2025-09-02
-end = 2025-09-03
-market = "{data / "us_equities_1h"}"
-symbols = ["AAPL", "MSFT", "NVDA"]
-
-[[weights.agents]]
-name = "equal"
-spec = "baseline:equal_weight"
-division = "open"
-
-[[weights.agents]]
-name = "unauth"
-spec = "openai:unauth@{provider},key_env=FAKE_KEY"
-division = "pro"
-
-[providers.fake]
-key_env = "FAKE_KEY"
-""",
-        encoding="utf-8",
-    )
+    agents = [
+        ("equal", "baseline:equal_weight", "open"),
+        ("unauth", f"openai:unauth@{provider},key_env=FAKE_KEY", "pro"),
+    ]
+    providers = '\n[providers.fake]\nkey_env = "FAKE_KEY"\n'
+    path.write_text(weights_league(data, db, agents) + providers, encoding="utf-8")
     return path
 
 

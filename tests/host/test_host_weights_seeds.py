@@ -8,10 +8,10 @@ season, bars and roster writes.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from host_helpers import weights_league  # type: ignore[import-not-found]
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
@@ -23,24 +23,9 @@ AGENTS = ["flip-a=baseline:coin_flip", "flip-b=baseline:coin_flip"]
 
 
 def _league(path: Path, data: Path, db: str) -> Path:
-    agents = "".join(
-        f'\n[[weights.agents]]\nname = "{a.split("=")[0]}"\nspec = "{a.split("=")[1]}"\n'
-        'division = "open"\n'
-        for a in AGENTS
-    )
+    agents = [(a.split("=")[0], a.split("=")[1], "open") for a in AGENTS]
     path.write_text(
-        f"""
-[league]
-db = "{db}"
-
-[weights]
-season = "W1"
-start = 2025-09-02
-end = 2025-09-04
-market = "{data / "us_equities_1h"}"
-symbols = {json.dumps(SYMBOLS)}
-{agents}""",
-        encoding="utf-8",
+        weights_league(data, db, agents, end="2025-09-04", symbols=SYMBOLS), encoding="utf-8"
     )
     return path
 
@@ -61,7 +46,7 @@ def _targets(db: str) -> dict[str, list[Any]]:
 def test_hosted_coin_flips_draw_from_season_and_name_as_the_replay(
     shared_data: Path, tmp_path: Path
 ) -> None:
-    """W-AG seeds: a hosted season's coin flips equal `replay weights` of the same season."""
+    """Issue 16 seeds: a hosted season's coin flips equal `replay weights` of the same season."""
     runner = CliRunner()
     hosted_db = f"sqlite:///{tmp_path / 'host.db'}"
     league = _league(tmp_path / "league.toml", shared_data, hosted_db)

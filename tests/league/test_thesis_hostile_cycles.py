@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -101,15 +100,7 @@ HOSTILE: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 
-@pytest.fixture(autouse=True)
-def deep_stack() -> Iterator[None]:
-    """Raise the recursion limit as py_ecc does, so an unbounded decoder would segfault."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
+pytestmark = pytest.mark.usefixtures("deep_stack")  # conftest: py_ecc's recursion limit
 
 
 @pytest.fixture(scope="module")
@@ -210,7 +201,7 @@ def _hostile_roster(folder: Path) -> list[tuple[Entrant, Agent]]:
 def test_hostile_answers_and_corrections_get_reason_codes_t_cyc_7_t_cyc_9(
     tmp_path: Path, tape: MarketTape
 ) -> None:
-    """T-CYC-7, T-CYC-9, C-7: every hostile answer, first and as the correction, is a code.
+    """T-CYC-7, T-CYC-9, C-6: every hostile answer, first and as the correction, is a code.
 
     The season is interrupted after its first cycle and resumed (the recorded
     garbage is read back, issue 10's "poisoned season"), plays its second
@@ -299,7 +290,7 @@ async def _over_the_fake(url: str, tape: MarketTape) -> SeasonState:
 def test_hostile_answers_and_bodies_over_the_fake_provider(
     tmp_path: Path, tape: MarketTape, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """C-7, T-CYC-9: hostile answer texts (first and correction) and raw response bodies
+    """C-6, T-CYC-9: hostile answer texts (first and correction) and raw response bodies
     over the fake provider: reason codes and provider faults, recorded; the season ends.
     """
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
@@ -332,7 +323,7 @@ def test_hostile_answers_and_bodies_over_the_fake_provider(
 def test_any_text_as_answer_and_correction_completes_the_cycle(
     tmp_path_factory: pytest.TempPathFactory, tape: MarketTape, first: str, second: str
 ) -> None:
-    """C-7: whatever a model sends, first or as its correction, the cycle finishes."""
+    """C-6: whatever a model sends, first or as its correction, the cycle finishes."""
     folder = tmp_path_factory.mktemp("any")
     roster: list[tuple[Entrant, Agent]] = [(_entrant("x"), _script(folder, "x", [first, second]))]
     url = f"sqlite:///{folder / 'a.db'}"

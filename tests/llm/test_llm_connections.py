@@ -1,4 +1,4 @@
-"""Model calls share keep-alive connections: one pool per provider and event loop (C-2, D-RND-3).
+"""Model calls share keep-alive connections: one pool per provider and event loop.
 
 Against the fake provider, which counts the TCP connections it accepted, and
 against a raw asyncio server for what the fake never does (a keep-alive race,
@@ -42,7 +42,7 @@ COMPLETION = json.dumps(
 async def test_llm_many_calls_open_at_most_the_pool_size(
     fake: FakeProvider, provider_on: Callable[..., OpenAICompatProvider], ask: Callable[..., Call]
 ) -> None:
-    """C-2: 200 concurrent calls through a pool of 16 open at most 16 connections; 200 more
+    """200 concurrent calls through a pool of 16 open at most 16 connections; 200 more
     open none, and the server saw every call."""
     fake.script_model("m", Behaviour(text=ANSWER, latency_s=0.01))
     provider = provider_on(fake.url, max_connections=16)
@@ -61,7 +61,7 @@ async def test_llm_many_calls_open_at_most_the_pool_size(
 async def test_llm_sequential_calls_reuse_one_connection(
     fake: FakeProvider, gateway: tuple[Gateway, list[CallRecord]], ask: Callable[..., Call]
 ) -> None:
-    """C-2: one call after another rides one keep-alive connection."""
+    """One call after another rides one keep-alive connection."""
     gw, _ = gateway
     fake.script_model("m", ANSWER)
     for i in range(20):
@@ -86,7 +86,7 @@ async def test_llm_a_call_cut_at_the_deadline_never_hands_its_connection_on(
 async def test_llm_connection_close_is_honoured(
     fake: FakeProvider, gateway: tuple[Gateway, list[CallRecord]], ask: Callable[..., Call]
 ) -> None:
-    """C-2: a response that says ``Connection: close`` ends its connection; calls go on."""
+    """A response that says ``Connection: close`` ends its connection; calls go on."""
     gw, _ = gateway
     fake.respond_raw(
         "m", 200, COMPLETION, {"content-type": "application/json", "connection": "close"}
@@ -99,7 +99,7 @@ async def test_llm_connection_close_is_honoured(
 def test_llm_provider_serves_one_event_loop_after_another(
     provider_on: Callable[..., OpenAICompatProvider],
 ) -> None:
-    """C-2: a pool belongs to its event loop; a provider used under a new loop opens a new one."""
+    """A pool belongs to its event loop; a provider used under a new loop opens a new one."""
     with FakeProvider() as fake:
         fake.script_model("m", ANSWER)
         provider = provider_on(fake.url)
@@ -117,7 +117,7 @@ def test_llm_provider_serves_one_event_loop_after_another(
 
 
 def test_llm_provider_runs_on_uvloop(provider_on: Callable[..., OpenAICompatProvider]) -> None:
-    """C-2: the web server's loop (uvloop) carries calls too, and closing leaves nothing open."""
+    """The web server's loop (uvloop) carries calls too, and closing leaves nothing open."""
     with FakeProvider() as fake:
         fake.script_model("m", ANSWER)
         provider = provider_on(fake.url)
@@ -189,7 +189,7 @@ def _response(body: bytes, *headers: str) -> bytes:
 
 
 async def test_llm_pool_resends_once_when_keep_alive_raced_the_request() -> None:
-    """C-2: a reused connection the server closed without answering (its keep-alive timeout)
+    """A reused connection the server closed without answering (its keep-alive timeout)
     is replaced, and the request answered on a new one."""
 
     def answer(conn: int, n: int) -> bytes | None:
@@ -207,7 +207,7 @@ async def test_llm_pool_resends_once_when_keep_alive_raced_the_request() -> None
 
 
 async def test_llm_pool_reads_bodies_ended_by_close_and_compressed() -> None:
-    """C-4: a body delimited by the connection's end, and a gzip body, arrive whole."""
+    """A body delimited by the connection's end, and a gzip body, arrive whole."""
     packed = gzip.compress(COMPLETION)
 
     def answer(conn: int, n: int) -> bytes | None:
@@ -275,7 +275,7 @@ def _self_signed(tmp: Path) -> tuple[Path, Path]:
 
 
 async def test_llm_pool_speaks_tls_and_checks_the_certificate(tmp_path: Path) -> None:
-    """C-2: an https endpoint is reached over TLS, keep-alive included; a certificate the
+    """An https endpoint is reached over TLS, keep-alive included; a certificate the
     client does not trust is a connection failure, never a silent plain call."""
     cert, key = _self_signed(tmp_path)
     served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

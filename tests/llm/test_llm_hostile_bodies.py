@@ -7,8 +7,7 @@ raised as ``py_ecc`` raises it, so an unbounded decoder would overflow the stack
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,14 +23,7 @@ GW = tuple[Gateway, list[CallRecord]]
 DEEP = b"[" * 70_000 + b"]" * 70_000
 
 
-@pytest.fixture(autouse=True)
-def deep_stack() -> Iterator[None]:
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
+pytestmark = pytest.mark.usefixtures("deep_stack")  # conftest: py_ecc's recursion limit
 
 
 def _completion(content: object, usage: object = None) -> bytes:

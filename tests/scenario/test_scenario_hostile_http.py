@@ -10,7 +10,6 @@ it answers is for the benchmarks, not a test).
 from __future__ import annotations
 
 import gzip
-import sys
 import zlib
 from collections.abc import Iterator
 
@@ -34,17 +33,6 @@ BOMB = gzip.compress(b" " * (64 << 20))  # 64 MiB of spaces, about 64 KiB compre
 def site(service: ScenarioService) -> Iterator[str]:
     with serve_asgi(create_site(service)) as url:
         yield url
-
-
-@pytest.fixture
-def deep_stack() -> Iterator[None]:
-    """Raise the recursion limit as py_ecc does, so an unbounded decoder would segfault."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(limit)
 
 
 def _corpus(run: str) -> list[tuple[str, str, bytes, dict[str, str], int]]:

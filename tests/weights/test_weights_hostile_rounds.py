@@ -6,7 +6,6 @@ decision or a "No decision" with its reason code, every event storable.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
@@ -55,14 +54,9 @@ def _completes(text: str, latency_ms: int = 0) -> str:
     return str(made[0].payload.get("reason_code") or "decision")
 
 
-def test_hostile_answers_get_reason_codes() -> None:
+def test_hostile_answers_get_reason_codes(deep_stack: None) -> None:
     """W-VAL-1, W-VAL-6, C-7: the corpus ends in a reason code; a rerun meets it again, fine."""
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(100_000)
-    try:
-        codes = [_completes(text) for text in HOSTILE]
-    finally:
-        sys.setrecursionlimit(limit)
+    codes = [_completes(text) for text in HOSTILE]
     assert codes == ["not_in_format", "not_in_format", "decision", "empty_reason", "not_in_format"]
     assert _completes('{"targets": {}, "reason": "slow"}', latency_ms=10**30) == "decision"
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -364,7 +365,7 @@ def replay_weights(
     )
     day0 = _day(start, "--start") or first
     day1 = _day(end, "--end") or last + timedelta(days=1)
-    if timeout <= 0:
+    if not (math.isfinite(timeout) and timeout > 0):  # nan and inf are no deadline
         raise ConfigError(f"--timeout {timeout:g}: give the seconds a model call may take, e.g. 60")
     check_roster(agent)
     hours = replay_hours(FrozenBarsSource(dataset), day0, day1, WeightsPreset())

@@ -45,6 +45,8 @@ __all__ = [
     "WeightsConfig",
     "load_league",
     "parse_league",
+    "toml_day",
+    "toml_moment",
 ]
 
 _MAX_BYTES = 1_000_000
@@ -171,6 +173,33 @@ class _Lines:
         return self.tables.get(table, 1)
 
 
+def toml_day(value: object) -> date | None:
+    """Return a TOML day (a date value, or text like ``2025-09-02``); ``None`` for anything else."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+def toml_moment(value: object) -> datetime | None:
+    """Return a TOML time in UTC (a datetime value, or ISO text; naive means UTC), else ``None``.
+
+    The sweep file reads its times with this too, so a time means the same in both files.
+    """
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if isinstance(value, datetime):
+        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+    return None
+
+
 class _Check:
     """Collects every mistake with its line; raises them together."""
 
@@ -215,29 +244,19 @@ class _Check:
         if isinstance(value, datetime):
             self.bad(table, key, f"{key} is a day like 2025-09-02, not a time")
             return None
-        if isinstance(value, date):
-            return value
-        if isinstance(value, str):
-            try:
-                return date.fromisoformat(value)
-            except ValueError:
-                pass
-        self.bad(table, key, f"{key} must be a day like 2025-09-02")
-        return None
+        day = toml_day(value)
+        if day is None:
+            self.bad(table, key, f"{key} must be a day like 2025-09-02")
+        return day
 
     def moment(self, data: Mapping[str, Any], table: str, key: str) -> datetime | None:
         value = data.get(key)
         if value is None:
             return None
-        if isinstance(value, str):
-            try:
-                value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-            except ValueError:
-                value = None
-        if isinstance(value, datetime):
-            return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
-        self.bad(table, key, f"{key} must be a time like 2025-09-02T00:00:00Z")
-        return None
+        moment = toml_moment(value)
+        if moment is None:
+            self.bad(table, key, f"{key} must be a time like 2025-09-02T00:00:00Z")
+        return moment
 
     def agents(
         self,
@@ -412,6 +431,8 @@ def _heads(check: _Check, league: Mapping[str, Any]) -> tuple[Path | None, Path 
         out = (out if out.is_absolute() else check.path.parent / out).resolve()
         if not out.parent.is_dir():
             check.bad("league", "head_out", f"head_out {text!r} is not in an existing folder")
+        elif out.is_dir():
+            check.bad("league", "head_out", f"head_out {text!r} is a folder: name a file in it")
     if (key is None) != (out is None):
         given, missing = ("head_out", "head_key") if key is None else ("head_key", "head_out")
         check.bad("league", given, f"{given} needs {missing} beside it")

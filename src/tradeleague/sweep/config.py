@@ -26,11 +26,12 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from tradeleague.errors import ConfigError
+from tradeleague.host.config import toml_day, toml_moment
 
 __all__ = ["FORMATS", "MAX_CELLS", "Cell", "Sweep", "load_sweep", "parse_sweep"]
 
@@ -207,27 +208,17 @@ def _folder(table: Mapping[str, Any], key: str, where: str, path: Path) -> str:
 
 
 def _day(table: Mapping[str, Any], key: str, where: str, path: Path) -> date:
-    value = table.get(key)
-    if isinstance(value, date) and not isinstance(value, datetime):
-        return value
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise ConfigError(f"{path}: {key} in {where} must be a day like 2025-06-02")
+    day = toml_day(table.get(key))
+    if day is None:
+        raise ConfigError(f"{path}: {key} in {where} must be a day like 2025-06-02")
+    return day
 
 
 def _moment(table: Mapping[str, Any], key: str, where: str, path: Path) -> datetime:
-    value = table.get(key)
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            value = None
-    if isinstance(value, datetime):
-        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
-    raise ConfigError(f"{path}: {key} in {where} must be a time like 2025-09-01T06:00:00Z")
+    moment = toml_moment(table.get(key))
+    if moment is None:
+        raise ConfigError(f"{path}: {key} in {where} must be a time like 2025-09-01T06:00:00Z")
+    return moment
 
 
 def _season(fmt: str, name: str, table: Mapping[str, Any], path: Path) -> list[str]:

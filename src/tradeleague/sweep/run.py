@@ -69,6 +69,7 @@ def start_local_ray(cpus: int, **options: Any) -> Path:
         os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
         # Ray would announce the token authentication it turns on; here it is chosen
         logging.getLogger("ray._private.authentication").setLevel(logging.ERROR)
+    folder = tempfile.mkdtemp(prefix="tl-ray-")
     settings: dict[str, Any] = {
         "address": "local",
         "num_cpus": cpus,
@@ -76,10 +77,14 @@ def start_local_ray(cpus: int, **options: Any) -> Path:
         "log_to_driver": False,
         "logging_level": "WARNING",
         "object_store_memory": _OBJECT_STORE_BYTES,
-        "_temp_dir": tempfile.mkdtemp(prefix="tl-ray-"),
+        "_temp_dir": folder,
     }
-    ray.init(**{**settings, **options})
-    return Path(settings["_temp_dir"])
+    try:
+        ray.init(**{**settings, **options})
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return Path(folder)
 
 
 def run_local(cells: Sequence[Cell], out: Path, on_done: OnDone) -> list[dict[str, Any]]:
@@ -108,7 +113,8 @@ def ray_session(address: str | None = None, workers: int | None = None) -> Itera
     Raises
     ------
     ConfigError
-        When Ray is not installed, or nothing answers at ``address``.
+        When Ray is not installed, a local Ray cannot start, or nothing answers at
+        ``address``.
     """
     ray = import_ray()
     if ray.is_initialized():
@@ -116,7 +122,10 @@ def ray_session(address: str | None = None, workers: int | None = None) -> Itera
         return
     session: Path | None = None
     if address is None:
-        session = start_local_ray(workers or os.cpu_count() or 1)
+        try:
+            session = start_local_ray(workers or os.cpu_count() or 1)
+        except (OSError, RuntimeError, ValueError) as exc:  # Ray's daemons did not come up
+            raise ConfigError(f"a local Ray could not start: {_first_line(exc)}") from None
     else:
         _check_reachable(address)
         try:
@@ -129,6 +138,12 @@ def ray_session(address: str | None = None, workers: int | None = None) -> Itera
         ray.shutdown()
         if session is not None:
             shutil.rmtree(session, ignore_errors=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    """Return the first line of ``exc``'s message (Ray's run on for pages), or its type."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _check_reachable(address: str) -> None:
@@ -177,8 +192,8 @@ def run_on_ray(
         try:
             result: dict[str, Any] = ray.get(done[0])
         except Exception as exc:  # the worker died or Ray lost the task: the cell failed
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            result = {"exit_code": 1, "error": f"{type(exc).__name__}: {first}", "seconds": 0.0}
+            error = f"{type(exc).__name__}: {_first_line(exc)}"
+            result = {"exit_code": 1, "error": error, "seconds": 0.0}
         results[index] = result
         on_done(index, cells[index], result)
     return [r for r in results if r is not None]
