@@ -33,7 +33,7 @@ _PG_TRIGGERS = (
     """
     CREATE FUNCTION scenario_run_equity_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        RAISE EXCEPTION 'scenario equity is append-only (SPEC C-4): % rejected', TG_OP
+        RAISE EXCEPTION 'scenario equity is append-only: % rejected', TG_OP
             USING ERRCODE = 'insufficient_privilege';
     END
     $$
@@ -52,18 +52,18 @@ _PG_TRIGGERS = (
 _SQLITE_TRIGGERS = (
     """
     CREATE TRIGGER scenario_run_equity_no_update BEFORE UPDATE ON scenario_run_equity
-    BEGIN SELECT RAISE(ABORT, 'scenario equity is append-only (SPEC C-4): UPDATE rejected'); END
+    BEGIN SELECT RAISE(ABORT, 'scenario equity is append-only: UPDATE rejected'); END
     """,
     """
     CREATE TRIGGER scenario_run_equity_no_delete BEFORE DELETE ON scenario_run_equity
-    BEGIN SELECT RAISE(ABORT, 'scenario equity is append-only (SPEC C-4): DELETE rejected'); END
+    BEGIN SELECT RAISE(ABORT, 'scenario equity is append-only: DELETE rejected'); END
     """,
     """
     CREATE TRIGGER scenario_run_equity_no_replace BEFORE INSERT ON scenario_run_equity
     WHEN EXISTS (
         SELECT 1 FROM scenario_run_equity WHERE run_id = NEW.run_id AND idx = NEW.idx
     )
-    BEGIN SELECT RAISE(ABORT, 'scenario equity is append-only (SPEC C-4): a bar is stored once');
+    BEGIN SELECT RAISE(ABORT, 'scenario equity is append-only: a bar is stored once');
     END
     """,
 )
