@@ -9,7 +9,7 @@ import pytest
 from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.records import CallKey
-from tradeleague.llm.types import ChatRequest, ModelReply
+from tradeleague.llm.types import UNDER_GATEWAY_DEADLINE, ChatRequest, ModelReply
 
 
 class Sleeper:
@@ -92,3 +92,20 @@ async def test_an_outer_timeout_shorter_than_the_deadline_stays_the_callers() ->
         current = asyncio.current_task()
         assert current is not None
         assert current.cancelling() == 0
+
+
+async def test_providers_know_when_a_gateway_deadline_covers_them() -> None:
+    """C-2: inside a batch the gateway's deadline rules, so a provider may skip its own timer."""
+    seen: list[bool] = []
+
+    class Looking(Sleeper):
+        async def complete(self, request: ChatRequest, api_key: str | None) -> ModelReply:
+            seen.append(UNDER_GATEWAY_DEADLINE.get())
+            return await super().complete(request, api_key)
+
+    provider = Looking()
+    async with Gateway([provider]) as gw:
+        await gw.call_all([_call(0.01, 1.0, "a"), _call(0.01, 1.0, "b")])
+    await provider.complete(_call(0.01, 1.0, "c").request, None)
+    assert seen == [True, True, False]
+    assert UNDER_GATEWAY_DEADLINE.get() is False

@@ -54,7 +54,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.llm.records import CallKey, CallRecord, ReplayMiss
 from tradeleague.llm.redact import redact_secrets, reply_without_key
 from tradeleague.llm.token_prices import PriceTable, call_cost
-from tradeleague.llm.types import ChatRequest, ModelReply, Provider
+from tradeleague.llm.types import UNDER_GATEWAY_DEADLINE, ChatRequest, ModelReply, Provider
 
 __all__ = [
     "RETRYABLE",
@@ -191,8 +191,14 @@ class Gateway:
                 deadline = deadlines[window] = _Deadline(asked + window)
             runs.append(self._run(c, asked, asked_at, deadline))
         timers = [loop.call_at(d.at, d.expire) for d in deadlines.values()]
+        # the calls' tasks copy this context as gather makes them
+        token = UNDER_GATEWAY_DEADLINE.set(True)
         try:
-            return list(await asyncio.gather(*runs))
+            gathered = asyncio.gather(*runs)
+        finally:
+            UNDER_GATEWAY_DEADLINE.reset(token)
+        try:
+            return list(await gathered)
         finally:
             for timer in timers:
                 timer.cancel()
@@ -353,7 +359,7 @@ class Gateway:
         if self._recorder is None:
             return
         result = self._recorder(record)
-        if inspect.isawaitable(result):
+        if result is not None and inspect.isawaitable(result):
             await result
 
     async def aclose(self) -> None:
