@@ -109,3 +109,17 @@ async def test_providers_know_when_a_gateway_deadline_covers_them() -> None:
     await provider.complete(_call(0.01, 1.0, "c").request, None)
     assert seen == [True, True, False]
     assert UNDER_GATEWAY_DEADLINE.get() is False
+
+
+async def test_one_call_ends_at_its_deadline_inside_a_callers_timeout() -> None:
+    """C-2: a lone call (run in the caller's own task) still ends ``timeout`` at its deadline."""
+    sleeper = Sleeper()
+    async with Gateway([sleeper]) as gw, asyncio.timeout(5.0):
+        record = await gw.call(_call(5.0, 0.1, "a"))
+        current = asyncio.current_task()
+        assert current is not None
+        assert current.cancelling() == 0
+    assert record.outcome is Outcome.TIMEOUT
+    assert record.error == "no reply within 0.1 s of the ask"
+    assert sleeper.cancelled == 1
+    assert UNDER_GATEWAY_DEADLINE.get() is False

@@ -191,13 +191,14 @@ class Gateway:
                 deadline = deadlines[window] = _Deadline(asked + window)
             runs.append(self._run(c, asked, asked_at, deadline))
         timers = [loop.call_at(d.at, d.expire) for d in deadlines.values()]
-        # the calls' tasks copy this context as gather makes them
-        token = UNDER_GATEWAY_DEADLINE.set(True)
         try:
-            gathered = asyncio.gather(*runs)
-        finally:
-            UNDER_GATEWAY_DEADLINE.reset(token)
-        try:
+            token = UNDER_GATEWAY_DEADLINE.set(True)
+            try:
+                if len(runs) == 1:  # one call (an agent's turn): awaited in the caller's task
+                    return [await runs[0]]
+                gathered = asyncio.gather(*runs)  # its tasks copy the context set above
+            finally:
+                UNDER_GATEWAY_DEADLINE.reset(token)
             return list(await gathered)
         finally:
             for timer in timers:
