@@ -43,7 +43,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import math
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
@@ -54,7 +54,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.llm.records import CallKey, CallRecord, ReplayMiss
 from tradeleague.llm.redact import redact_secrets, reply_without_key
 from tradeleague.llm.token_prices import PriceTable, call_cost
-from tradeleague.llm.types import ChatRequest, ModelReply, Provider
+from tradeleague.llm.types import UNDER_GATEWAY_DEADLINE, ChatRequest, ModelReply, Provider
 
 __all__ = [
     "RETRYABLE",
@@ -177,14 +177,38 @@ class Gateway:
         """
         for c in calls:
             self.provider(c.provider)
-        asked = asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
         asked_at = self._clock.now()
-        return list(await asyncio.gather(*(self._run(c, asked, asked_at) for c in calls)))
+        # One timer per distinct deadline of the batch, not one per call: a
+        # round's calls share their window, so 1,000 calls set one timer.
+        deadlines: dict[float, _Deadline] = {}
+        runs: list[Coroutine[object, object, CallRecord]] = []
+        for c in calls:
+            window = c.request.params.timeout_s
+            deadline = deadlines.get(window)
+            if deadline is None:
+                deadline = deadlines[window] = _Deadline(asked + window)
+            runs.append(self._run(c, asked, asked_at, deadline))
+        timers = [loop.call_at(d.at, d.expire) for d in deadlines.values()]
+        try:
+            token = UNDER_GATEWAY_DEADLINE.set(True)
+            try:
+                if len(runs) == 1:  # one call (an agent's turn): awaited in the caller's task
+                    return [await runs[0]]
+                gathered = asyncio.gather(*runs)  # its tasks copy the context set above
+            finally:
+                UNDER_GATEWAY_DEADLINE.reset(token)
+            return list(await gathered)
+        finally:
+            for timer in timers:
+                timer.cancel()
 
-    async def _run(self, call: Call, asked: float, asked_at: datetime) -> CallRecord:
+    async def _run(
+        self, call: Call, asked: float, asked_at: datetime, deadline: _Deadline
+    ) -> CallRecord:
         loop = asyncio.get_running_loop()
         request = call.request
-        deadline = asked + request.params.timeout_s
         key = _read_key(call.api_key)
         attempts: list[tuple[ModelReply, int, int, int]] = []
         while True:
@@ -202,7 +226,7 @@ class Gateway:
             if (
                 reply.outcome not in RETRYABLE
                 or len(attempts) > request.params.retries
-                or loop.time() + wait >= deadline
+                or loop.time() + wait >= deadline.at
             ):
                 break
             await asyncio.sleep(wait)
@@ -215,8 +239,48 @@ class Gateway:
         return records[-1]
 
     async def _attempt(
+        self, call: Call, api_key: str | None, deadline: _Deadline
+    ) -> tuple[ModelReply, int, int]:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        queued_from = loop.time()
+        if task is None or deadline.fired or deadline.at <= queued_from:
+            return await self._attempt_scoped(call, api_key, deadline.at)
+        provider = self._providers[call.provider]
+        sent: float | None = None
+        cancelling = task.cancelling()
+        expired = False
+        deadline.tasks.add(task)
+        try:
+            try:
+                async with self._limits[call.provider]:
+                    sent = loop.time()
+                    reply = await provider.complete(call.request, api_key)
+            finally:
+                deadline.tasks.discard(task)
+                if task in deadline.cancelled:  # as asyncio.timeout does on its way out
+                    deadline.cancelled.discard(task)
+                    expired = task.uncancel() <= cancelling
+        except asyncio.CancelledError:
+            if not expired:  # a cancellation from outside, not the deadline
+                raise
+            return self._past_deadline(call, queued_from, sent, loop.time())
+        except TimeoutError as exc:
+            if expired:
+                return self._past_deadline(call, queued_from, sent, loop.time())
+            # the provider's own timeout, before the deadline
+            reply = ModelReply(outcome=Outcome.TIMEOUT, error=provider_error_text(exc))
+        except Exception as exc:  # a provider that broke its contract (C-5)
+            reply = ModelReply(outcome=Outcome.PROVIDER_ERROR, error=provider_error_text(exc))
+        if sent is None:  # unreachable: only the deadline ends a call still queued
+            sent = queued_from
+        ended = loop.time()
+        return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
+
+    async def _attempt_scoped(
         self, call: Call, api_key: str | None, deadline: float
     ) -> tuple[ModelReply, int, int]:
+        """``_attempt`` for an attempt that starts at or past its deadline (a late retry)."""
         loop = asyncio.get_running_loop()
         provider = self._providers[call.provider]
         queued_from = loop.time()
@@ -227,24 +291,27 @@ class Gateway:
                 sent = loop.time()
                 reply = await provider.complete(call.request, api_key)
         except TimeoutError as exc:
-            ended = loop.time()
-            if not scope.expired():  # the provider's own timeout, before the deadline
-                reply = ModelReply(outcome=Outcome.TIMEOUT, error=provider_error_text(exc))
-            elif sent is None:
-                error = "still queued for a concurrency slot at the deadline: never sent"
-                return (
-                    ModelReply(outcome=Outcome.TIMEOUT, error=error),
-                    ceil_ms(ended - queued_from),
-                    0,
-                )
-            else:
-                error = f"no reply within {call.request.params.timeout_s} s of the ask"
-                reply = ModelReply(outcome=Outcome.TIMEOUT, error=error)
+            if scope.expired():
+                return self._past_deadline(call, queued_from, sent, loop.time())
+            # the provider's own timeout, before the deadline
+            reply = ModelReply(outcome=Outcome.TIMEOUT, error=provider_error_text(exc))
         except Exception as exc:  # a provider that broke its contract (C-5)
             reply = ModelReply(outcome=Outcome.PROVIDER_ERROR, error=provider_error_text(exc))
         if sent is None:  # unreachable: only the deadline ends a call still queued
             sent = queued_from
         ended = loop.time()
+        return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
+
+    @staticmethod
+    def _past_deadline(
+        call: Call, queued_from: float, sent: float | None, ended: float
+    ) -> tuple[ModelReply, int, int]:
+        """Return the timeout of an attempt the deadline ended, queued or sent."""
+        if sent is None:
+            error = "still queued for a concurrency slot at the deadline: never sent"
+            return ModelReply(outcome=Outcome.TIMEOUT, error=error), ceil_ms(ended - queued_from), 0
+        error = f"no reply within {call.request.params.timeout_s} s of the ask"
+        reply = ModelReply(outcome=Outcome.TIMEOUT, error=error)
         return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
 
     def _record(
@@ -293,7 +360,7 @@ class Gateway:
         if self._recorder is None:
             return
         result = self._recorder(record)
-        if inspect.isawaitable(result):
+        if result is not None and inspect.isawaitable(result):
             await result
 
     async def aclose(self) -> None:
@@ -352,6 +419,30 @@ def provider_error_text(exc: BaseException) -> str:
     if f"{kind.__module__}.{kind.__qualname__}" in SAFE_PROVIDER_ERRORS:
         return f"the provider raised {kind.__name__}: {redact_secrets(str(exc))}"
     return f"the provider raised {kind.__name__}"
+
+
+class _Deadline:
+    """The deadline shared by the calls of one batch with the same window, and its timer.
+
+    The timer (``expire``) cancels every task still inside an attempt of this
+    deadline, as ``asyncio.timeout_at`` would for each; the attempt turns that
+    cancellation back into a ``timeout`` (and lets any other one through).
+    """
+
+    __slots__ = ("at", "cancelled", "fired", "tasks")
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+        self.fired = False
+        self.tasks: set[asyncio.Task[object]] = set()
+        self.cancelled: set[asyncio.Task[object]] = set()
+
+    def expire(self) -> None:
+        self.fired = True
+        for task in self.tasks:
+            if not task.done():
+                self.cancelled.add(task)
+                task.cancel()
 
 
 def _read_key(api_key: ApiKey) -> str | ModelReply | None:

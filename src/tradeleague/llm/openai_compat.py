@@ -58,11 +58,16 @@ from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any
 
-from tradeleague.calls import Outcome
+from tradeleague.calls import Message, Outcome
 from tradeleague.llm.http_pool import HttpFailure, HttpPool, HttpResponse
 from tradeleague.llm.presets import ProviderPreset
 from tradeleague.llm.redact import redact_secrets, reply_without_key
-from tradeleague.llm.types import MAX_TOKENS_COUNTED, ChatRequest, ModelReply
+from tradeleague.llm.types import (
+    MAX_TOKENS_COUNTED,
+    UNDER_GATEWAY_DEADLINE,
+    ChatRequest,
+    ModelReply,
+)
 from tradeleague.untrusted import loads as bounded_loads
 from tradeleague.untrusted import nesting_within
 
@@ -141,6 +146,7 @@ class OpenAICompatProvider:
             **dict(preset.headers),
         }
         self._pool: HttpPool | None = None
+        self._messages_json: tuple[tuple[Message, ...], str] | None = None
 
     @property
     def pool(self) -> HttpPool | None:
@@ -149,11 +155,38 @@ class OpenAICompatProvider:
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
         """Return the exact JSON body of the chat-completions request for ``request``."""
+        return self._body(request, [m.to_wire() for m in request.messages])
+
+    def wire_body(self, request: ChatRequest) -> bytes:
+        """Return ``request_body`` as the bytes sent: compact JSON.
+
+        A round asks every agent the same messages (C-2): their JSON is encoded
+        once and reused while the messages are equal (messages of role and
+        text only), the rest of the body encoded around a marker that stands in
+        their place.
+        """
+        messages = request.messages
+        body = self._body(request, _MESSAGES_MARK)
+        text = json.dumps(body, separators=(",", ":"))
+        if (
+            body.get("messages") is not _MESSAGES_MARK
+            or text.count(_MESSAGES_MARK_JSON) != 1
+            # equal tool calls may still differ in key order or 1 and 1.0: encoded every time
+            or any(m.tool_calls for m in messages)
+        ):
+            return json.dumps(self.request_body(request), separators=(",", ":")).encode()
+        cached = self._messages_json
+        if cached is None or cached[0] != messages:
+            wire = json.dumps([m.to_wire() for m in messages], separators=(",", ":"))
+            cached = self._messages_json = (messages, wire)
+        return text.replace(_MESSAGES_MARK_JSON, cached[1]).encode()
+
+    def _body(self, request: ChatRequest, messages: object) -> dict[str, Any]:
         params = request.params
         extra = self._extra[0] if params.reasoning else self._extra[1]
         body: dict[str, Any] = {
             "model": request.model,
-            "messages": [m.to_wire() for m in request.messages],
+            "messages": messages,
             "temperature": params.temperature,
             self.preset.max_tokens_field: params.max_tokens,
         }
@@ -205,12 +238,14 @@ class OpenAICompatProvider:
         loop = asyncio.get_running_loop()
         started = loop.time()
         pool = self._pool_of(loop)
-        payload = json.dumps(self.request_body(request), separators=(",", ":")).encode()
+        payload = self.wire_body(request)
+        post = pool.post("/chat/completions", payload, {"Authorization": f"Bearer {key}"})
         try:
-            async with asyncio.timeout(request.params.timeout_s + CLIENT_TIMEOUT_SLACK_S):
-                response = await pool.post(
-                    "/chat/completions", payload, {"Authorization": f"Bearer {key}"}
-                )
+            if UNDER_GATEWAY_DEADLINE.get():  # the gateway's deadline always ends it first
+                response = await post
+            else:
+                async with asyncio.timeout(request.params.timeout_s + CLIENT_TIMEOUT_SLACK_S):
+                    response = await post
         except TimeoutError:
             return _fault(Outcome.TIMEOUT, None, "the client timed out", started, key)
         except (OSError, HttpFailure) as exc:
@@ -230,6 +265,9 @@ class OpenAICompatProvider:
         if pool is not None and pool.loop is asyncio.get_running_loop():
             pool.close()
 
+
+_MESSAGES_MARK = "\x00tradeleague-messages\x00"
+_MESSAGES_MARK_JSON = json.dumps(_MESSAGES_MARK)
 
 _SSL: list[ssl.SSLContext] = []
 

@@ -33,6 +33,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -182,10 +183,40 @@ def remove_key(text: str, key: str | None) -> str:
     if not key:
         return text
     size = min(ANSWER_RUN_CHARS, len(key))
-    for form in key_forms(key):
-        text = re.sub(re.escape(form), REDACTED, text, flags=re.IGNORECASE)
+    ascii_text = text.isascii()
+    folded = text.lower() if ascii_text else ""
+    for lowered, pattern in _form_patterns(key):
+        # an ASCII text can hold an (ASCII) form, in any case, only if its lower case does;
+        # other texts go to the pattern, whose case rules reach beyond ASCII
+        if ascii_text and lowered not in folded:
+            continue
+        replaced = pattern.sub(REDACTED, text)
+        if replaced != text:
+            text = replaced
+            folded = text.lower() if ascii_text else ""
     text = _redact_key_pieces(text, key, size)
     return _redact_key_pieces(text, key[::-1], size)
+
+
+@lru_cache(maxsize=256)
+def _form_patterns(key: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Return each of `key_forms`, lower-cased and compiled (case-blind), once per key."""
+    return tuple(
+        (form.lower(), re.compile(re.escape(form), re.IGNORECASE)) for form in key_forms(key)
+    )
+
+
+@lru_cache(maxsize=256)
+def _key_chunks(key: str, size: int) -> tuple[str, ...]:
+    """Return pieces of ``key`` such that every run of it ``size`` long holds one whole.
+
+    The pieces are ``key`` cut at every multiple of ``ceil(size / 2)``; a run of
+    ``size`` characters starting anywhere spans ``2 * ceil(size / 2) - 1`` or
+    more, so it holds one piece from its first cut on. A text holding none of
+    the pieces holds no run of the key ``size`` long.
+    """
+    piece = (size + 1) // 2
+    return tuple(dict.fromkeys(key[a : a + piece] for a in range(0, len(key) - piece + 1, piece)))
 
 
 def reply_without_key(reply: ModelReply, key: str | None) -> ModelReply:
@@ -221,8 +252,15 @@ def _redact_key_pieces(text: str, key: str, shown: int = KEY_CHARS_SHOWN + 1) ->
     as a JSON, Python or HTML escape of it (``\u0073``, ``\x73``, ``&#115;``,
     ``&#x73;``), since a reader that decodes the answer would show the key.
     """
-    view, starts = _decoded(text)
-    spans = [(starts[a], starts[b]) for a, b in _key_spans(view, key, shown)]
+    starts: list[int] | None = None
+    view = text
+    if "\\" in text or "&#" in text:
+        view, starts = _decoded(text)
+    if not any(chunk in view for chunk in _key_chunks(key, min(shown, len(key)))):
+        return text  # no run of the key this long can be there
+    spans = _key_spans(view, key, shown)
+    if starts is not None:
+        spans = [(starts[a], starts[b]) for a, b in spans]
     if not spans:
         return text
     out: list[str] = []

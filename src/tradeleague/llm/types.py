@@ -7,6 +7,7 @@ A provider turns every fault it meets into one ``Outcome`` with a code (DESIGN p
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -16,8 +17,17 @@ from tradeleague.untrusted import bounded_int, clean_text, clean_value
 MAX_TOKENS_COUNTED = 10**12
 """The largest token count a reply may claim; a bigger one is cut to it (never an overflow)."""
 
+UNDER_GATEWAY_DEADLINE: ContextVar[bool] = ContextVar("under_gateway_deadline", default=False)
+"""True inside the calls of a gateway batch, whose deadline ends every call first.
+
+A provider's own client timeout (the call's window plus some slack, counted
+from a later moment) can then never fire first, so a provider may skip
+setting it: one timer less per call.
+"""
+
 __all__ = [
     "MAX_TOKENS_COUNTED",
+    "UNDER_GATEWAY_DEADLINE",
     "ChatRequest",
     "ModelReply",
     "Provider",
