@@ -301,8 +301,8 @@ def providers_for(
             local_paths.add(spec.target if spec.target.endswith(".gguf") else None)
     providers: list[Provider] = []
     if endpoints:
-        # Imported here, not at the top: the OpenAI SDK is slow to import, and a
-        # roster with no model agent never pays for it.
+        # Imported here, not at the top: the model client and its HTTP pool load
+        # only for a roster that calls a model (the CLI's start stays fast).
         from tradeleague.llm.openai_compat import OpenAICompatProvider
 
         providers = [
