@@ -56,6 +56,7 @@ from tradeleague.api.service import (
     fingerprint,
     idempotent,
 )
+from tradeleague.api.steplane import StepLane
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.web.docs import install_offline_docs
@@ -360,6 +361,7 @@ def create_app(service: ScenarioService) -> FastAPI:
     install_offline_docs(app)
     app.state.service = service
     app.add_middleware(BoundedBodies)
+    app.add_middleware(StepLane, service=service)  # outside: a bare step has no body to bound
     install_error_handlers(app)
     app.include_router(_public_router())
     app.include_router(_agent_router())
