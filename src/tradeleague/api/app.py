@@ -14,9 +14,13 @@ request is one service call, never one per dependency.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import json
 from collections.abc import Callable
-from typing import Annotated, Literal, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Annotated, Final, Literal, TypeVar
 
 from fastapi import (
     APIRouter,
@@ -93,6 +97,10 @@ async def get_service(request: Request) -> ScenarioService:
     return service
 
 
+_WORKERS: Final = ThreadPoolExecutor(max_workers=40, thread_name_prefix="tradeleague-call")
+"""The threads service calls run in (as many as AnyIO's default pool: PostgreSQL calls wait)."""
+
+
 async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
     """Run ``work`` (blocking service calls) in a worker thread, never on the event loop.
 
@@ -100,8 +108,23 @@ async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
     they queued ``/healthz`` and every read behind the steps (`bench/load.py`:
     200 scenario clients and 100 readers, `/healthz` p99 158 ms inline, 34 ms
     in threads, on a shared two-core machine).
+
+    The hand-off is the event loop's own executor call, with the caller's
+    context variables copied in as AnyIO's ``to_thread`` copies them: AnyIO's
+    capacity limiter and cancel scopes cost a bare step as much CPU as the
+    step's own SQL (`bench/api_steps.py`, profiled). A cancelled request still
+    lets its call finish in the thread (its transaction commits or rolls back
+    whole), as before.
     """
-    return await run_in_threadpool(work)
+    context = contextvars.copy_context()
+    future = asyncio.get_running_loop().run_in_executor(_WORKERS, context.run, work)
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        # as AnyIO's to_thread: the work is not abandoned midway; wait, then cancel
+        with contextlib.suppress(BaseException):
+            await future
+        raise
 
 
 ServiceDep = Annotated[ScenarioService, Depends(get_service)]
