@@ -101,6 +101,29 @@ _WORKERS: Final = ThreadPoolExecutor(max_workers=40, thread_name_prefix="tradele
 """The threads service calls run in (as many as AnyIO's default pool: PostgreSQL calls wait)."""
 
 
+def _settle(future: asyncio.Future[_T], value: _T | None, error: BaseException | None) -> None:
+    if future.done():  # the awaiting request was cancelled
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)  # type: ignore[arg-type]
+
+
+def _run(
+    loop: asyncio.AbstractEventLoop,
+    future: asyncio.Future[_T],
+    context: contextvars.Context,
+    work: Callable[[], _T],
+) -> None:
+    try:
+        value = context.run(work)
+    except BaseException as error:  # handed to the awaiting request, as a thread pool does
+        loop.call_soon_threadsafe(_settle, future, None, error)
+    else:
+        loop.call_soon_threadsafe(_settle, future, value, None)
+
+
 async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
     """Run ``work`` (blocking service calls) in a worker thread, never on the event loop.
 
@@ -109,15 +132,18 @@ async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
     200 scenario clients and 100 readers, `/healthz` p99 158 ms inline, 34 ms
     in threads, on a shared two-core machine).
 
-    The hand-off is the event loop's own executor call, with the caller's
-    context variables copied in as AnyIO's ``to_thread`` copies them: AnyIO's
-    capacity limiter and cancel scopes cost a bare step as much CPU as the
-    step's own SQL (`bench/api_steps.py`, profiled). A cancelled request still
+    The hand-off is a thread pool whose worker settles an asyncio future
+    through ``call_soon_threadsafe``, with the caller's context variables
+    copied in as AnyIO's ``to_thread`` copies them: AnyIO's capacity limiter
+    and cancel scopes, and then ``run_in_executor``'s chained futures, cost a
+    bare step as much CPU as the step's own SQL (`bench/api_steps.py`,
+    profiled with py-spy). A cancelled request still
     lets its call finish in the thread (its transaction commits or rolls back
     whole), as before.
     """
-    context = contextvars.copy_context()
-    future = asyncio.get_running_loop().run_in_executor(_WORKERS, context.run, work)
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[_T] = loop.create_future()
+    _WORKERS.submit(_run, loop, future, contextvars.copy_context(), work)
     try:
         return await asyncio.shield(future)
     except asyncio.CancelledError:
