@@ -123,3 +123,16 @@ def test_steps_with_an_idempotency_key_or_a_bearer_token_take_the_route(
     assert _same(sides, "/api/v1/runs/RUN/step", once) == 200
     assert _same(sides, "/api/v1/runs/RUN/step", {"Authorization": "Bearer KEY"}) == 200
     assert laned == []
+
+
+def test_the_lane_reads_the_first_api_key_header_as_the_route_does(
+    sides: tuple[Side, Side],
+) -> None:
+    """S-SVC-4: an empty first X-API-Key is no key, whatever follows (one answer for both)."""
+    for side in sides:
+        answer = side.client.post(
+            f"/api/v1/runs/{side.run}/step",
+            headers=[("X-API-Key", ""), ("X-API-Key", side.key)],
+        )
+        assert answer.status_code == 401
+        assert answer.json()["error"]["code"] == "missing_api_key"

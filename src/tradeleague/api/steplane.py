@@ -46,7 +46,7 @@ _JSON_HEADERS: Final = b"application/json"
 def _lane_key(headers: list[tuple[bytes, bytes]]) -> str | None:
     """Return the request's API key if the request is a bare step, else None.
 
-    A bare step has one non-empty ``X-API-Key``, no body (no
+    A bare step has a non-empty (first) ``X-API-Key``, no body (no
     ``Content-Length`` other than ``0``, no ``Transfer-Encoding``), and no
     ``Content-Type``, ``Content-Encoding`` or ``Idempotency-Key`` header.
     """
@@ -55,8 +55,11 @@ def _lane_key(headers: list[tuple[bytes, bytes]]) -> str | None:
         lower = name.lower()
         if lower not in _SEEN:
             continue
-        if lower == b"x-api-key" and key is None and value:
-            key = value
+        if lower == b"x-api-key":
+            if key is None:  # the first one counts, as for the route
+                if not value:
+                    return None
+                key = value
         elif lower != b"content-length" or value.strip() != b"0":
             return None
     return None if key is None else key.decode("latin-1")
