@@ -6,10 +6,10 @@ layer when the body carries an ``idempotency_key`` (S-SVC-1); the replayed
 body is the stored text, byte for byte.
 
 Routes are ``async``: each hands its whole service call to `call`, which runs
-it in place on SQLite (a sub-millisecond local transaction; a hop to a worker
-thread and back cost more than the call itself) and in a worker thread on
-PostgreSQL, where calls wait on the network and on row locks. Either way one
-request is one service call, never one per dependency.
+it in a worker thread, so the event loop (and ``/healthz``) never waits on the
+database. One request is one service call, never one per dependency. A bare
+step (no body, no idempotency key) is answered before routing by
+`tradeleague.api.steplane.StepLane`, with the same calls and the same bytes.
 """
 
 from __future__ import annotations
