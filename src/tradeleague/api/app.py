@@ -6,17 +6,21 @@ layer when the body carries an ``idempotency_key`` (S-SVC-1); the replayed
 body is the stored text, byte for byte.
 
 Routes are ``async``: each hands its whole service call to `call`, which runs
-it in place on SQLite (a sub-millisecond local transaction; a hop to a worker
-thread and back cost more than the call itself) and in a worker thread on
-PostgreSQL, where calls wait on the network and on row locks. Either way one
-request is one service call, never one per dependency.
+it in a worker thread, so the event loop (and ``/healthz``) never waits on the
+database. One request is one service call, never one per dependency. A bare
+step (no body, no idempotency key) is answered before routing by
+`tradeleague.api.steplane.StepLane`, with the same calls and the same bytes.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import json
 from collections.abc import Callable
-from typing import Annotated, Literal, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import Annotated, Final, Literal, TypeVar
 
 from fastapi import (
     APIRouter,
@@ -56,6 +60,7 @@ from tradeleague.api.service import (
     fingerprint,
     idempotent,
 )
+from tradeleague.api.steplane import StepLane
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.web.docs import install_offline_docs
@@ -92,6 +97,33 @@ async def get_service(request: Request) -> ScenarioService:
     return service
 
 
+_WORKERS: Final = ThreadPoolExecutor(max_workers=40, thread_name_prefix="tradeleague-call")
+"""The threads service calls run in (as many as AnyIO's default pool: PostgreSQL calls wait)."""
+
+
+def _settle(future: asyncio.Future[_T], value: _T | None, error: BaseException | None) -> None:
+    if future.done():  # the awaiting request was cancelled
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)  # type: ignore[arg-type]
+
+
+def _run(
+    loop: asyncio.AbstractEventLoop,
+    future: asyncio.Future[_T],
+    context: contextvars.Context,
+    work: Callable[[], _T],
+) -> None:
+    try:
+        value = context.run(work)
+    except BaseException as error:  # handed to the awaiting request, as a thread pool does
+        loop.call_soon_threadsafe(_settle, future, None, error)
+    else:
+        loop.call_soon_threadsafe(_settle, future, value, None)
+
+
 async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
     """Run ``work`` (blocking service calls) in a worker thread, never on the event loop.
 
@@ -99,8 +131,26 @@ async def call(service: ScenarioService, work: Callable[[], _T]) -> _T:
     they queued ``/healthz`` and every read behind the steps (`bench/load.py`:
     200 scenario clients and 100 readers, `/healthz` p99 158 ms inline, 34 ms
     in threads, on a shared two-core machine).
+
+    The hand-off is a thread pool whose worker settles an asyncio future
+    through ``call_soon_threadsafe``, with the caller's context variables
+    copied in as AnyIO's ``to_thread`` copies them: AnyIO's capacity limiter
+    and cancel scopes, and then ``run_in_executor``'s chained futures, cost a
+    bare step as much CPU as the step's own SQL (`bench/api_steps.py`,
+    profiled with py-spy). A cancelled request still
+    lets its call finish in the thread (its transaction commits or rolls back
+    whole), as before.
     """
-    return await run_in_threadpool(work)
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[_T] = loop.create_future()
+    _WORKERS.submit(_run, loop, future, contextvars.copy_context(), work)
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        # as AnyIO's to_thread: the work is not abandoned midway; wait, then cancel
+        with contextlib.suppress(BaseException):
+            await future
+        raise
 
 
 ServiceDep = Annotated[ScenarioService, Depends(get_service)]
@@ -360,6 +410,7 @@ def create_app(service: ScenarioService) -> FastAPI:
     install_offline_docs(app)
     app.state.service = service
     app.add_middleware(BoundedBodies)
+    app.add_middleware(StepLane, service=service)  # outside: a bare step has no body to bound
     install_error_handlers(app)
     app.include_router(_public_router())
     app.include_router(_agent_router())

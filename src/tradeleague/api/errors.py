@@ -14,7 +14,12 @@ from tradeleague.api.service import ServiceError
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import StoreError
 
-__all__ = ["error_response", "install_error_handlers"]
+__all__ = [
+    "error_response",
+    "install_error_handlers",
+    "service_error_response",
+    "store_error_response",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -40,10 +45,21 @@ def error_response(
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+def service_error_response(exc: ServiceError) -> JSONResponse:
+    """Return the JSON error response of a service call's expected failure."""
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+def store_error_response(exc: StoreError) -> JSONResponse:
+    """Log a store failure and return the 503 the client sees (no internals in it)."""
+    _log.error("store error: %s", exc)
+    return error_response(503, "store_unavailable", "The database is unavailable; retry later.")
+
+
 async def _service(request: Request, exc: Exception) -> JSONResponse:
     if not isinstance(exc, ServiceError):
         raise exc
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return service_error_response(exc)
 
 
 _SEND_JSON = "Send the body as JSON, with the header Content-Type: application/json."
@@ -80,8 +96,9 @@ async def _http(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _store(request: Request, exc: Exception) -> JSONResponse:
-    _log.error("store error: %s", exc)
-    return error_response(503, "store_unavailable", "The database is unavailable; retry later.")
+    if not isinstance(exc, StoreError):
+        raise exc
+    return store_error_response(exc)
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
