@@ -131,7 +131,7 @@ class SeasonState:
 
     def apply(self, e: Event) -> None:
         """Apply one event of the stream."""
-        p = e.payload
+        p = e.payload_view
         kind = e.kind
         if kind == EventKind.SEASON_STARTED:
             self.started = True
@@ -142,7 +142,7 @@ class SeasonState:
             self.source = str(p.get("source", ""))
             self.synthetic = bool(p.get("synthetic", False))
         elif kind == ev.UNIVERSE_CHOSEN:
-            self.universe = dict(p)
+            self.universe = e.payload  # a copy of its own: the report keeps it
         elif kind == EventKind.SEASON_ENDED:
             self.ended = True
         elif kind == ev.AGENT_CREATED:
@@ -213,7 +213,7 @@ class SeasonState:
                 self.ranked_rounds[Division(str(d))] = hour
 
     def _entry(self, e: Event, kind: EntryKind) -> None:
-        p = e.payload
+        p = e.payload_view
         a = self.agents[str(p["agent"])]
         hour = _time(p["round"])
         code = p.get("reason_code")
