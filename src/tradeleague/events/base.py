@@ -238,9 +238,13 @@ class Event:
         if _ULID_RE.fullmatch(id) is None:
             raise ValueError(f"event id {id!r} is not a ULID")
         copy = object.__new__(Event)
-        for name in self.__slots__:
-            object.__setattr__(copy, name, getattr(self, name))
-        object.__setattr__(copy, "_id", EventId(id))
+        init = object.__setattr__
+        init(copy, "_stream", self._stream)
+        init(copy, "_kind", self._kind)
+        init(copy, "_payload_json", self._payload_json)
+        init(copy, "_occurred_at", self._occurred_at)
+        init(copy, "_id", EventId(id))
+        init(copy, "_parsed", self._parsed)
         return copy
 
     @property
