@@ -89,7 +89,7 @@ class RoundRecord:
     """It was its day's Open round (W-DIV-1)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class SeasonState:
     """A season folded from its events."""
 
@@ -114,6 +114,15 @@ class SeasonState:
     """Per agent, each entry's recorded (value, cash, holdings), in micro-units."""
     universe: dict[str, Any] | None = None
     """The ``UniverseChosen`` payload, when the season's symbols were read from the chain."""
+
+    def __repr__(self) -> str:
+        # Short on purpose: asyncio.run (3.11) writes the repr of its task, result
+        # included, when it puts back the SIGINT handler; a full repr of every agent's
+        # entries cost a replay time that grew with its roster and rounds.
+        return (
+            f"SeasonState(stream={self.stream!r}, agents={len(self.agents)}, "
+            f"rounds={len(self.rounds)}, ended={self.ended})"
+        )
 
     @classmethod
     def from_events(
