@@ -128,7 +128,7 @@ def _canonical_object(text: object) -> dict[str, object] | None:
     if type(text) is not str:
         return None
     try:
-        value = json.loads(text, parse_float=_refuse, parse_constant=_refuse)
+        value = _loads(text)
         if type(value) is not dict or _dumps(value) != text:
             return None
         if not text.isascii():
@@ -138,6 +138,8 @@ def _canonical_object(text: object) -> dict[str, object] | None:
     return value
 
 
+# made once: json.loads with hooks builds a decoder on every call
+_loads = json.JSONDecoder(parse_float=_refuse, parse_constant=_refuse).decode
 _dumps = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
 ).encode
