@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from tradeleague.errors import StoreError
 from tradeleague.events import Event, EventKind
-from tradeleague.store import GENESIS_HASH, chain_hash, open_store, verify
+from tradeleague.ids import derived_id
+from tradeleague.store import GENESIS_HASH, chain_hash, event_store, open_store, verify
+from tradeleague.store.chain import StoredEvent
 from tradeleague.store.engine import WRITE
-from tradeleague.store.schema import chain_head
+from tradeleague.store.event_store import _row
+from tradeleague.store.schema import chain_head, events
 
 T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
 
@@ -184,3 +188,31 @@ def test_append_in_shares_the_callers_transaction(db_url: str) -> None:
         report = verify(store)
         assert report.ok, report.mismatches
         assert report.events == 4
+
+
+def test_sqlite_rows_are_stored_as_the_core_insert_stores_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """C-4: the driver-level SQLite insert writes the very bytes the Core statement wrote."""
+    moments = [T0, T0 + timedelta(microseconds=1), datetime(2026, 7, 1, 9, 30, 5, 120, tzinfo=UTC)]
+    batch = [
+        Event(
+            "s/é", EventKind.MODEL_CALLED, {"n": i, "text": "ü \u2028"}, m, id=derived_id("s", i, m)
+        )
+        for i, m in enumerate(moments)
+    ]
+
+    def dump(url: str) -> list[tuple[object, ...]]:
+        with open_store(url) as store:
+            store.append(batch)
+            with store.transaction("read") as connection:
+                query = "SELECT *, typeof(occurred_at), typeof(seq) FROM events ORDER BY seq"
+                return [tuple(r) for r in connection.exec_driver_sql(query)]
+
+    quick = dump(f"sqlite:///{tmp_path / 'quick.db'}")
+
+    def core(connection: sa.Connection, stored: list[StoredEvent]) -> None:
+        connection.execute(sa.insert(events), [_row(s) for s in stored])
+
+    monkeypatch.setattr(event_store, "_insert", core)
+    assert dump(f"sqlite:///{tmp_path / 'core.db'}") == quick

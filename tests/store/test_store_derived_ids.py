@@ -11,10 +11,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from ulid import ULID
 
 from tradeleague.errors import StoreError
 from tradeleague.events import Event
-from tradeleague.ids import derived_id
+from tradeleague.ids import _ulid_text, derived_id
 from tradeleague.store import open_store, verify
 
 T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
@@ -127,3 +130,9 @@ def test_a_failed_insert_does_not_move_the_position(sqlite_url: str) -> None:
         store.append([_event("a", 2)])
         ids = [s.event.id for s in base.events(stream="a")]
         assert ids == [clash, derived_id("a", 1, T0 + timedelta(seconds=2))]
+
+
+@given(st.binary(min_size=16, max_size=16))
+def test_ulid_text_matches_the_ulid_package(raw: bytes) -> None:
+    """C-1: derived ids are written as the ``ulid`` package writes a ULID, byte for byte."""
+    assert _ulid_text(int.from_bytes(raw, "big")) == str(ULID.from_bytes(raw))

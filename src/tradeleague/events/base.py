@@ -36,6 +36,13 @@ _ULID_RE: Final = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 _MAX_STREAM: Final = 200
 
 
+def _check_names(stream: str, kind: str) -> None:
+    if not stream or len(stream) > _MAX_STREAM or not stream.isprintable():
+        raise ValueError(f"stream {stream!r}: 1 to {_MAX_STREAM} printable characters")
+    if _KIND_RE.fullmatch(kind) is None:
+        raise ValueError(f"kind {kind!r}: a PascalCase past-tense name")
+
+
 def _check_json(value: object, path: str) -> None:
     if value is None or isinstance(value, bool | int):
         return
@@ -148,7 +155,13 @@ class Event:
         If a field is malformed; an event is checked once, when it is made.
     """
 
-    __slots__ = ("_id", "_kind", "_occurred_at", "_payload_json", "_stream")
+    __slots__ = ("_id", "_kind", "_occurred_at", "_parsed", "_payload_json", "_stream")
+    _id: EventId
+    _kind: str
+    _occurred_at: datetime
+    _parsed: dict[str, object] | None
+    _payload_json: str
+    _stream: str
 
     def __init__(
         self,
@@ -158,21 +171,56 @@ class Event:
         occurred_at: datetime,
         id: str | None = None,
     ) -> None:
-        if not stream or len(stream) > _MAX_STREAM or not stream.isprintable():
-            raise ValueError(f"stream {stream!r}: 1 to {_MAX_STREAM} printable characters")
         kind = str(kind)
-        if _KIND_RE.fullmatch(kind) is None:
-            raise ValueError(f"kind {kind!r}: a PascalCase past-tense name")
+        _check_names(stream, kind)
         if not isinstance(payload, Mapping):
             raise TypeError(f"payload must be a mapping, not {type(payload).__name__}")
         event_id = new_id() if id is None else id
         if _ULID_RE.fullmatch(event_id) is None:
             raise ValueError(f"event id {event_id!r} is not a ULID")
-        self._stream = stream
-        self._kind = kind
-        self._payload_json = canonical_json(dict(payload))
-        self._occurred_at = ensure_utc(occurred_at)
-        self._id = EventId(event_id)
+        # set through object.__setattr__: the immutability guard costs a lookup per field
+        init = object.__setattr__
+        init(self, "_stream", stream)
+        init(self, "_kind", kind)
+        init(self, "_payload_json", canonical_json(dict(payload)))
+        init(self, "_occurred_at", ensure_utc(occurred_at))
+        init(self, "_id", EventId(event_id))
+        init(self, "_parsed", None)
+
+    @classmethod
+    def _canonical(
+        cls,
+        stream: str,
+        kind: str,
+        payload_json: str,
+        occurred_at: datetime,
+        id: str,
+        parsed: dict[str, object] | None = None,
+    ) -> Event:
+        """Return an event whose payload text is known canonical (private to the store).
+
+        The stream, kind and id are checked as ``__init__`` checks them; the
+        payload is not: ``payload_json`` must equal ``canonical_json`` of the
+        payload it decodes to (``parsed``, when given), as for an event read
+        back from the log and proven canonical there (`store.rows`).
+
+        Raises
+        ------
+        ValueError
+            If the stream, kind or id is malformed.
+        """
+        _check_names(stream, kind)
+        if _ULID_RE.fullmatch(id) is None:
+            raise ValueError(f"event id {id!r} is not a ULID")
+        event = object.__new__(cls)
+        init = object.__setattr__
+        init(event, "_stream", stream)
+        init(event, "_kind", kind)
+        init(event, "_payload_json", payload_json)
+        init(event, "_occurred_at", ensure_utc(occurred_at))
+        init(event, "_id", EventId(id))
+        init(event, "_parsed", parsed)
+        return event
 
     @classmethod
     def now(cls, clock: Clock, stream: str, kind: str, payload: Mapping[str, object]) -> Event:
@@ -190,9 +238,13 @@ class Event:
         if _ULID_RE.fullmatch(id) is None:
             raise ValueError(f"event id {id!r} is not a ULID")
         copy = object.__new__(Event)
-        for name in self.__slots__:
-            object.__setattr__(copy, name, getattr(self, name))
-        object.__setattr__(copy, "_id", EventId(id))
+        init = object.__setattr__
+        init(copy, "_stream", self._stream)
+        init(copy, "_kind", self._kind)
+        init(copy, "_payload_json", self._payload_json)
+        init(copy, "_occurred_at", self._occurred_at)
+        init(copy, "_id", EventId(id))
+        init(copy, "_parsed", self._parsed)
         return copy
 
     @property
@@ -225,6 +277,21 @@ class Event:
         """Return a fresh copy of the payload (changing it changes nothing here)."""
         loaded: dict[str, object] = json.loads(self._payload_json)
         return loaded
+
+    @property
+    def payload_view(self) -> Mapping[str, object]:
+        """Return the payload decoded once and shared: read it, never change it.
+
+        The folds (projections, the season state) read each payload two or
+        three times; `payload` decodes a fresh copy on every read. The value
+        (nested lists and dicts included) belongs to the event: a caller that
+        keeps or changes a part copies it first.
+        """
+        parsed = self._parsed
+        if parsed is None:
+            parsed = json.loads(self._payload_json)
+            object.__setattr__(self, "_parsed", parsed)
+        return parsed
 
     def content(self) -> dict[str, object]:
         """Return every field as one canonical-JSON-safe dict (what the hash chain covers)."""

@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
 from typing import Final
 
 from tradeleague.events import Event, utc_iso
@@ -50,15 +52,26 @@ def content_json(seq: int, event: Event) -> str:
     and writing the payload again: the keys in sorted order, the other values
     written as ``canonical_json`` writes them (a test holds the two equal).
     """
+    # The id (a ULID), the kind (PascalCase letters and digits; both checked when the
+    # event is made) and the UTC time (digits and punctuation) need no escaping: each
+    # is its own JSON string between quotes. A stream may need escapes; a log holds
+    # few streams, so their texts are kept.
     return (
-        f'{{"id":{_text(event.id)},"kind":{_text(event.kind)},'
-        f'"occurred_at":{_text(utc_iso(event.occurred_at))},'
+        f'{{"id":"{event.id}","kind":"{event.kind}",'
+        f'"occurred_at":"{_time_text(event.occurred_at)}",'
         f'"payload":{event.payload_json},"seq":{int(seq)},"stream":{_text(event.stream)}}}'
     )
 
 
+@lru_cache(maxsize=1024)
 def _text(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+@lru_cache(maxsize=4096)
+def _time_text(moment: datetime) -> str:
+    # a replay stamps many events with one moment; equal aware datetimes are one UTC instant
+    return utc_iso(moment)
 
 
 @dataclass(frozen=True, slots=True)

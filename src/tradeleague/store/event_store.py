@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Final
 
 import sqlalchemy as sa
 from sqlalchemy import exc
@@ -273,7 +274,7 @@ class Store:
             stored.append(StoredEvent(seq, event, prev, digest))
             prev = digest
         try:
-            connection.execute(sa.insert(events), [_row(s) for s in stored])
+            _insert(connection, stored)
         except exc.IntegrityError:
             raise StoreError(
                 f"Cannot append to {self.url}: an event id in this batch is already "
@@ -397,6 +398,44 @@ class Store:
         from tradeleague.store.refresh import refresh
 
         return refresh(self, names)
+
+
+_SQLITE_INSERT: Final = (
+    "INSERT INTO events (seq, event_id, stream, kind, occurred_at, payload, prev_hash, hash) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+"""The insert of one events row on SQLite, in the order `_insert` lists the values."""
+
+
+def _insert(connection: sa.Connection, stored: list[StoredEvent]) -> None:
+    """Insert the rows of ``stored`` in one executemany.
+
+    On SQLite the rows go to the driver as tuples, each time bound by the
+    column type's own processor (the very text SQLAlchemy would store): the
+    Core statement spent more per row on building and processing parameter
+    dicts than SQLite spent inserting them. Other backends take the statement.
+    """
+    dialect = connection.dialect
+    if dialect.name != "sqlite" or dialect.paramstyle != "qmark":
+        connection.execute(sa.insert(events), [_row(s) for s in stored])
+        return
+    when = events.c.occurred_at.type.dialect_impl(dialect).bind_processor(dialect)
+    if when is None:  # pragma: no cover - UtcDateTime always has one on SQLite
+        raise RuntimeError("no bind processor for occurred_at")
+    rows = [
+        (
+            s.seq,
+            s.event.id,
+            s.event.stream,
+            s.event.kind,
+            when(s.event.occurred_at),
+            s.event.payload_json,
+            s.prev_hash,
+            s.hash,
+        )
+        for s in stored
+    ]
+    connection.exec_driver_sql(_SQLITE_INSERT, rows)
 
 
 def _row(stored: StoredEvent) -> dict[str, object]:

@@ -77,7 +77,7 @@ class PortfolioProjector:
         """Return ``"<stream>/<account>"`` for the two kinds it folds, else ``None``."""
         if event.kind in ACCOUNT_KINDS:
             try:
-                return account_key(event.stream, account_of(event.kind, event.payload))
+                return account_key(event.stream, account_of(event.kind, event.payload_view))
             except ValueError as exc:
                 raise ValueError(f"{event.kind} {event.id}: {exc}") from None
         return None
@@ -99,4 +99,4 @@ class PortfolioProjector:
         if state is not None and not isinstance(state, Mapping):
             raise ValueError(f"portfolio state is not a mapping: {state!r}")
         before = None if state is None else Portfolio.from_state(state)
-        return fold_account(before, event.kind, event.payload).state()
+        return fold_account(before, event.kind, event.payload_view).state()

@@ -93,8 +93,53 @@ def row_to_stored(row: sa.Row[tuple[object, ...]]) -> StoredEvent:
         store, e.g. with the triggers disabled).
     """
     m = row._mapping
-    payload = strict_loads(m["payload"])
-    if not isinstance(payload, dict):
-        raise TypeError("the payload is not a JSON object")
-    event = Event(m["stream"], m["kind"], payload, m["occurred_at"], id=m["event_id"])
+    text = m["payload"]
+    parsed = _canonical_object(text)
+    if parsed is not None:  # the common case: the text is what the writer stored
+        event = Event._canonical(
+            m["stream"], str(m["kind"]), text, m["occurred_at"], m["event_id"], parsed
+        )
+    else:  # anything else takes the checks of a new event (and their errors)
+        payload = strict_loads(text)
+        if not isinstance(payload, dict):
+            raise TypeError("the payload is not a JSON object")
+        event = Event(m["stream"], m["kind"], payload, m["occurred_at"], id=m["event_id"])
     return StoredEvent(int(m["seq"]), event, str(m["prev_hash"]), str(m["hash"]))
+
+
+class _NotPlain(Exception):
+    """A float or a NaN/Infinity constant in stored text (refused by canonical JSON)."""
+
+
+def _refuse(_text: str) -> object:
+    raise _NotPlain
+
+
+def _canonical_object(text: object) -> dict[str, object] | None:
+    """Return the object ``text`` decodes to if ``text`` is its canonical JSON, else ``None``.
+
+    Decoding with C-level parsing and writing back once costs far less than a
+    Python hook per object plus `canonical_json`'s walk, and proves as much:
+    equal text means no key was repeated (a repeat would be dropped on the
+    way back), no float (refused while parsing), and only Unicode that encodes
+    as UTF-8 (``canonical_json`` writes every string unescaped, so a lone
+    surrogate would be in ``text`` itself, which the encode check refuses).
+    """
+    if type(text) is not str:
+        return None
+    try:
+        value = _loads(text)
+        if type(value) is not dict or _dumps(value) != text:
+            return None
+        if not text.isascii():
+            text.encode("utf-8")
+    except (_NotPlain, ValueError, UnicodeEncodeError, RecursionError):
+        return None
+    return value
+
+
+# made once: json.loads with hooks builds a decoder on every call
+_loads = json.JSONDecoder(parse_float=_refuse, parse_constant=_refuse).decode
+_dumps = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+).encode

@@ -63,7 +63,7 @@ class WeightsEntriesProjector:
         """Return the state after ``event``; raise ``ValueError`` on a wrong entry."""
         s = _dict(state, "state")
         books = _dict(s["books"], "books")
-        p = event.payload
+        p = event.payload_view
         if event.kind == EventKind.ROUND_STARTED:
             s["prices"] = dict(_mapping(p["prices"], "prices"))
         elif event.kind in ACCOUNT_KINDS:

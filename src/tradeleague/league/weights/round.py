@@ -58,7 +58,7 @@ from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
 from tradeleague.money import Usd
-from tradeleague.sim import Portfolio, SimError, rebalance
+from tradeleague.sim import Portfolio, RebalanceResult, SimError, rebalance
 from tradeleague.store.portfolio import order_filled
 
 __all__ = ["RoundConfig", "play_round"]
@@ -147,6 +147,40 @@ class _Round:
         self.stream = state.stream
         self.round_text = ev.iso(hour)
         self.events: list[Event] = []
+        # Within one round the prices, halts, symbols and preset are fixed, and the
+        # validator and the rebalance are pure: equal answers validate alike and equal
+        # books with equal targets trade alike (a roster of baselines gives many).
+        self._answers: dict[str | None, Decision | NoDecision] = {}
+        self._trades: dict[object, RebalanceResult] = {}
+
+    def validated(self, text: str | None) -> Decision | NoDecision:
+        """Return `validate_answer` of ``text`` for this round (each distinct text once)."""
+        found = self._answers.get(text)
+        if found is None:
+            found = validate_answer(text, frozenset(self.state.symbols), self.preset)
+            self._answers[text] = found
+        return found
+
+    def traded(
+        self,
+        book: Portfolio,
+        targets: Mapping[str, int],
+        prices: Mapping[str, Usd],
+        halted: frozenset[str],
+    ) -> RebalanceResult:
+        """Return `rebalance` of ``book`` to ``targets`` at the round's prices and halts.
+
+        Raises
+        ------
+        SimError
+            As `rebalance` does (a failure is not kept).
+        """
+        key = (book.cash, tuple(sorted(book.positions.items())), tuple(sorted(targets.items())))
+        found = self._trades.get(key)
+        if found is None:
+            found = rebalance(book, targets, prices, halted, self.preset.rebalance)
+            self._trades[key] = found
+        return found
 
     def add(self, kind: str, payload: Mapping[str, object]) -> None:
         self.events.append(ev.event(self.stream, kind, payload, self.clock.now()))
@@ -398,7 +432,7 @@ def _record_turn(
     if fault is not None and reply.outcome is not Outcome.ANSWERED:
         result = fault
     else:
-        result = validate_answer(reply.text, frozenset(r.state.symbols), r.preset)
+        result = r.validated(reply.text)
     if isinstance(result, NoDecision):
         base.update(reason_code=result.code.value, detail=result.detail)
         r.entry(EventKind.NO_DECISION_MADE, a, a.portfolio, prices, base)
@@ -407,7 +441,7 @@ def _record_turn(
             r.add(ev.AGENT_PAUSED, {"agent": a.agent, "reason": result.code.value, "turns": streak})
         return
     try:
-        done = rebalance(a.portfolio, result.targets, prices, halted, r.preset.rebalance)
+        done = r.traded(a.portfolio, result.targets, prices, halted)
     except SimError as exc:
         _log.error("rebalance of %s failed: %s", a.agent, exc)
         r.entry(

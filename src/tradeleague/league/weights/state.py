@@ -89,7 +89,7 @@ class RoundRecord:
     """It was its day's Open round (W-DIV-1)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class SeasonState:
     """A season folded from its events."""
 
@@ -115,6 +115,15 @@ class SeasonState:
     universe: dict[str, Any] | None = None
     """The ``UniverseChosen`` payload, when the season's symbols were read from the chain."""
 
+    def __repr__(self) -> str:
+        # Short on purpose: asyncio.run (3.11) writes the repr of its task, result
+        # included, when it puts back the SIGINT handler; a full repr of every agent's
+        # entries cost a replay time that grew with its roster and rounds.
+        return (
+            f"SeasonState(stream={self.stream!r}, agents={len(self.agents)}, "
+            f"rounds={len(self.rounds)}, ended={self.ended})"
+        )
+
     @classmethod
     def from_events(
         cls, stream: str, events: Iterable[Event], preset: WeightsPreset | None = None
@@ -131,7 +140,7 @@ class SeasonState:
 
     def apply(self, e: Event) -> None:
         """Apply one event of the stream."""
-        p = e.payload
+        p = e.payload_view
         kind = e.kind
         if kind == EventKind.SEASON_STARTED:
             self.started = True
@@ -142,7 +151,7 @@ class SeasonState:
             self.source = str(p.get("source", ""))
             self.synthetic = bool(p.get("synthetic", False))
         elif kind == ev.UNIVERSE_CHOSEN:
-            self.universe = dict(p)
+            self.universe = e.payload  # a copy of its own: the report keeps it
         elif kind == EventKind.SEASON_ENDED:
             self.ended = True
         elif kind == ev.AGENT_CREATED:
@@ -213,7 +222,7 @@ class SeasonState:
                 self.ranked_rounds[Division(str(d))] = hour
 
     def _entry(self, e: Event, kind: EntryKind) -> None:
-        p = e.payload
+        p = e.payload_view
         a = self.agents[str(p["agent"])]
         hour = _time(p["round"])
         code = p.get("reason_code")
