@@ -99,6 +99,39 @@ async def test_c11_replay_hands_turns_on_in_latency_order_ties_by_ask_order() ->
     assert [t.reply.text for t in got[1:] if t.reply is not None] == ["early", "tie", "late"]
 
 
+class _Blind:
+    """A prompt-blind agent that notes which task asked it."""
+
+    def __init__(self, name: str, kind: str, latency_ms: int, seen: dict[str, object]) -> None:
+        self.name, self.kind, self.latency_ms, self.seen = name, kind, latency_ms, seen
+
+    async def answer(self, turn: Turn) -> AgentReply:
+        self.seen[self.name] = asyncio.current_task()
+        return AgentReply(outcome=Outcome.ANSWERED, text=self.name, latency_ms=self.latency_ms)
+
+
+async def test_replay_asks_prompt_blind_agents_without_a_task_each() -> None:
+    """C-11 (issue 16): baselines and scripts are asked in the round's own task, models each in
+    a task of their own, and the turns still come in latency order, ties by roster place."""
+    clock = ReplayClock(datetime(2026, 1, 5, tzinfo=UTC))
+    seen: dict[str, object] = {}
+    asks: list[tuple[Agent, Turn]] = [
+        (_Blind("model-late", "llm", 700, seen), TURN),
+        (_Blind("base", "baseline", 0, seen), TURN),
+        (_Blind("script", "scripted", 700, seen), TURN),
+        (_Blind("model-early", "llm", 5, seen), TURN),
+        (_Raises(RuntimeError("x")), TURN),
+    ]
+    here = asyncio.current_task()
+    got = [t async for t in ReplayPacing(clock).turns(asks, timedelta(seconds=5))]
+    assert [t.index for t in got] == [1, 4, 3, 0, 2]
+    assert seen["base"] is here
+    assert seen["script"] is here
+    assert seen["model-late"] is not here
+    assert seen["model-early"] is not here
+    assert seen["model-late"] is not seen["model-early"]
+
+
 async def test_c11_live_hands_turns_on_as_they_end_under_one_deadline() -> None:
     """C-11, D-RND-3: live, each turn is handed on when it ends; a hang becomes a timeout."""
     asks: list[tuple[Agent, Turn]] = [

@@ -246,7 +246,7 @@ def test_calls_go_out_in_parallel_once_per_cycle_t_cyc_6(tmp_path: Path, tape: M
     @dataclass
     class Waits:
         name: str = "waits"
-        kind: str = "scripted"
+        kind: str = "llm"  # models: a replay asks prompt-blind agents in its own task
 
         async def answer(self, turn: Turn) -> AgentReply:
             await asyncio.wait_for(ready.wait(), 5)  # would time out if asked one after another
@@ -256,7 +256,7 @@ def test_calls_go_out_in_parallel_once_per_cycle_t_cyc_6(tmp_path: Path, tape: M
     @dataclass
     class Sets:
         name: str = "sets"
-        kind: str = "scripted"
+        kind: str = "llm"
         asked: int = 0
 
         async def answer(self, turn: Turn) -> AgentReply:
