@@ -119,6 +119,8 @@ class Tally:
     health_ms: list[float] = field(default_factory=list)
     outcomes: Counter[str] = field(default_factory=Counter)
     peak_mib: float = 0.0
+    rss_mib: list[float] = field(default_factory=list)
+    """The server's RSS every 0.2 s, in order: flat or growing is read from it."""
 
 
 async def _reader(client: httpx.AsyncClient, pages: list[str], stop: float, t: Tally) -> None:
@@ -183,7 +185,9 @@ def _start_prober(base: str, seconds: float) -> subprocess.Popen[bytes]:
 
 async def _watch_memory(pid: int, stop: float, t: Tally) -> None:
     while time.monotonic() < stop:
-        t.peak_mib = max(t.peak_mib, _rss_mib(pid))
+        rss = _rss_mib(pid)
+        t.peak_mib = max(t.peak_mib, rss)
+        t.rss_mib.append(rss)
         await asyncio.sleep(0.2)
 
 
@@ -270,6 +274,11 @@ def main() -> None:
     print(
         f"server memory (RSS): before {before:.0f} MiB, "
         f"peak {tally.peak_mib:.0f}, after {after:.0f}"
+    )
+    tenths = [tally.rss_mib[len(tally.rss_mib) * k // 10] for k in range(10) if tally.rss_mib]
+    print(
+        "server memory over the load, each tenth (MiB): "
+        + " ".join(f"{m:.0f}" for m in [*tenths, *tally.rss_mib[-1:]])
     )
 
 
