@@ -268,14 +268,10 @@ class Gateway:
         except TimeoutError as exc:
             if expired:
                 return self._past_deadline(call, queued_from, sent, loop.time())
-            # the provider's own timeout, before the deadline
-            reply = ModelReply(outcome=Outcome.TIMEOUT, error=provider_error_text(exc))
-        except Exception as exc:  # a provider that broke its contract (C-5)
-            reply = ModelReply(outcome=Outcome.PROVIDER_ERROR, error=provider_error_text(exc))
-        if sent is None:  # unreachable: only the deadline ends a call still queued
-            sent = queued_from
-        ended = loop.time()
-        return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
+            reply = _raised(exc)
+        except Exception as exc:
+            reply = _raised(exc)
+        return _timed(reply, queued_from, sent, loop.time())
 
     async def _attempt_scoped(
         self, call: Call, api_key: str | None, deadline: float
@@ -293,14 +289,10 @@ class Gateway:
         except TimeoutError as exc:
             if scope.expired():
                 return self._past_deadline(call, queued_from, sent, loop.time())
-            # the provider's own timeout, before the deadline
-            reply = ModelReply(outcome=Outcome.TIMEOUT, error=provider_error_text(exc))
-        except Exception as exc:  # a provider that broke its contract (C-5)
-            reply = ModelReply(outcome=Outcome.PROVIDER_ERROR, error=provider_error_text(exc))
-        if sent is None:  # unreachable: only the deadline ends a call still queued
-            sent = queued_from
-        ended = loop.time()
-        return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
+            reply = _raised(exc)
+        except Exception as exc:
+            reply = _raised(exc)
+        return _timed(reply, queued_from, sent, loop.time())
 
     @staticmethod
     def _past_deadline(
@@ -419,6 +411,25 @@ def provider_error_text(exc: BaseException) -> str:
     if f"{kind.__module__}.{kind.__qualname__}" in SAFE_PROVIDER_ERRORS:
         return f"the provider raised {kind.__name__}: {redact_secrets(str(exc))}"
     return f"the provider raised {kind.__name__}"
+
+
+def _raised(exc: Exception) -> ModelReply:
+    """Return the reply for an exception out of ``Provider.complete`` before the deadline.
+
+    A ``TimeoutError`` is the provider's own timeout; anything else is a provider
+    that broke its contract (C-5).
+    """
+    outcome = Outcome.TIMEOUT if isinstance(exc, TimeoutError) else Outcome.PROVIDER_ERROR
+    return ModelReply(outcome=outcome, error=provider_error_text(exc))
+
+
+def _timed(
+    reply: ModelReply, queued_from: float, sent: float | None, ended: float
+) -> tuple[ModelReply, int, int]:
+    """Return ``reply`` with its queue wait and latency in whole milliseconds, rounded up."""
+    if sent is None:  # unreachable: only the deadline ends a call still queued
+        sent = queued_from
+    return reply, ceil_ms(sent - queued_from), ceil_ms(ended - sent)
 
 
 class _Deadline:
