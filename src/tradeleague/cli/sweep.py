@@ -16,7 +16,7 @@ from tradeleague.errors import ConfigError
 __all__ = ["register"]
 
 _CONFIG_HELP = (
-    "The sweep file (TOML): seeds, and per format ([weights], [direction], [thesis]) its "
+    "The sweep file (TOML): seeds, and per format (\\[weights], \\[direction], \\[thesis]) its "
     "seasons and rosters; e.g. examples/sweep.toml. Paths in it are relative to the file."
 )
 _OUT_HELP = (
@@ -40,14 +40,14 @@ def sweep(
         int | None, typer.Option("--workers", metavar="N", min=1, max=1024, help=_WORKERS_HELP)
     ] = None,
 ) -> None:
-    """Run a grid of replays (formats x seasons x rosters x seeds) as Ray tasks; merge the boards.
+    r"""Run a grid of replays (formats x seasons x rosters x seeds) as Ray tasks; merge the boards.
 
     Each cell is the format's own replay (tradeleague replay weights,
     direction or thesis) with its own store and REPORT.json; a line is printed as each
     finishes. The merged REPORT.json (each cell's format, season, roster and
     seed, its outcome and figures) and BOARD.md are written to --out. Exits 1
     when a cell failed (its error is in the report; the others still run).
-    Needs the tradeleague[ray] extra.
+    Needs the tradeleague\[ray] extra.
 
     Example: tradeleague sweep --config examples/sweep.toml --out sweep-out --workers 2
     """
