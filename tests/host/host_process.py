@@ -23,13 +23,22 @@ def free_port() -> int:
         return port
 
 
-def start_host(args: list[str], log: Path) -> subprocess.Popen[bytes]:
-    """Start ``tradeleague run ARGS`` as a subprocess, its stderr into ``log``."""
+def start_host(
+    args: list[str], log: Path, *, killed_at: int | None = None
+) -> subprocess.Popen[bytes]:
+    """Start ``tradeleague run ARGS`` as a subprocess, its stderr into ``log``.
+
+    ``killed_at``: the host kills itself (SIGKILL) inside the append that would take
+    the log past that many events, an exact moment however fast the run writes.
+    """
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
            "FAKE_KEY": "sk-fake"}  # fmt: skip
+    command = [sys.executable, "-m", "tradeleague.cli"]
+    if killed_at is not None:
+        command = [sys.executable, str(Path(__file__).with_name("killed_at.py")), str(killed_at)]
     with log.open("ab") as handle:  # the child keeps its own descriptor
         return subprocess.Popen(
-            [sys.executable, "-m", "tradeleague.cli", "run", *args],
+            [*command, "run", *args],
             stdout=handle, stderr=handle, env=env, start_new_session=True,
         )  # fmt: skip
 
