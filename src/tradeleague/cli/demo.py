@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import shlex
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Annotated
@@ -260,9 +261,14 @@ def demo(
         "What these scores do not account for (luck first): `tradeleague limits`, "
         "or /api/v1/limits on `tradeleague serve`."
     )
+    # Quoted for a shell (the stream's label holds parentheses) and never wrapped, so
+    # the command can be pasted as printed.
+    serve = shlex.join(["tradeleague", "serve", "--db", store.url, "--direction-stream", stream])
     console.print(
-        f"Open the boards in a browser: tradeleague serve --db {store.url} "
-        f"--direction-stream {stream}, then http://127.0.0.1:8000/"
+        f"Open the boards in a browser: {serve}, then http://127.0.0.1:8000/",
+        soft_wrap=True,
+        markup=False,
+        highlight=False,
     )
     console.print(DISCLAIMER)
     if not report.ok:
