@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import time
 from typing import Any
 
@@ -16,13 +17,14 @@ from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider, ReceivedRequest
 
 HOUSE = "house-summary"
+PLAIN = "Holds the S&P 500 index <mostly> and trims losers. It rebalances daily."
 
 
 def _summary(request: ReceivedRequest) -> str:
     prompt = request.messages[-1].content
     if "0x" in prompt:
         return "Buys what 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed tells it to."
-    return "Holds the index and trims losers. It rebalances daily."
+    return PLAIN
 
 
 def _settled(me: Any, want: str | None, count: int, store: Any) -> dict[str, Any]:
@@ -53,8 +55,11 @@ def test_summary_follows_the_prompt_and_hides_addresses(sqlite_url: str) -> None
             assert me.login(clock).status_code == 200
             body = {"name": "s", "division": "open", "prompt": "Hold the index, trim losers."}
             assert me.write("POST", "/api/v1/account/agent", body).status_code == 201
-            plain = "Holds the index and trims losers. It rebalances daily."
-            assert _settled(me, plain, 1, store)["summary"] == plain
+            plain = html.escape(PLAIN)
+            assert _settled(me, plain, 1, store)["summary"] == plain  # C-10: escaped once
+            page = me.http.get("/account").text  # the owner's page: escaped once, not twice
+            assert f'<dd class="modeltext">{plain}</dd>' in page
+            assert "&amp;amp;" not in page
             changed = me.write(
                 "POST",
                 "/api/v1/account/agent/prompt",
