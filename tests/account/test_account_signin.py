@@ -161,3 +161,73 @@ def test_hostile_agent_bodies_are_refused_with_reasons(
                 assert answer.status_code in (422, 503), (body, answer.text)
                 assert answer.json()["error"]["code"] == code, (body, answer.text)
             assert me.http.get("/api/v1/account").json()["agent"] is None
+
+
+def test_every_cookie_write_needs_the_csrf_token(sqlite_url: str) -> None:
+    """Each account write, JSON route and page form alike, is refused (403) with the session
+    cookie but without the double-submitted token, a wrong one, or without the token cookie;
+    nothing changes."""
+    clock = ReplayClock(NOW)
+    with open_store(sqlite_url) as store:
+        new_season(store, clock)
+        with site(ScenarioService(store, clock), clock) as base, owner(base) as me:
+            assert me.login(clock).status_code == 200
+            key = me.write("POST", "/api/v1/account/keys").json()["key"]
+            api: list[tuple[str, str, object]] = [
+                ("POST", "/api/v1/account/agent", OPEN_AGENT),
+                ("POST", "/api/v1/account/agent/prompt", {"prompt": "p"}),
+                ("PUT", "/api/v1/account/agent/key", {"key": "sk-0123456789abcdef"}),
+                ("POST", "/api/v1/account/agent/resume", None),
+                ("POST", "/api/v1/account/keys", None),
+                ("DELETE", f"/api/v1/account/keys/{key['id']}", None),
+                ("POST", "/api/v1/account/logout", None),
+            ]
+            for method, path, body in api:
+                for headers in ({}, {"X-CSRF-Token": "forged"}, {"X-CSRF-Token": ""}):
+                    answer = me.http.request(method, path, json=body, headers=headers)
+                    assert answer.status_code == 403, (method, path, headers, answer.text)
+                    assert answer.json()["error"]["code"] == "csrf_failed", (method, path)
+            # The right header without the token's cookie is refused too (double submit).
+            cookie = me.http.cookies.get("tl_csrf")
+            assert cookie == me.csrf
+            me.http.cookies.delete("tl_csrf")
+            bare = me.write("POST", "/api/v1/account/keys")
+            assert (bare.status_code, bare.json()["error"]["code"]) == (403, "csrf_failed")
+            me.http.cookies.set("tl_csrf", cookie)
+            forms = {
+                "/account/agent": {"name": "f", "division": "open", "prompt": "p"},
+                "/account/agent/prompt": {"prompt": "p"},
+                "/account/agent/key": {"key": "sk-0123456789abcdef"},
+                "/account/agent/resume": {},
+                "/account/keys": {},
+                f"/account/keys/{key['id']}/revoke": {},
+                "/account/logout": {},
+            }
+            for path, form in forms.items():
+                for token in ({}, {"csrf_token": "forged"}):
+                    answer = me.http.post(path, data={**form, **token})
+                    assert answer.status_code == 403, (path, token, answer.text)
+                    assert "reload the page" in answer.text, path
+            view = me.http.get("/api/v1/account")
+            assert view.status_code == 200  # still signed in: logout was refused
+            assert view.json()["agent"] is None
+            assert [k["revoked_at"] for k in view.json()["api_keys"]] == [None]
+
+
+def test_the_domain_and_chain_id_come_from_the_settings(sqlite_url: str) -> None:
+    """--siwe-domain and --chain-id: the nonce states them; a message for them signs in, one
+    for the request's own host or chain 1 is refused."""
+    clock = ReplayClock(NOW)
+    settings = AccountSettings(siwe_domain="league.example", chain_id=137)
+    with open_store(sqlite_url) as store:
+        new_season(store, clock)
+        with site(ScenarioService(store, clock), clock, settings) as base, owner(base) as me:
+            challenge = me.http.get("/api/v1/account/nonce").json()
+            assert (challenge["domain"], challenge["chain_id"]) == ("league.example", 137)
+            host = base.removeprefix("http://")
+            assert me.login(clock, domain=host, chain_id=137).json()["error"]["code"] == (
+                "wrong_domain"
+            )
+            assert me.login(clock).json()["error"]["code"] == "wrong_chain"
+            assert me.login(clock, chain_id=137).status_code == 200
+            assert me.http.get("/api/v1/account").json()["wallet"] == me.wallet.address
