@@ -179,7 +179,8 @@ def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str
     """
     streams = _streams(store)
     seasons = [s.removeprefix("weights/") for s in streams if s.startswith("weights/")]
-    arenas = [s for s in streams if s.startswith("direction")]
+    # an arena's own stream, not the visitors' streams beside it (``{stream}/visitors/{round}``)
+    arenas = [s for s in streams if s.startswith("direction") and "/visitors/" not in s]
     if config is not None and config.weights is not None and config.weights.season not in seasons:
         seasons.append(config.weights.season)
     if (
