@@ -42,6 +42,39 @@ def test_host_second_run_on_sqlite_exits_naming_the_holder(tmp_path: Path) -> No
     assert "SQLite" in result.stderr
 
 
+def test_host_postgresql_leadership_names_its_holder_per_database(
+    pg_url: str, pg_server_url: str
+) -> None:
+    """A standby names the process that leads its own database; another league's host on
+    the same server (its own database, its own lock) neither blocks it nor is named."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    other = f"tl_{uuid.uuid4().hex[:16]}"
+    admin = sa.create_engine(pg_server_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{other}"'))
+    try:
+        with open_store(f"{pg_server_url.rpartition('/')[0]}/{other}") as elsewhere:
+            theirs = Leadership(elsewhere)
+            assert theirs.try_lead()  # another league leads its own database
+            with open_store(pg_url) as store:
+                mine, standby = Leadership(store), Leadership(store)
+                assert standby.holder() == "unknown"  # nobody leads this one
+                assert mine.try_lead()
+                assert not standby.try_lead()
+                assert standby.holder().startswith(f"tradeleague-host pid={os.getpid()} ")
+                mine.release()
+                assert standby.try_lead()
+                standby.release()
+            theirs.release()
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{other}" WITH (FORCE)'))
+        admin.dispose()
+
+
 def test_host_standby_on_postgresql_takes_over_without_playing_a_slot_twice(
     pg_url: str, tmp_path: Path
 ) -> None:

@@ -58,7 +58,11 @@ class Leadership:
                     sa.text(
                         "SELECT a.pid, a.application_name, a.client_addr FROM pg_locks l "
                         "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' "
-                        "AND l.granted AND l.objid = :lo AND l.classid = :hi"
+                        "AND l.granted AND l.objid = :lo AND l.classid = :hi "
+                        # advisory locks are per database: another league's host on the
+                        # same server holds its own, and is not this store's holder
+                        "AND l.database = (SELECT oid FROM pg_database "
+                        "WHERE datname = current_database())"
                     ),
                     {"lo": LOCK_KEY & 0xFFFFFFFF, "hi": LOCK_KEY >> 32},
                 ).first()
@@ -80,8 +84,10 @@ class Leadership:
     def release(self) -> None:
         """Give the leadership up (also done by the process's death)."""
         if self._connection is not None:
+            # invalidate, not close: a closed connection goes back to the pool with its
+            # session, and the session's lock, still alive
             with contextlib.suppress(Exception):
-                self._connection.close()
+                self._connection.invalidate()
             self._connection = None
         if self._file is not None:
             with contextlib.suppress(Exception):
