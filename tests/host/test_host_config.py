@@ -147,3 +147,32 @@ spec = "baseline:cash"
     message = str(caught.value)
     assert "line 6: feeds: 'feeds' must map each symbol to its feed" in message
     assert "line 7: give symbols or feeds, not both" in message
+
+
+def test_host_db_env_unset_is_named_and_no_default_store_is_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that reads its database URL from a variable never falls back to ./tradeleague.db
+    when the variable is unset: `run` and `status` name the variable; `--db` still wins."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TRADELEAGUE_DB", raising=False)
+    monkeypatch.delenv("LEAGUE_PG", raising=False)
+    league = tmp_path / "league.toml"
+    arena = '[direction]\n[[direction.agents]]\nname = "up"\nspec = "baseline:up"\n'
+    league.write_text('[league]\ndb_env = "LEAGUE_PG"\n' + arena, encoding="utf-8")
+    runner = CliRunner()
+    for args in (["run", "--config", str(league)], ["status", "--config", str(league)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code != 0, args
+        assert isinstance(result.exception, ConfigError), args
+        assert "set $LEAGUE_PG to the database URL" in str(result.exception)
+    assert list(tmp_path.iterdir()) == [league]  # no store was made anywhere
+
+    url = f"sqlite:///{tmp_path / 'given.db'}"
+    monkeypatch.setenv("LEAGUE_PG", url)
+    assert load_league(league).store_url() == url
+    assert load_league(league).store_url("sqlite:///other.db") == "sqlite:///other.db"
+    both = '[league]\ndb = "sqlite:///a.db"\ndb_env = "LEAGUE_PG"\n' + arena
+    league.write_text(both, encoding="utf-8")
+    with pytest.raises(ConfigError, match="line 3: give db or db_env, not both"):
+        load_league(league)

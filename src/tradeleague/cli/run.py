@@ -68,7 +68,7 @@ def _moment(text: str | None, what: str) -> datetime | None:
 
 def _store_url(db: str | None, config: Path | None) -> tuple[str | None, LeagueConfig | None]:
     league = load_league(config) if config is not None else None
-    return (db or (league.db if league is not None else None)), league
+    return (league.store_url(db) if league is not None else db), league
 
 
 def register(app: typer.Typer) -> None:

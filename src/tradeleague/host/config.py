@@ -132,6 +132,8 @@ class LeagueConfig:
 
     path: Path
     db: str | None = None
+    db_env: str | None = None
+    """The variable the file says holds the database URL (``db`` is read from it)."""
     http: str | None = None
     head_key: Path | None = None
     """The Ed25519 key (``db keygen``) the host signs its chain head with."""
@@ -141,6 +143,25 @@ class LeagueConfig:
     direction: DirectionConfig | None = None
     thesis: ThesisConfig | None = None
     providers: Mapping[str, str] = field(default_factory=dict)
+
+    def store_url(self, override: str | None = None) -> str | None:
+        """Return the database URL: ``override`` (``--db``), else the file's.
+
+        ``None`` (the default store) only when the file names no database at all.
+
+        Raises
+        ------
+        ConfigError
+            If the file reads its URL from a variable that is not set.
+        """
+        if override is not None:
+            return override
+        if self.db is None and self.db_env is not None:
+            raise ConfigError(
+                f"{self.path}: set ${self.db_env} to the database URL (the file's db_env), "
+                "or give --db"
+            )
+        return self.db
 
 
 class _Lines:
@@ -460,8 +481,10 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     check.table(league, "league", {"db", "db_env", "http", "head_key", "head_out"})
     db = check.text(league, "league", "db", needed=False)
     db_env = check.text(league, "league", "db_env", needed=False)
+    if db is not None and db_env is not None:
+        check.bad("league", "db_env", "give db or db_env, not both")
     if db is None and db_env is not None:
-        db = os.environ.get(db_env)
+        db = os.environ.get(db_env) or None
     if db is not None and db.startswith("sqlite:///") and not db.startswith("sqlite:////"):
         relative = db.removeprefix("sqlite:///")
         if relative and relative != ":memory:":
@@ -491,8 +514,8 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
         check.bad("", None, "the league runs no format: add [weights], [direction] or [thesis]")
     check.raise_any()
     return LeagueConfig(
-        path=path, db=db, http=http, head_key=head_key, head_out=head_out, weights=weights,
-        direction=direction, thesis=thesis, providers=providers,
+        path=path, db=db, db_env=db_env, http=http, head_key=head_key, head_out=head_out,
+        weights=weights, direction=direction, thesis=thesis, providers=providers,
     )  # fmt: skip
 
 

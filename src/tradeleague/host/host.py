@@ -16,12 +16,11 @@ import logging
 import os
 import signal
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from tradeleague.clock import WallClock
 from tradeleague.errors import ConfigError
-from tradeleague.events import utc_iso
 from tradeleague.formats.direction.restart import read_record, started_at
 from tradeleague.host.config import LeagueConfig
 from tradeleague.host.drivers import DirectionDriver, Driver, ThesisDriver, WeightsLeague
@@ -158,9 +157,6 @@ def run_host(config: LeagueConfig, options: HostOptions, metrics: Metrics | None
         If the store is led by another host (SQLite), or the options are wrong.
     """
     metrics = metrics or Metrics()
-    with open_store(options.db or config.db) as plain:
+    with open_store(config.store_url(options.db)) as plain:
         store = timed(plain, metrics)
         return asyncio.run(_run(store, config, options, metrics))
-
-
-_ = (UTC, utc_iso)
