@@ -176,3 +176,25 @@ def test_host_db_env_unset_is_named_and_no_default_store_is_opened(
     league.write_text(both, encoding="utf-8")
     with pytest.raises(ConfigError, match="line 3: give db or db_env, not both"):
         load_league(league)
+
+
+def test_host_systemd_unit_runs_the_host_and_lets_a_round_in_flight_finish() -> None:
+    """The sample unit starts `tradeleague run --config`, stops it with SIGTERM, and waits
+    longer than a direction round lasts before it would kill the host mid-round."""
+    import configparser
+    import shlex
+
+    unit = configparser.ConfigParser(strict=True, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read_string((EXAMPLES / "tradeleague.service").read_text(encoding="utf-8"))
+    assert set(unit.sections()) == {"Unit", "Service", "Install"}
+    service = unit["Service"]
+    command = shlex.split(service["ExecStart"])
+    assert Path(command[0]).name == "tradeleague"
+    assert command[1:3] == ["run", "--config"]
+    assert command[3].endswith(".toml")
+    assert service["KillSignal"] == "SIGTERM"
+    assert service["Restart"] in {"always", "on-failure"}
+    preset = DirectionPreset()
+    assert int(service["TimeoutStopSec"]) > (preset.round_length + preset.window).total_seconds()
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
