@@ -15,12 +15,14 @@ from pathlib import Path
 import pytest
 
 from tradeleague.agents.base import Agent, AgentReply, Turn
-from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.llm import LlmAgent, ReplayMissed
 from tradeleague.calls import CallParams, Outcome
 from tradeleague.clock import ReplayClock, WallClock
 from tradeleague.league.pacing import LivePacing, ReplayPacing
 from tradeleague.league.turns import TakenTurn, TurnFault, take_turn, timeout_reply
-from tradeleague.llm.records import CallKey, MissReason, ReplayMiss
+from tradeleague.llm.gateway import Gateway
+from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
+from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tradeleague"
 TURN = Turn(format="test", key=CallKey("S", "r", "a"), messages=(), params=CallParams())
@@ -130,6 +132,47 @@ async def test_replay_asks_prompt_blind_agents_without_a_task_each() -> None:
     assert seen["model-late"] is not here
     assert seen["model-early"] is not here
     assert seen["model-late"] is not seen["model-early"]
+
+
+def _record(turn: Turn, text: str, latency_ms: int) -> CallRecord:
+    """A recorded answer to ``turn`` by model ``m`` of provider ``p``."""
+    return CallRecord(
+        key=turn.key, attempt=0, final=True, provider="p", model="m", messages=turn.messages,
+        params=turn.params, json_schema=None, tools=(), outcome=Outcome.ANSWERED, text=text,
+        tool_calls=(), finish_reason="stop", http_status=200, error=None, prompt_tokens=None,
+        completion_tokens=None, cost_micros=None, asked_at=datetime(2026, 1, 5, tzinfo=UTC),
+        queued_ms=0, latency_ms=latency_ms, elapsed_ms=latency_ms,
+    )  # fmt: skip
+
+
+async def test_replay_asks_models_answering_from_a_record_without_a_task_each() -> None:
+    """Issue 16: a model replayed from its recorded calls (``--replay-answers``) never waits on a
+    provider, so it is asked in the round's own task, as a baseline is; the turns still come in
+    latency order, and a model whose gateway is live keeps a task of its own."""
+    clock = ReplayClock(datetime(2026, 1, 5, tzinfo=UTC))
+    first, second = (Turn(format="test", key=CallKey("S", "r", a), messages=(),
+                          params=CallParams()) for a in ("m1", "m2"))  # fmt: skip
+    tasks: list[object] = []
+    gateway = ReplayGateway(
+        RecordedAnswers([_record(first, "slow", 900), _record(second, "fast", 20)]),
+        recorder=lambda _record: tasks.append(asyncio.current_task()),
+    )
+    recorded = [LlmAgent(name=a, model="m", provider="p", gateway=gateway) for a in ("m1", "m2")]
+    assert all(agent.answers_from_record for agent in recorded)
+    live = LlmAgent(name="live", model="m", provider="p", gateway=Gateway([]))
+    assert not live.answers_from_record
+    seen: dict[str, object] = {}
+    asks: list[tuple[Agent, Turn]] = [
+        (recorded[0], first),
+        (_Blind("model-live", "llm", 500, seen), TURN),
+        (recorded[1], second),
+    ]
+    here = asyncio.current_task()
+    got = [t async for t in ReplayPacing(clock).turns(asks, timedelta(seconds=5))]
+    assert [t.index for t in got] == [2, 1, 0]
+    assert [t.reply.text for t in got if t.reply is not None] == ["fast", "model-live", "slow"]
+    assert tasks == [here, here]
+    assert seen["model-live"] is not here
 
 
 async def test_c11_live_hands_turns_on_as_they_end_under_one_deadline() -> None:

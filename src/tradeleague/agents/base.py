@@ -25,6 +25,7 @@ __all__ = [
     "AgentReply",
     "Resumable",
     "Turn",
+    "answers_at_once",
     "reads_messages",
     "resume_agent",
 ]
@@ -154,3 +155,14 @@ def reads_messages(agent: Agent) -> bool:
     baseline and scripted agent.
     """
     return agent.kind not in PROMPT_BLIND_KINDS
+
+
+def answers_at_once(agent: Agent) -> bool:
+    """Return whether ``agent`` answers without waiting on anything outside this process.
+
+    A baseline or a script answers from what it holds; a model agent answering
+    from a record (``--replay-answers``) says so with a true ``answers_from_record``.
+    A replay asks such agents one after another in the round's own task, with no
+    task each; any other agent may wait (on a provider) and gets a task of its own.
+    """
+    return agent.kind in PROMPT_BLIND_KINDS or getattr(agent, "answers_from_record", False) is True

@@ -22,6 +22,7 @@ from tradeleague.errors import TradeleagueError
 from tradeleague.keys import KeyVault, SealedKey
 from tradeleague.llm.gateway import ApiKey, Call, ModelGateway
 from tradeleague.llm.records import CallRecord, ReplayMiss
+from tradeleague.llm.replay import ReplayGateway
 from tradeleague.llm.types import ChatRequest
 
 __all__ = ["LlmAgent", "ReplayMissed", "SealedKeyReader", "call_one"]
@@ -131,6 +132,11 @@ class LlmAgent:
     constrain: bool = False
     kind: str = "llm"
     labels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def answers_from_record(self) -> bool:
+        """Return whether this agent answers from recorded calls: it never waits on a provider."""
+        return isinstance(self.gateway, ReplayGateway)
 
     def request(self, turn: Turn) -> ChatRequest:
         """Return the exact request this agent sends for ``turn``."""

@@ -32,7 +32,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from tradeleague.agents.base import PROMPT_BLIND_KINDS, Agent, Turn
+from tradeleague.agents.base import Agent, Turn, answers_at_once
 from tradeleague.broker.base import Broker, CloseEvent
 from tradeleague.clock import Clock, ReplayClock
 from tradeleague.league.turns import TakenTurn, TurnFault, take_turn
@@ -132,15 +132,15 @@ class ReplayPacing:
         If one turn raises (``ReplayMissed``), the others are cancelled before
         the error propagates.
         """
-        # Prompt-blind agents (baselines, scripts) answer from what they hold and
-        # never wait on anything: they are asked here, in this task, one after
-        # another, with no task of their own; the others get a task each, started
-        # first so they run whenever this one waits. The order turns are handed
-        # on is the same either way: by latency, then roster place.
+        # Baselines, scripts and models answering from a record never wait on
+        # anything: they are asked here, in this task, one after another, with no
+        # task of their own; the others get a task each, started first so they
+        # run whenever this one waits. The order turns are handed on is the same
+        # either way: by latency, then roster place.
         seconds = limit.total_seconds()
-        blind = [agent.kind in PROMPT_BLIND_KINDS for agent, _ in asks]
-        inline = [i for i, is_blind in enumerate(blind) if is_blind]
-        tasked = [i for i, is_blind in enumerate(blind) if not is_blind]
+        at_once = [answers_at_once(agent) for agent, _ in asks]
+        inline = [i for i, now in enumerate(at_once) if now]
+        tasked = [i for i, now in enumerate(at_once) if not now]
         tasks = [asyncio.ensure_future(_taken(i, asks[i][0], asks[i][1], seconds)) for i in tasked]
         try:
             got = [await _taken(i, asks[i][0], asks[i][1], seconds) for i in inline]
