@@ -57,7 +57,7 @@ def main() -> None:
         for i in range(args.repeat):
             replay = [
                 "replay", "weights", "--market", daily, "--symbols", SYMBOLS,
-                "--start", "2026-06-08", "--end", "2026-07-07",
+                "--start", "2026-06-08", "--end", "2026-07-08",  # end exclusive: 20 rounds
                 "--agent", "a=baseline:equal_weight",
                 "--db", f"sqlite:///{Path(tmp) / f'one-{i}.db'}",
             ]  # fmt: skip

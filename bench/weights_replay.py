@@ -54,7 +54,7 @@ SYMBOLS = [
     "NFLX",
 ]
 KINDS = ("cash", "buy_and_hold", "equal_weight", "momentum", "coin_flip")
-START, END = date(2026, 6, 8), date(2026, 7, 7)
+START, END = date(2026, 6, 8), date(2026, 7, 8)  # the end is exclusive: 20 trading days
 
 
 def replay(n: int, data: Path, workdir: Path, db: str | None = None) -> tuple[float, float, int]:
