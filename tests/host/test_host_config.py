@@ -72,6 +72,12 @@ def test_host_config_every_example_parses() -> None:
         config = load_league(path)
         formats = (config.weights, config.direction, config.thesis)
         assert any(f is not None for f in formats)
+    # the weights example: Open and Pro over hourly bars, so 15..19 UTC has bars to play
+    weights = load_league(EXAMPLES / "weights.toml").weights
+    assert weights is not None
+    assert weights.market is not None
+    assert {a.division for a in weights.agents} == {Division.OPEN, Division.PRO}
+    assert weights.market.name == "us_equities_1h"
 
 
 def test_host_run_checks_the_file_before_any_database(tmp_path: Path) -> None:
