@@ -16,7 +16,7 @@ __all__ = ["PROMPT_VERSION", "SCORING_VERSION", "ThesisPreset"]
 SCORING_VERSION = "thesis-scoring-v1"
 """Return, drawdown, Sharpe, Sortino, win rate and exposure (T-SCO-1, C-3)."""
 
-PROMPT_VERSION = "thesis-prompt-2026-12-01.1"
+PROMPT_VERSION = "thesis-prompt-2026-12-01.2"
 """The pinned version of the templates in ``prompt.py`` (C-3)."""
 
 

@@ -2,10 +2,12 @@
 
 The cycle prompt holds the full candles (raw) and RSI of every screened asset
 and every held position, both benchmarks, a summary row for every universe
-asset, the model's snapshot (equity, positions, unrealised P&L) and previous
-theses, and the rules. The correction prompt lists the rejection reasons, the
-trades already executed and the remaining budget for new positions. Symbols
-are the normalised names; the texts are JSON so model text stays data.
+asset (a stock's only while the US market is open, unless the model holds it:
+T-UNI-3; the caller picks the rows), the model's snapshot (equity, positions,
+unrealised P&L) and previous theses, and the rules. The correction prompt
+lists the rejection reasons, the trades already executed and the remaining
+budget for new positions. Symbols are the normalised names; the texts are JSON
+so model text stays data.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 The monitor's checks in ``(previous cycle, this cycle]`` run first, so at the
 cycle's own instant it closes broken positions before any decision. Then one
 picture for everyone (screen, RSI, prices), one prompt per model (its own
-holdings added), every agent asked through ``pacing.turns`` at once, each
+holdings added; while NYSE is closed its universe rows are the crypto and the
+stocks it holds), every agent asked through ``pacing.turns`` at once, each
 answer judged and executed in the order the turns end; the agents whose answer
 or action was rejected get the one correction prompt, asked the same way, and
 a second miss is final. The cycle's events come back as one list, appended in
@@ -162,6 +163,23 @@ def _asset(picture: Picture, symbol: str, preset: ThesisPreset, full: bool) -> A
         rsi=picture.rsi(symbol, preset) if full else {},
         candles=candles,
     )
+
+
+def _summary(
+    rows: Mapping[str, AssetView], tape: MarketTape, stocks_open: bool, book: Book
+) -> list[AssetView]:
+    """Return a model's universe rows: stocks only while NYSE is open, held ones always.
+
+    T-UNI-3: stock rows appear only while the market is open; held stocks stay visible.
+    """
+    universe = tape.universe
+    return [
+        view
+        for symbol, view in rows.items()
+        if stocks_open
+        or universe.asset_class(symbol) is AssetClass.CRYPTO
+        or symbol in book.portfolio.positions
+    ]
 
 
 def _snapshot(book: Book, picture: Picture) -> Snapshot:
@@ -367,7 +385,7 @@ async def play_cycle(
         universe=tape.universe,
     )
     names = [e.name for e in entrants if e.name in books and e.name in agents]
-    summary = [_asset(picture, s, preset, False) for s in tape.universe.tradeable]
+    rows = {s: _asset(picture, s, preset, False) for s in tape.universe.tradeable}
     benchmarks = [
         _asset(picture, s, preset, True) for s in tape.universe.benchmarks if s in picture.prices
     ]
@@ -383,7 +401,7 @@ async def play_cycle(
             time=round_iso,
             detailed=detailed,
             benchmarks=benchmarks,
-            summary=summary,
+            summary=_summary(rows, tape, picture.stocks_open, book),
             snapshot=_snapshot(book, picture),
             preset=preset,
         )
