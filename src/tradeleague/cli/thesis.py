@@ -98,11 +98,14 @@ def _date(moment: int) -> date:
 
 
 def board_table(rows: list[dict[str, object]]) -> Table:
-    """Return the board as a table: every metric, its counts (ST-1) and the verdicts (ST-2)."""
+    """Return the board as a table: every metric, its counts (ST-1) and the verdicts (ST-2).
+
+    The win rate rests on the closed trades, the others on the trades and decisions.
+    """
     table = Table(title="Thesis league board")
     heads = (
         "rank", "name", "return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure",
-        "trades", "decisions", "beats_cash", "beats_spy",
+        "trades", "closed_trades", "decisions", "beats_cash", "beats_spy",
     )  # fmt: skip
     for head in heads:
         table.add_column(head.replace("_", " "))
