@@ -10,9 +10,10 @@ THESIS_NOTES: Final = (
     "Universe: the ten crypto pairs ADA BNB DOGE DOT ETH LINK LTC SOL TRX XRP against USDT, and "
     "50 large US stocks; BTC and SPY are benchmarks, shown and never held. Names are shown "
     "without the quote (ETH) and with a dot for a share class (BRK.B).",
-    "What is known when: a bar's open from its start, the rest of it from its end. At 16:00 UTC "
-    "a crypto price is the open of the 16:00 4h bar; a stock's is that day's open on a trading "
-    "day, else the last close.",
+    "What is known when: a bar's open from its start, the rest of it from its end; a bar that "
+    "ends at an instant is closed at that instant. At 16:00 UTC a crypto price is the open of "
+    "the 16:00 4h bar; a stock's is that day's open on a trading day (the replay has daily "
+    "stock bars only), else the last close.",
     "Daily and weekly crypto bars are built from the 4h bars (UTC days, weeks from Monday); a "
     "stock's week closes with its last session.",
     "Screen score: the mean of close times volume over the last 20 closed daily bars, times one "
@@ -20,8 +21,10 @@ THESIS_NOTES: Final = (
     "(stocks on trading days only), ties by symbol, plus each model's own holdings. An asset "
     "with fewer than 20 closed daily bars, or a stock without a bar for the last session, is "
     "not screened and cannot be opened.",
-    "RSI-14 is Wilder's over the last 250 closed bars of each interval; none with fewer than "
-    "15 closes, 100 with no losses, 50 with no moves. A stock's 4h RSI needs hourly data.",
+    "RSI-14 is Wilder's (the first average is the simple mean of the first 14 changes, then "
+    "Wilder's smoothing) over the last 250 closed bars of each interval, all of them if fewer; "
+    "none with fewer than 15 closes, 100 with no losses, 50 with no moves. A stock's 4h RSI "
+    "needs an hourly folder (its 4h bars start at the session open); without one it is none.",
     "Stocks trade only while the US market is open; a stock action at another time is rejected "
     "and earns the correction round. The monitor closes a stock at the first price it can see "
     "after the break.",
@@ -31,9 +34,15 @@ THESIS_NOTES: Final = (
     "exceed equity.",
     "An empty decision list is a valid answer. A rejected answer or action earns one follow-up "
     "listing the reasons, the trades done and the budget left; a second miss is final.",
-    "The monitor checks at :00, :15, :30 and :45 UTC on the latest visible price, before the "
-    "decisions at a cycle's own instant; prices move only as often as the data's bars.",
-    "Baselines answer as text like any model: cash never trades; buy-and-hold buys the first "
+    "The monitor checks at :00, :15, :30 and :45 UTC on the latest visible price, until the "
+    "replay ends, and before the decisions at a cycle's own instant; in a replay prices move "
+    "only as often as the data's finest bars.",
+    "A replay's end date is exclusive, as in the other replays: 3 March to 31 March is 28 "
+    "cycles. Stock prices come from the daily folder; the stock screen and stock rows of the "
+    "prompt appear only on trading days, while a model's own stock holdings stay shown.",
+    "The baselines that exist elsewhere (cash, buy-and-hold, coin flip) and scripted answer "
+    "files enter under the same agent specs as in the other formats. Baselines answer as text "
+    "like any model: cash never trades; buy-and-hold buys the first "
     "screen at 10% each (the rules' minimum size and ten-position limit make an equal-weight "
     "purchase of all 60 assets impossible); coin flip opens one screened crypto a cycle by a "
     "seeded coin and closes it the next. Verdicts compare every agent with cash and with "
