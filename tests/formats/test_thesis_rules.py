@@ -21,6 +21,7 @@ from tradeleague.formats.thesis.candles import (
 )
 from tradeleague.formats.thesis.execution import Market, play_attempt
 from tradeleague.formats.thesis.indicators import rsi, screen_score
+from tradeleague.formats.thesis.inverse import invert_thesis_answer
 from tradeleague.formats.thesis.monitor import check_times, run_check
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.prompt import (
@@ -526,3 +527,35 @@ def test_metrics_counts_and_verdicts_t_sco_1_st_1_st_2() -> None:
     assert v.vs_cash is not None
     assert v.vs_spy is not None
     assert verdicts(equity[:1], [usd(1), usd(2)], start).vs_cash is None
+
+
+def test_inverse_answer_swaps_sides_and_mirrors_levels_t_agt_1() -> None:
+    """T-AGT-1: the mirror opens the other side, its level as far on its own losing side."""
+    prices = {"ETH": "100", "SOL": "50"}
+    source = _answer(
+        _open("ETH", invalidation_price=90),
+        _open("SOL", action="open_short", invalidation_price=120),
+        {"action": "close", "symbol": "AAPL"},
+        {"action": "hold", "symbol": "BRK.B", "invalidation_price": 80},
+    )
+    mirrored = invert_thesis_answer(source, prices)
+    assert mirrored is not None
+    decisions = json.loads(mirrored)["decisions"]
+    assert [(d["action"], d["symbol"], d.get("invalidation_price")) for d in decisions] == [
+        ("open_short", "ETH", "110.000000"),
+        ("open_long", "SOL", "25.000000"),  # 2 x 50 - 120 is not a price: half the price
+        ("close", "AAPL", None),
+        ("hold", "BRK.B", 80),  # a hold refers to the mirror's own position: untouched
+    ]
+    out = play_attempt(mirrored, _book(), _market(ETHUSDT=100, SOLUSDT=50), PRESET)
+    assert [r.executed for r in out.results[:2]] == [True, True]
+    assert out.book.portfolio.qty("ETHUSDT") < 0 < out.book.portfolio.qty("SOLUSDT")
+    back = invert_thesis_answer(invert_thesis_answer(_answer(_open("ETH")), prices) or "", prices)
+    assert back is not None
+    assert json.loads(back)["decisions"][0]["action"] == "open_long"
+    assert Decimal(json.loads(back)["decisions"][0]["invalidation_price"]) == 90
+    fenced = invert_thesis_answer("```json\n" + _answer(_open("ETH")) + "\n```", prices)
+    assert fenced is not None
+    assert "open_short" in fenced
+    assert invert_thesis_answer("I will not trade.", prices) is None
+    assert invert_thesis_answer('{"decisions": "none"}', prices) is None
