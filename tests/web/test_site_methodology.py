@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,14 +13,16 @@ from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.calls import Outcome
-from tradeleague.clock import WallClock
+from tradeleague.clock import ReplayClock, WallClock
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.scenario import ServicePreset
-from tradeleague.formats.weights import WeightsPreset
+from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
+from tradeleague.league.weights import ops
 from tradeleague.market import synthetic_dataset
+from tradeleague.money import usd
 from tradeleague.store import open_store
 
 
@@ -98,3 +100,79 @@ async def test_c3_the_direction_methodology_page_shows_the_changelog(tmp_path: P
     assert "<h2>Changelog</h2>" in html
     assert "Season S1 opened" in html
     assert "Roster: 1 models (up)." in html
+
+
+def test_c3_the_weights_methodology_page_shows_the_changelog(tmp_path: Path) -> None:
+    """C-3: seasons opening (cash, versions, universe), agents joining, dated; only changes."""
+    store = open_store(f"sqlite:///{tmp_path / 'weights-log.db'}")
+    with TestClient(create_site(ScenarioService(store, WallClock()))) as client:
+        assert "No season has run yet" in client.get("/methodology/weights").text
+    clock = ReplayClock(datetime(2026, 10, 5, 9, tzinfo=UTC))
+    first = ops.create_season(
+        store, clock, start=datetime(2026, 10, 5, tzinfo=UTC), symbols=["SPY", "QQQ"],
+        decimals={"SPY": 8, "QQQ": 8}, source="fixture", season_id="autumn",
+    )  # fmt: skip
+    clock.advance(timedelta(days=1))
+    ops.add_agent(
+        store, clock, ops.load_season(store, first), name="<b>steady</b>", owner="0xa",
+        division=Division.OPEN, spec="local:house", prompt="Hold.",
+    )  # fmt: skip
+    clock.set(datetime(2026, 11, 2, 9, tzinfo=UTC))
+    ops.create_season(
+        store, clock, start=datetime(2026, 11, 2, tzinfo=UTC), symbols=["SPY", "QQQ"],
+        decimals={"SPY": 8, "QQQ": 8}, source="fixture", season_id="winter",
+        preset=WeightsPreset(prompt_version="weights-prompt-v9", start_cash=usd(20_000)),
+    )  # fmt: skip
+    with TestClient(create_site(ScenarioService(store, WallClock()))) as client:
+        served = client.get("/api/v1/weights/changelog").json()["changes"]
+        html = client.get("/methodology/weights").text
+    store.close()
+    preset = WeightsPreset()
+    assert [(c["date"], c["change"]) for c in served] == [
+        ("2026-10-05", "Season autumn opened: accounts start at 10000.000000 USD."),
+        ("2026-10-05", f"Scoring version {preset.scoring_version}."),
+        ("2026-10-05", f"Prompt version {preset.prompt_version}."),
+        ("2026-10-05", "Universe: 2 symbols (QQQ, SPY)."),
+        ("2026-10-06", "Roster: &lt;b&gt;steady&lt;/b&gt; joined the open division."),
+        ("2026-11-02", "Season winter opened: accounts start at 20000.000000 USD."),
+        ("2026-11-02", "Prompt version weights-prompt-v9."),
+    ]
+    assert "<h2>Changelog</h2>" in html
+    assert '<a href="/api/v1/weights/changelog">' in html
+    # shown as the text it is, escaped once (the read model made it safe for JSON)
+    assert "<li><time>2026-10-06</time> Roster: &lt;b&gt;steady&lt;/b&gt; joined" in html
+    assert "Prompt version weights-prompt-v9." in html
+
+
+def test_c3_a_version_changed_between_rounds_is_in_the_weights_changelog() -> None:
+    """C-3: a season whose rounds change prompt version mid-way lists it, from that round."""
+    from tradeleague.events import Event, EventKind
+    from tradeleague.web.weights_changelog import changelog_entries
+
+    at = datetime(2026, 10, 5, 14, tzinfo=UTC)
+    opened = {
+        "season": "s", "start_cash": "10000000000", "symbols": ["SPY"],
+        "scoring_version": "sc1", "prompt_version": "p1",
+    }  # fmt: skip
+
+    def round_of(hour: int, prompt: str) -> Event:
+        payload = {
+            "round": f"2026-10-05T{hour}:00Z",
+            "scoring_version": "sc1",
+            "prompt_version": prompt,
+        }
+        return Event("weights/s", EventKind.ROUND_STARTED, payload, at.replace(hour=hour))
+
+    events = [
+        Event("weights/s", EventKind.SEASON_STARTED, opened, at),
+        round_of(14, "p1"),
+        round_of(15, "p2"),
+        round_of(16, "p2"),
+    ]
+    changes = [c["change"] for c in changelog_entries([events])]
+    assert changes[1:] == [
+        "Scoring version sc1.",
+        "Prompt version p1.",
+        "Universe: 1 symbols (SPY).",
+        "Prompt version p2 from the round of 2026-10-05T15:00Z.",
+    ]

@@ -325,7 +325,11 @@ def install_pages(
             scenario=service.preset,
             thesis=thesis.preset if thesis is not None else None,
         )
-        changes = direction.changelog()["changes"] if name == "direction" else []
+        changes: list[dict[str, str]] = []
+        if name == "direction":
+            changes = direction.changelog()["changes"]
+        elif name == "weights":
+            changes = weights.changelog()["changes"]
         universe: dict[str, Any] | None = None
         if name == "weights":  # the latest season's universe, or ?season='s
             try:

@@ -67,6 +67,7 @@ from tradeleague.sim import Fill
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound, json_answer
+from tradeleague.web.weights_changelog import changelog_entries
 
 __all__ = ["NotFound", "StoreFactory", "WeightsReads", "weights_router"]
 
@@ -396,8 +397,19 @@ class WeightsReads:
                 f"{prefix}/seasons/{{season}}/market",
                 f"{prefix}/seasons/{{season}}/universe",
                 f"{prefix}/universe",
+                f"{prefix}/changelog",
             ],
         }
+
+    def changelog(self) -> dict[str, Any]:
+        """Return every change that affects comparability, dated, across the seasons (C-3)."""
+        with self._store_factory() as store:
+            with self._index.current(store) as found:
+                seasons = list(found)
+            changes = changelog_entries(
+                (s.event for s in store.events(ev.season_stream(season))) for season in seasons
+            )
+        return {"disclaimer": DISCLAIMER, "changes": changes}
 
     def season(self, season_id: str) -> dict[str, Any]:
         """Return a season: window, status, versions (raises ``NotFound``)."""
@@ -479,6 +491,10 @@ def weights_router(
     @router.get("", summary="The weights seasons in the store")
     def index() -> JSONResponse:
         return json_answer(reads.index)
+
+    @router.get("/changelog", summary="The changes that affect comparability, dated")
+    def changelog() -> JSONResponse:
+        return json_answer(reads.changelog)
 
     @router.get("/seasons/{season_id}", summary="A season: window, status, versions")
     def season_page(season_id: str) -> JSONResponse:
