@@ -159,7 +159,8 @@ def test_host_db_env_unset_is_named_and_no_default_store_is_opened(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A file that reads its database URL from a variable never falls back to ./tradeleague.db
-    when the variable is unset: `run` and `status` name the variable; `--db` still wins."""
+    when the variable is unset: `run`, `status` and `serve` name the variable; `--db` still
+    wins."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TRADELEAGUE_DB", raising=False)
     monkeypatch.delenv("LEAGUE_PG", raising=False)
@@ -167,7 +168,8 @@ def test_host_db_env_unset_is_named_and_no_default_store_is_opened(
     arena = '[direction]\n[[direction.agents]]\nname = "up"\nspec = "baseline:up"\n'
     league.write_text('[league]\ndb_env = "LEAGUE_PG"\n' + arena, encoding="utf-8")
     runner = CliRunner()
-    for args in (["run", "--config", str(league)], ["status", "--config", str(league)]):
+    for command in ("run", "status", "serve"):
+        args = [command, "--config", str(league)]
         result = runner.invoke(app, args)
         assert result.exit_code != 0, args
         assert isinstance(result.exception, ConfigError), args

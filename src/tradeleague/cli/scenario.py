@@ -421,7 +421,7 @@ def _serve(
         from tradeleague.host.drivers import direction_preset
 
         league = load_league(config)  # checked whole before any database is opened
-        db = db or league.db
+        db = league.store_url(db)
         if league.direction is not None:
             stream = direction_stream or league.direction.stream
             arena_preset = direction_preset(league.direction)
