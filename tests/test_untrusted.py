@@ -1,22 +1,41 @@
-"""Untrusted input: bounded JSON, storable text, the recursion limit kept after imports."""
+"""Untrusted input: bounded JSON, storable text, the recursion limit kept after imports,
+and any status, body and headers from a provider ending a round (fault containment).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tradeleague.agents.base import MAX_LATENCY_MS, AgentReply
+from tradeleague.agents.base import MAX_LATENCY_MS, AgentReply, Turn
+from tradeleague.agents.llm import LlmAgent
 from tradeleague.agents.scripted import parse_script
 from tradeleague.calls import Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.answer import Invalid, parse_answer
+from tradeleague.formats.direction.board import Board
+from tradeleague.formats.direction.ledger import Entrant
+from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.formats.weights.answer import NoDecision, NoDecisionCode, validate_answer
+from tradeleague.league.direction import Contestant, replay_direction
+from tradeleague.llm.gateway import Gateway
+from tradeleague.llm.openai_compat import OpenAICompatProvider
+from tradeleague.llm.presets import preset as preset_named
+from tradeleague.market import synthetic_dataset
+from tradeleague.store import Store, open_store
+from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.untrusted import (
     JSONProblem,
     UntrustedJSON,
@@ -27,6 +46,13 @@ from tradeleague.untrusted import (
 )
 
 DEEP = "[" * 70_000 + "]" * 70_000
+ARENA_START = datetime(2025, 9, 1, 6, 0, tzinfo=UTC)
+ARENA = synthetic_dataset(
+    1, 24 * 60, seed=11, bar_size=timedelta(minutes=1), calendar="24/7",
+    start=datetime(2025, 9, 1, tzinfo=UTC), symbols=["BTCUSDT"],
+    start_price=100_000_000_000,  # type: ignore[arg-type]
+    volatility=0.6,
+)  # fmt: skip
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
@@ -133,3 +159,88 @@ def test_scripted_lines_hostile(deep_stack: None) -> None:
             parse_script([line])
     (played,) = parse_script(['{"text": "\\ud800"}'])
     assert AgentReply(outcome=played.outcome, text=played.text).text == "\ufffd"
+
+
+_HEADER_NAMES = st.sampled_from(
+    ["content-length", "content-encoding", "transfer-encoding", "retry-after", "content-type",
+     "connection", "x-ratelimit-reset"]
+)  # fmt: skip
+_HEADER_VALUES = st.integers(-(10**30), 10**30).map(str) | st.text(
+    st.characters(min_codepoint=32, max_codepoint=255, blacklist_characters="\x7f"), max_size=40
+)
+
+
+class _AlwaysUp:
+    """The control: a round needs a trade that settles, or it is void for everyone."""
+
+    name = "control"
+    kind = "scripted"
+
+    async def answer(self, turn: Turn) -> AgentReply:
+        text = '{"direction": "up", "rationale": "Always up."}'
+        return AgentReply(outcome=Outcome.ANSWERED, text=text, latency_ms=1_000)
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[FakeProvider]:
+    """One fake provider for every example; each example sets the model's raw reply."""
+    with FakeProvider() as fake:
+        yield fake
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    status=st.sampled_from([200, 201, 204, 301, 400, 401, 404, 413, 429, 500, 502, 503]),
+    body=st.binary(max_size=300) | st.sampled_from([DEEP.encode(), b'{"choices": ' * 5000]),
+    headers=st.dictionaries(_HEADER_NAMES, _HEADER_VALUES, max_size=3),
+)
+def test_any_provider_status_body_and_headers_end_the_round(
+    provider: FakeProvider, status: int, body: bytes, headers: dict[str, str], deep_stack: None
+) -> None:
+    """C-7: whatever bytes and headers a provider sends, a model's round finishes.
+
+    A real model agent calls the fake provider over HTTP through the gateway;
+    the provider answers with arbitrary status, body and headers (a lying
+    Content-Length, a bogus Content-Encoding or Retry-After...). The round
+    ends, the model's turn is a trade or a skip with its class (never a league
+    fault), and every event is in the store.
+    """
+    provider.respond_raw("m", status, body, headers)
+    asked = len(provider.requests_for("m"))
+    preset = replace(DirectionPreset(), window=timedelta(seconds=1))
+
+    async def play(store: Store) -> Board:
+        upstream = OpenAICompatProvider(
+            preset_named("openrouter").with_base_url(provider.url),
+            environ={"OPENROUTER_API_KEY": "sk-test-not-a-key"},
+        )
+        async with Gateway([upstream]) as gateway:
+            model = LlmAgent(name="x", model="m", provider="openrouter", gateway=gateway)
+            entrant = Entrant(name="x", provider="p", tier="TOP", model="p/x")
+            control = Entrant(name="control", provider="p", tier="TOP", model="p/control")
+            roster = [
+                Contestant(entrant=entrant, agent=model),
+                Contestant(entrant=control, agent=_AlwaysUp()),
+            ]
+            end = ARENA_START + timedelta(minutes=5)
+            return await replay_direction(
+                store, ARENA, roster, start=ARENA_START, end=end, preset=preset
+            )
+
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open_store(f"sqlite:///{Path(folder) / 'd.db'}") as store,
+    ):
+        board = asyncio.run(play(store))
+        logged = [s.event for s in store.events("direction")]
+    kinds = [e.kind for e in logged]
+    assert kinds.count("RoundStarted") == kinds.count("RoundFinished") == 1
+    (row,) = [r for r in board.models if r.entrant.name == "x"]
+    assert len(provider.requests_for("m")) > asked, "the model was asked over HTTP"
+    calls: list[Any] = [e.payload["record"] for e in logged if e.kind == "ModelCalled"]
+    assert calls, "the model's call is in the record"
+    for call in calls:  # each an outcome; a fault carries its error text
+        assert Outcome(call["outcome"]) is Outcome.ANSWERED or call["error"]
+    assert "league_fault" not in row.skips
+    tally = row.tally
+    assert tally.wins + tally.losses + tally.draws + sum(row.skips.values()) == 1
