@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from cli_helpers import closed_port, interrupt_at, run_cli  # type: ignore[import-not-found]
@@ -123,3 +124,25 @@ def test_direction_board_shows_the_cause_beside_timeout_skips(
     calls = json.loads(report.read_text())["answers"]["ctx"]
     assert len(calls) == 4
     assert {c["error_class"] for c in calls} == {"context_too_small"}
+
+
+def test_on_a_terminal_a_bar_with_eta_and_the_rounds_counts(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """On a terminal: a bar with rounds done of all, an ETA and the last round's counts,
+    instead of the plain line a round.
+    """
+    done = run_cli(
+        "replay", "weights", "--market", str(shared_data / "us_equities_1h"),
+        "--agent", "cash=baseline:cash", "--agent", "mom=baseline:momentum",
+        "--start", "2025-06-02", "--end", "2025-06-20",
+        "--db", f"sqlite:///{tmp_path / 'league.db'}",
+        cwd=tmp_path, FORCE_COLOR="1",  # Rich draws for a terminal
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", done.stdout).replace("\r", "\n")
+    bars = [line for line in plain.splitlines() if " ETA " in line]
+    assert bars, "no progress bar drawn on a terminal"
+    assert any(re.search(r"decisions \d+, no decision \d+, skipped \d+", b) for b in bars)
+    assert any(re.search(r"\b65/65\b", b) for b in bars)  # 13 trading days x 5 rounds
+    assert not [line for line in plain.splitlines() if line.startswith("round ")]
