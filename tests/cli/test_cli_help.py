@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -59,3 +60,33 @@ def test_one_naming_style_for_baselines() -> None:
 def test_bracketed_extras_are_not_swallowed_as_markup() -> None:
     """``tradeleague[local]`` shows whole in the demo's help."""
     assert "tradeleague[local]" in _help(["demo"])
+
+
+_NO_DEFAULT = {
+    # options that are off, a filter or one of two alternatives when left out: no default to say
+    "--out", "--http", "--agent", "--round", "--join", "--slippage", "--owner-endpoint",
+    "--universe-from", "--universe-season", "--replay-answers", "--checkpoint", "--signer",
+    "--feeds", "--market", "--config", "--from", "--to",
+}  # fmt: skip
+
+
+def test_every_option_says_its_default() -> None:
+    """An option left out takes a default; the help says which (issue 11: the defaults said).
+
+    Typer prints ``[default: X]`` for a real default; an option whose default is
+    ``None`` must say in words what leaving it out does, unless leaving it out
+    just turns something off (``_NO_DEFAULT``).
+    """
+    missing = []
+    for path in _leaves():
+        command: Any = command_tree()
+        for name in path:
+            command = command.commands[name]
+        for param in command.params:
+            if param.param_type_name != "option" or param.required or param.is_flag:
+                continue
+            if param.default not in (None, (), []) or param.opts[0] in _NO_DEFAULT:
+                continue
+            if "default" not in (param.help or "").lower():
+                missing.append(f"{' '.join(path)} {param.opts[0]}")
+    assert missing == []

@@ -144,7 +144,9 @@ def inspect(
     ] = False,
     symbols: Annotated[
         str | None,
-        typer.Option("--symbols", help="Only these symbols, comma separated: AAPL,MSFT."),
+        typer.Option(
+            "--symbols", help="Only these symbols, comma separated: AAPL,MSFT (default: all)."
+        ),
     ] = None,
 ) -> None:
     """Load a market-data folder or file, check it, and summarise each symbol.

@@ -182,7 +182,8 @@ def demo(
         typer.Option(help="Real daily bars: a folder of <SYMBOL>.csv files (default: synthetic)."),
     ] = None,
     symbols: Annotated[
-        str | None, typer.Option(help="Comma-separated subset, e.g. SPY,QQQ.")
+        str | None,
+        typer.Option(help="Comma-separated subset, e.g. SPY,QQQ (default: every symbol)."),
     ] = None,
     end: Annotated[
         str | None,

@@ -31,7 +31,10 @@ def null(
     agents: Annotated[
         int, typer.Option(min=1, max=MAX_AGENTS, help="How many no-skill agents.")
     ] = 1_000,
-    symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
+    symbols: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated symbols (default: every file of --market)."),
+    ] = None,
     format_name: Annotated[
         str, typer.Option("--format", help="The format whose rules they trade by (weights).")
     ] = "weights",

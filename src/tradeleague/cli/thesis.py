@@ -56,7 +56,8 @@ _JOIN_HELP = "Let an agent enter at a later cycle, NAME=CYCLE with 0 the first (
 _CRYPTO_HELP = "Folder of Binance 4h candle files (<PAIR>USDT.csv), e.g. ../shared/data/crypto_4h."
 _STOCKS_HELP = "Folder of daily stock files (<SYMBOL>.csv), e.g. ../shared/data/us_equities_daily."
 _HOURLY_HELP = (
-    "Folder of hourly stock files; gives stocks a 4h RSI (e.g. ../shared/data/us_equities_1h)."
+    "Folder of hourly stock files; gives stocks a 4h RSI (e.g. ../shared/data/us_equities_1h; "
+    "default: none, so a stock's 4h RSI is none)."
 )
 _DATE_HELP = "A UTC date, YYYY-MM-DD."
 _DB_HELP = (

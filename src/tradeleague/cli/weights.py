@@ -282,11 +282,26 @@ _REPLAY_ANSWERS_HELP = (
 def replay_weights(
     market: Annotated[Path, typer.Option(help="A folder of <SYMBOL>.csv bars (daily or hourly).")],
     agent: Annotated[list[str], typer.Option("--agent", help=AGENT_OPTION_HELP)],
-    symbols: Annotated[str | None, typer.Option(help="Comma-separated symbols.")] = None,
-    start: Annotated[str | None, typer.Option(help="First day (YYYY-MM-DD).")] = None,
-    end: Annotated[str | None, typer.Option(help="The day after the last (YYYY-MM-DD).")] = None,
+    symbols: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated symbols (default: every file of --market)."),
+    ] = None,
+    start: Annotated[
+        str | None, typer.Option(help="First day (YYYY-MM-DD; default: the data's first day).")
+    ] = None,
+    end: Annotated[
+        str | None,
+        typer.Option(
+            help="The day after the last (YYYY-MM-DD; default: the day after the data's last)."
+        ),
+    ] = None,
     division: Annotated[Division, typer.Option(help="The agents' division.")] = Division.OPEN,
-    season: Annotated[str | None, typer.Option(help="Season id (same id resumes).")] = None,
+    season: Annotated[
+        str | None,
+        typer.Option(
+            help="Season id; the same id resumes (default: replay-<bars>-<start>-<end>-<division>)."
+        ),
+    ] = None,
     timeout: Annotated[float, typer.Option(help="Seconds each model call may take.")] = 60.0,
     db: DbOption = None,
     out: Annotated[Path | None, typer.Option(help="Write REPORT.json here.")] = None,
@@ -451,9 +466,14 @@ def create_season_cmd(
     rpc_url: RpcOpt = None,
     symbols: Annotated[
         str | None,
-        typer.Option(help="Comma-separated symbols (with --feeds: instead of the chain's pick)."),
+        typer.Option(
+            help="Comma-separated symbols (default: every file of --market, or with --feeds "
+            "the chain's pick)."
+        ),
     ] = None,
-    season: Annotated[str | None, typer.Option(help="Season id.")] = None,
+    season: Annotated[
+        str | None, typer.Option(help="Season id (default: a new id, printed).")
+    ] = None,
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
