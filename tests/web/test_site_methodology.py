@@ -176,3 +176,42 @@ def test_c3_a_version_changed_between_rounds_is_in_the_weights_changelog() -> No
         "Universe: 1 symbols (SPY).",
         "Prompt version p2 from the round of 2026-10-05T15:00Z.",
     ]
+
+
+def test_c3_s_scn_2_the_scenario_methodology_page_shows_the_changelog(tmp_path: Path) -> None:
+    """C-3, S-SCN-2: each scenario version is a dated change; a later one says what moved."""
+    from tradeleague.api.service.provision import provision_from_market
+
+    store = open_store(f"sqlite:///{tmp_path / 'scenario-log.db'}")
+    clock = ReplayClock(datetime(2026, 9, 1, 12, tzinfo=UTC))
+    service = ScenarioService(store, clock)
+    with TestClient(create_site(service)) as client:
+        assert "No scenario is published yet" in client.get("/methodology/scenario").text
+    market = synthetic_dataset(2, 40, seed=3, symbols=["AAA", "BBB"])
+    first, last = market.bars("AAA")[0].timestamp, market.bars("AAA")[-1].timestamp
+    provision_from_market(service, "two", market, ["AAA", "BBB"], first, last)
+    clock.set(datetime(2026, 10, 1, 12, tzinfo=UTC))
+    provision_from_market(
+        service, "two", market, ["AAA", "BBB"], first, last, leverage_cap=2, allow_short=True
+    )
+    clock.set(datetime(2026, 10, 2, 12, tzinfo=UTC))
+    provision_from_market(service, "one", market, ["AAA"], first, last)
+    with TestClient(create_site(service)) as client:
+        served = client.get("/api/v1/scenario/changelog").json()["changes"]
+        html = client.get("/methodology/scenario").text
+        assert client.get("/api/v1").json()["formats"]["scenario"]["changelog"] == (
+            "/api/v1/scenario/changelog"
+        )
+    store.close()
+    assert [c["date"] for c in served] == ["2026-09-01", "2026-10-01", "2026-10-02"]
+    assert served[0]["change"].startswith("Scenario two version 1 published: symbols AAA, BBB;")
+    assert "leverage cap 1; shorting not allowed;" in served[0]["change"]
+    assert served[1]["change"] == (
+        "Scenario two version 2 published: leverage cap 1 -> 2; shorting not allowed -> allowed."
+    )
+    assert served[2]["change"].startswith("Scenario one version 1 published: symbols AAA;")
+    assert "<h2>Changelog</h2>" in html
+    assert '<a href="/api/v1/scenario/changelog">' in html
+    shown = "<time>2026-10-01</time> Scenario two version 2 published: leverage cap 1 -&gt; 2"
+    assert shown in html
+    assert "-&amp;gt;" not in html  # escaped once

@@ -52,7 +52,12 @@ from tradeleague.api.models import (
     TradesIn,
     TradesOut,
 )
-from tradeleague.api.reads import leaderboard_payload, run_payload, scenarios_payload
+from tradeleague.api.reads import (
+    changelog_payload,
+    leaderboard_payload,
+    run_payload,
+    scenarios_payload,
+)
 from tradeleague.api.service import (
     Account,
     ScenarioService,
@@ -383,6 +388,10 @@ def _public_router() -> APIRouter:
 
         # public reads may rank many runs: never on the event loop's thread, even on SQLite
         return await run_in_threadpool(work)
+
+    @router.get("/scenario/changelog", summary="The changes that affect comparability, dated")
+    async def scenario_changelog(service: ServiceDep) -> Response:
+        return await run_in_threadpool(lambda: _json(changelog_payload(service)))
 
     @router.get("/leaderboard/scenarios", summary="Scenarios with published runs")
     async def leaderboard_scenarios(service: ServiceDep) -> Response:

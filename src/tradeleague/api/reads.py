@@ -14,7 +14,7 @@ from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import METRICS, Entry, rank
 from tradeleague.formats.scenario.luck import scenario_luck
 
-__all__ = ["leaderboard_payload", "run_payload", "scenarios_payload"]
+__all__ = ["changelog_payload", "leaderboard_payload", "run_payload", "scenarios_payload"]
 
 
 def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str) -> dict[str, Any]:
@@ -98,3 +98,66 @@ def scenarios_payload(service: ScenarioService) -> dict[str, Any]:
             {**s, "published_runs": counts.get(str(s["id"]), 0)} for s in service.scenarios()
         ],
     }
+
+
+# What a scenario version's view says that affects comparability (C-3), in the
+# order a change is told; id, hash and time say which version, not what it holds.
+_TERMS: tuple[tuple[str, str], ...] = (
+    ("symbols", "symbols"),
+    ("start", "start"),
+    ("end", "end"),
+    ("bars", "bars"),
+    ("cash", "starting cash (USD)"),
+    ("leverage_cap", "leverage cap"),
+    ("shorting", "shorting"),
+    ("slippage_bps", "slippage (basis points by notional tier)"),
+    ("market", "market"),
+)
+
+
+def _told(value: object) -> str:
+    if isinstance(value, bool):
+        return "allowed" if value else "not allowed"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
+    return str(value)
+
+
+def scenario_changelog(views: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Return the dated changes of the scenario versions ``views`` (as `scenario_view` gives them).
+
+    Rules: C-3 (a published changelog of every change that affects
+    comparability, with the date it took effect), S-SCN-2 (a version never
+    changes: a change is a new version, dated when it was provisioned). A first
+    version says what it holds; a later one says only what differs from the
+    version before it, and that its bars changed when their hash did.
+    """
+    out: list[tuple[str, str, int, str]] = []
+    last: dict[str, dict[str, Any]] = {}
+    for v in sorted(views, key=lambda v: (str(v["name"]), int(v["version"]))):
+        name, day = str(v["name"]), str(v["created_at"])[:10]
+        head = f"Scenario {name} version {v['version']} published"
+        before = last.get(name)
+        if before is None:
+            terms = "; ".join(f"{what} {_told(v[key])}" for key, what in _TERMS)
+            change = f"{head}: {terms}."
+        else:
+            moved = [
+                f"{what} {_told(before[key])} -> {_told(v[key])}"
+                for key, what in _TERMS
+                if before[key] != v[key]
+            ]
+            if before["content_hash"] != v["content_hash"]:
+                moved.append("the bars changed")
+            change = f"{head}: " + ("; ".join(moved) if moved else "no change of terms") + "."
+        out.append((day, name, int(v["version"]), change))
+        last[name] = v
+    out.sort(key=lambda c: c[:3])
+    return [{"date": day, "change": change} for day, _, _, change in out]
+
+
+def changelog_payload(service: ScenarioService) -> dict[str, Any]:
+    """Return the scenario benchmark's changelog: every scenario version, dated (C-3)."""
+    return {"changes": scenario_changelog(service.scenarios())}

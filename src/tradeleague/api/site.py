@@ -108,6 +108,7 @@ def create_site(
             "formats": {
                 "scenario": {
                     "scenarios": "/api/v1/leaderboard/scenarios",
+                    "changelog": "/api/v1/scenario/changelog",
                 },
                 "weights": "/api/v1/weights",
                 "direction": "/api/v1/direction",

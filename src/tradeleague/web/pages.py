@@ -29,7 +29,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from tradeleague import __version__
-from tradeleague.api.reads import leaderboard_payload, run_payload, scenarios_payload
+from tradeleague.api.reads import (
+    changelog_payload,
+    leaderboard_payload,
+    run_payload,
+    scenarios_payload,
+)
 from tradeleague.api.service import ScenarioService, ServiceError
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -330,6 +335,8 @@ def install_pages(
             changes = direction.changelog()["changes"]
         elif name == "weights":
             changes = weights.changelog()["changes"]
+        elif name == "scenario":
+            changes = changelog_payload(service)["changes"]
         universe: dict[str, Any] | None = None
         if name == "weights":  # the latest season's universe, or ?season='s
             try:
