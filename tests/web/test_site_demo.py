@@ -34,7 +34,10 @@ def test_the_serve_command_the_demo_prints_shows_its_boards(tmp_path: Path) -> N
         terminal_width=400,
     )
     assert ran.exit_code == 0, ran.output
+    played = [x for x in ran.output.splitlines() if re.match(r"round \d+/3 ", x)]
+    assert [x.split()[1] for x in played] == ["1/3", "2/3", "3/3"]  # demo --rounds N plays N
     flat = " ".join(ran.output.split())
+    assert "(3 rounds, 0 void)" in flat
     printed = re.search(r"Open the boards in a browser: tradeleague serve (.+?), then (\S+)", flat)
     assert printed is not None, flat
     # what a user pastes into a shell is one valid command, unwrapped
