@@ -59,6 +59,12 @@ DECISIONS = {
         "Stocks trade only while the US market is open",
         "earns the correction round",
         "first price it can see after the break",
+        "checks every held stock at every check, the market open or not",
+        "marks the position broken, with the time, the level and the price",
+        "closed at the first check with the market open, at that check's price",
+        "whichever side of the level it is on",
+        "only a whole close of the position ends it",
+        "A break seen while the market is open is closed at once",
     ],
     "sizing, fee, shorts": [
         "round down to a millionth of a unit",

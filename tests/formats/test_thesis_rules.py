@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from tradeleague.formats.thesis.answer import Answer, AnswerReject, Reason, parse_answer
-from tradeleague.formats.thesis.book import Book, Closed
+from tradeleague.formats.thesis.book import Book, Broken, Closed, book_from_payload, book_payload
 from tradeleague.formats.thesis.candles import (
     Candle,
     candles_of,
@@ -468,12 +468,13 @@ def test_monitor_closes_long_and_short_at_the_check_price_t_mon_1() -> None:
         PRESET,
     ).book
     tradeable = frozenset({"ETHUSDT", "SOLUSDT"})
-    same, none = run_check(
+    same, none, marks = run_check(
         book, 900, {"ETHUSDT": usd(100), "SOLUSDT": usd(100)}, tradeable, 0, PRESET
     )
     assert none == ()
+    assert marks == ()
     assert same == book
-    after, closes = run_check(
+    after, closes, _ = run_check(
         book, 1_800, {"ETHUSDT": usd(99), "SOLUSDT": usd(101)}, tradeable, 0, PRESET
     )
     assert [(c.symbol, c.fill.price, c.fill.side) for c in closes] == [
@@ -485,10 +486,87 @@ def test_monitor_closes_long_and_short_at_the_check_price_t_mon_1() -> None:
         assert close.realised < 0
     assert after.portfolio.positions == {}
     assert after.closed["ETHUSDT"] == Closed(1, 0)
-    closed_market, _ = run_check(
+    closed_market, _, _ = run_check(
         book, 1_800, {"ETHUSDT": usd(50), "SOLUSDT": usd(100)}, frozenset({"SOLUSDT"}), 0, PRESET
     )
     assert "ETHUSDT" in closed_market.portfolio.positions
+
+
+def test_monitor_marks_a_break_seen_while_closed_and_closes_at_the_open_t_mon_1() -> None:
+    """T-MON-1: a stock broken while NYSE is closed is marked, then closed at the first open check.
+
+    The close is at that check's price whichever side of the level it is on, with
+    the fee; the mark rides on the book (its payload round-trips), survives a
+    partial close, and a break seen while the market is open closes at once.
+    """
+    book = play_attempt(
+        _answer(
+            _open("AAPL", invalidation_price=99),
+            _open("BRK.B", action="open_short", invalidation_price=101),
+        ),
+        _book(),
+        _market(),
+        PRESET,
+    ).book
+    closed: frozenset[str] = frozenset()
+    open_ = frozenset({"AAPL", "BRK-B"})
+    # the session's close breaks both levels after the bell: marked, nothing closed
+    marked, closes, marks = run_check(
+        book, 75_600, {"AAPL": usd(98), "BRK-B": usd(102)}, closed, 0, PRESET
+    )
+    assert closes == ()
+    assert [(m.symbol, m.broken) for m in marks] == [
+        ("AAPL", Broken(75_600, usd(99), usd(98))),
+        ("BRK-B", Broken(75_600, usd(101), usd(102))),
+    ]
+    assert marked.portfolio == book.portfolio
+    assert marked.theses["AAPL"].broken == Broken(75_600, usd(99), usd(98))
+    assert book_from_payload(book_payload(marked)) == marked
+    assert book_payload(book)["theses"]["AAPL"].keys() == {  # type: ignore[index]
+        "direction", "basis", "invalidation_price", "thesis", "invalidation", "confidence",
+        "opened_cycle",
+    }  # fmt: skip
+    # later closed checks: marked once only, even where the price moved back
+    again, closes, marks = run_check(
+        marked, 76_500, {"AAPL": usd(100), "BRK-B": usd(100)}, closed, 0, PRESET
+    )
+    assert (again, closes, marks) == (marked, (), ())
+    # a partial close keeps the mark
+    half = play_attempt(
+        _answer({"action": "close", "symbol": "AAPL", "percent_of_position": 50}),
+        again,
+        _market(cycle=1),
+        PRESET,
+    ).book
+    assert half.theses["AAPL"].broken == Broken(75_600, usd(99), usd(98))
+    held = {s: abs(half.portfolio.qty(s)) for s in ("AAPL", "BRK-B")}
+    assert 0 < held["AAPL"] < abs(again.portfolio.qty("AAPL"))
+    # the first open check: both closed there, back on the right side of their levels
+    after, closes, marks = run_check(
+        half, 138_600, {"AAPL": usd(100), "BRK-B": usd(100)}, open_, 1, PRESET
+    )
+    assert marks == ()
+    assert [(c.symbol, c.time, c.level, c.fill.price, c.fill.qty, c.fill.side) for c in closes] == [
+        ("AAPL", 138_600, usd(99), usd(100), held["AAPL"], Side.SELL),
+        ("BRK-B", 138_600, usd(101), usd(100), held["BRK-B"], Side.COVER),
+    ]
+    assert [c.broken for c in closes] == [
+        Broken(75_600, usd(99), usd(98)),
+        Broken(75_600, usd(101), usd(102)),
+    ]
+    for close in closes:
+        assert close.fill.fee == -(-close.fill.value * 1_000 // MICRO)
+    assert after.portfolio.positions == {}
+    assert after.theses == {}
+    assert after.closed == {"AAPL": Closed(1, 1), "BRK-B": Closed(-1, 1)}
+    # a break seen while the market is open closes at once, unmarked
+    now, closes, marks = run_check(
+        book, 138_600, {"AAPL": usd(99), "BRK-B": usd(100)}, open_, 0, PRESET
+    )
+    assert marks == ()
+    assert [(c.symbol, c.fill.price, c.broken) for c in closes] == [("AAPL", usd(99), None)]
+    assert "AAPL" not in now.portfolio.positions
+    assert "BRK-B" in now.portfolio.positions
 
 
 def test_season_length_t_sea_1() -> None:

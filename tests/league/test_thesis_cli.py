@@ -34,7 +34,7 @@ def test_replay_thesis_cli_writes_the_report_and_resumes(shared_data: Path, tmp_
     result = CliRunner().invoke(app, args, terminal_width=200)
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text(encoding="utf-8"))
-    assert report["scoring_version"] == "thesis-scoring-v1"
+    assert report["scoring_version"] == "thesis-scoring-v2"
     assert report["prompt_version"].startswith("thesis-prompt-")
     first = report["cycles"][0]
     assert set(first) >= {"time", "screen", "rsi", "prices"}

@@ -19,6 +19,7 @@ __all__ = [
     "AGENT_ENTERED",
     "ATTEMPT_JUDGED",
     "FORMAT",
+    "INVALIDATION_BROKEN",
     "POSITION_INVALIDATED",
     "season_stream",
 ]
@@ -28,6 +29,7 @@ FORMAT: Final = "thesis"
 AGENT_ENTERED: Final = "AgentEntered"
 ATTEMPT_JUDGED: Final = "AttemptJudged"
 POSITION_INVALIDATED: Final = "PositionInvalidated"
+INVALIDATION_BROKEN: Final = "InvalidationBroken"
 
 _ROUND = req("round", STR, doc="the cycle's instant, UTC")
 _AGENT = req("agent", STR, doc="the agent's name")
@@ -115,8 +117,23 @@ _t(
         req("fee", STR),
         req("realised", STR),
         _BOOK,
+        opt("broken_time", STR, doc="when the break was seen, if the position could not trade"),
+        opt("broken_price", STR, doc="the price that broke the level then"),
     ),
     "The monitor closed a position whose invalidation level broke (T-MON-1).",
+)
+_t(
+    INVALIDATION_BROKEN,
+    (
+        _AGENT,
+        req("time", STR),
+        req("symbol", STR),
+        req("level", STR),
+        req("price", STR, doc="the price that broke the level"),
+        _BOOK,
+    ),
+    "The monitor saw a level break while the position could not trade (a stock while NYSE is "
+    "closed); it is closed at the first check at which it trades (T-MON-1).",
 )
 _t(
     EventKind.ROUND_FINISHED,

@@ -1,9 +1,10 @@
 """A model's book: the portfolio, the carried theses and recent closes (SPEC T-MON-2, T-ACT-6).
 
 The portfolio is the one engine's (``sim.Portfolio``); beside it each open
-position carries its thesis, invalidation level and cost basis, and each
-symbol closed whole remembers the direction and cycle of its close, for the
-no-reopen rule. All pure values, rebuilt from events by the league.
+position carries its thesis, invalidation level and cost basis (and, once the
+monitor saw its level break while it could not trade, that break: T-MON-1),
+and each symbol closed whole remembers the direction and cycle of its close,
+for the no-reopen rule. All pure values, rebuilt from events by the league.
 """
 
 from __future__ import annotations
@@ -15,7 +16,21 @@ from tradeleague.money import Usd
 from tradeleague.sim import Portfolio
 from tradeleague.sim.portfolio import position_value
 
-__all__ = ["Book", "Closed", "Thesis", "book_from_payload", "book_payload"]
+__all__ = ["Book", "Broken", "Closed", "Thesis", "book_from_payload", "book_payload"]
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """A break the monitor saw while the position could not trade (T-MON-1).
+
+    The close waits for the first check at which the symbol trades (a stock:
+    NYSE open). ``time`` is the check's instant (epoch seconds); ``level`` and
+    ``price`` are the level then and the price that broke it, micro-dollars.
+    """
+
+    time: int
+    level: int
+    price: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,6 +52,9 @@ class Thesis:
         Hundredths (80..100).
     opened_cycle
         The cycle number the position was opened in (T-ACT-6).
+    broken
+        The break seen while the position could not trade, its close pending
+        (T-MON-1); kept by a partial close or a new level, gone with the position.
     """
 
     direction: int
@@ -46,6 +64,7 @@ class Thesis:
     invalidation: str
     confidence: int
     opened_cycle: int
+    broken: Broken | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,22 +101,27 @@ class Book:
         return max(0, self.portfolio.equity(prices) - self.portfolio.notional(prices))
 
 
+def _thesis_payload(t: Thesis) -> dict[str, object]:
+    row: dict[str, object] = {
+        "direction": t.direction,
+        "basis": str(t.basis),
+        "invalidation_price": str(t.invalidation_price),
+        "thesis": t.thesis,
+        "invalidation": t.invalidation,
+        "confidence": t.confidence,
+        "opened_cycle": t.opened_cycle,
+    }
+    if t.broken is not None:  # only a pending close carries it (T-MON-1)
+        b = t.broken
+        row["broken"] = {"time": b.time, "level": str(b.level), "price": str(b.price)}
+    return row
+
+
 def book_payload(book: Book) -> dict[str, object]:
     """Return the book's canonical JSON form (micro-unit integers as strings)."""
     return {
         "portfolio": book.portfolio.state(),
-        "theses": {
-            s: {
-                "direction": t.direction,
-                "basis": str(t.basis),
-                "invalidation_price": str(t.invalidation_price),
-                "thesis": t.thesis,
-                "invalidation": t.invalidation,
-                "confidence": t.confidence,
-                "opened_cycle": t.opened_cycle,
-            }
-            for s, t in sorted(book.theses.items())
-        },
+        "theses": {s: _thesis_payload(t) for s, t in sorted(book.theses.items())},
         "closed": {
             s: {"direction": c.direction, "cycle": c.cycle} for s, c in sorted(book.closed.items())
         },
@@ -129,6 +153,9 @@ def book_from_payload(payload: Mapping[str, object]) -> Book:
     for symbol, t in theses.items():
         if not isinstance(t, Mapping):
             raise ValueError("a thesis is an object")
+        b = t.get("broken")
+        if b is not None and not isinstance(b, Mapping):
+            raise ValueError("a break is an object")
         carried[str(symbol)] = Thesis(
             direction=_int(t["direction"]),
             basis=_int(t["basis"]),
@@ -137,6 +164,9 @@ def book_from_payload(payload: Mapping[str, object]) -> Book:
             invalidation=str(t["invalidation"]),
             confidence=_int(t["confidence"]),
             opened_cycle=_int(t["opened_cycle"]),
+            broken=None
+            if b is None
+            else Broken(_int(b["time"]), _int(b["level"]), _int(b["price"])),
         )
     recent: dict[str, Closed] = {}
     for symbol, c in closed.items():

@@ -26,8 +26,15 @@ THESIS_NOTES: Final = (
     "none with fewer than 15 closes, 100 with no losses, 50 with no moves. A stock's 4h RSI "
     "needs an hourly folder (its 4h bars start at the session open); without one it is none.",
     "Stocks trade only while the US market is open; a stock action at another time is rejected "
-    "and earns the correction round. The monitor closes a stock at the first price it can see "
-    "after the break.",
+    "and earns the correction round. The monitor checks every held stock at every check, the "
+    "market open or not. A level broken while the market is closed (with daily bars a "
+    "session's close is first seen after the bell) marks the position broken, with the time, "
+    "the level and the price; it is closed at the first check with the market open, at that "
+    "check's price, whichever side of the level it is on: the first price it can see after "
+    "the break at which it can trade. The mark is kept until then "
+    "across cycles; only a whole close of the position ends it (a stock cannot be traded while "
+    "the market is closed, and the monitor runs before a cycle's decisions, so the model cannot "
+    "act on it first). A break seen while the market is open is closed at once.",
     "Sizing: the percent of equity includes the fee; quantities round down to a millionth of a "
     "unit; the fee is 0.1% of the value, rounded up to the micro-dollar. A short's proceeds are "
     "credited to cash; equity is cash plus signed quantity times price; gross exposure may not "

@@ -13,8 +13,13 @@ from tradeleague.money import Usd, usd
 
 __all__ = ["PROMPT_VERSION", "SCORING_VERSION", "ThesisPreset"]
 
-SCORING_VERSION = "thesis-scoring-v1"
-"""Return, drawdown, Sharpe, Sortino, win rate and exposure (T-SCO-1, C-3)."""
+SCORING_VERSION = "thesis-scoring-v2"
+"""Return, drawdown, Sharpe, Sortino, win rate and exposure (T-SCO-1, C-3).
+
+v2: the monitor checks held stocks while NYSE is closed too, and closes one
+whose level a session's close broke at the next open (T-MON-1); v1 saw only
+the opens, so a break by a close that the next open undid was never closed.
+"""
 
 PROMPT_VERSION = "thesis-prompt-2026-12-01.2"
 """The pinned version of the templates in ``prompt.py`` (C-3)."""

@@ -87,7 +87,12 @@ def monitor_events(
     until: int,
     preset: ThesisPreset,
 ) -> list[Event]:
-    """Run the monitor's checks in ``(after, until]`` over ``books`` (updated in place)."""
+    """Run the monitor's checks in ``(after, until]`` over ``books`` (updated in place).
+
+    Every held position is checked at every check, market open or not (T-MON-1);
+    a stock found broken while NYSE is closed gets an ``InvalidationBroken`` (its
+    book carries the mark) and its ``PositionInvalidated`` at the first open check.
+    """
     events: list[Event] = []
     cycle = state.last_index
     round_iso = _iso(after)
@@ -112,32 +117,45 @@ def monitor_events(
                 for s in book.theses
                 if universe.asset_class(s) is AssetClass.CRYPTO or stocks_open
             )
-            after_book, closes = run_check(book, moment, prices, tradeable, cycle, preset)
-            for close in closes:
-                at = _at(moment)
-                events.append(
-                    order_filled(
-                        stream, name, close.fill, at, {"round": round_iso, "by": "monitor"}
-                    )
-                )
+            after_book, closes, breaks = run_check(book, moment, prices, tradeable, cycle, preset)
+            at = _at(moment)
+            for mark in breaks:
                 events.append(
                     Event(
                         stream,
-                        tev.POSITION_INVALIDATED,
+                        tev.INVALIDATION_BROKEN,
                         {
                             "agent": name,
                             "time": _iso(moment),
-                            "symbol": normalise(close.symbol),
-                            "level": str(close.level),
-                            "price": str(close.fill.price),
-                            "quantity": str(close.fill.qty),
-                            "fee": str(close.fill.fee),
-                            "realised": str(close.realised),
+                            "symbol": normalise(mark.symbol),
+                            "level": str(mark.broken.level),
+                            "price": str(mark.broken.price),
                             "book": book_payload(after_book),
                         },
                         at,
                     )
                 )
+            for close in closes:
+                events.append(
+                    order_filled(
+                        stream, name, close.fill, at, {"round": round_iso, "by": "monitor"}
+                    )
+                )
+                payload: dict[str, object] = {
+                    "agent": name,
+                    "time": _iso(moment),
+                    "symbol": normalise(close.symbol),
+                    "level": str(close.level),
+                    "price": str(close.fill.price),
+                    "quantity": str(close.fill.qty),
+                    "fee": str(close.fill.fee),
+                    "realised": str(close.realised),
+                    "book": book_payload(after_book),
+                }
+                if close.broken is not None:  # seen broken earlier, while it could not trade
+                    payload["broken_time"] = _iso(close.broken.time)
+                    payload["broken_price"] = str(close.broken.price)
+                events.append(Event(stream, tev.POSITION_INVALIDATED, payload, at))
             books[name] = after_book
     return events
 

@@ -1,7 +1,8 @@
 """REPORT.json and the board of a thesis season (T-SCO-1, ST-1, ST-2, T-CYC-10, T-AGT-2).
 
 Everything is read from the folded season: the cycles' pictures, each agent's
-entries per cycle and attempt, the monitor's closes, the metrics with the
+entries per cycle and attempt, the monitor's closes (with the break's time
+and price when it was seen while the market was closed), the metrics with the
 counts they rest on, the verdicts against cash and holding SPY (a paired
 bootstrap over step returns) and the luckiest-of-N line; agentic agents are
 marked. Money is in dollars as decimal strings; symbols are normalised.
@@ -9,6 +10,7 @@ marked. Money is in dollars as decimal strings; symbols are normalised.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION
@@ -130,6 +132,22 @@ def board_rows(state: SeasonState) -> list[dict[str, object]]:
     return rows
 
 
+def _monitor_close(c: Mapping[str, object]) -> dict[str, object]:
+    """Return one monitor close; a close after a break seen while closed names the break."""
+    row: dict[str, object] = {
+        "time": c["time"],
+        "symbol": c["symbol"],
+        "level": _dollars(c["level"]),
+        "price": _dollars(c["price"]),
+        "quantity": _dollars(c["quantity"]),
+        "fee": _dollars(c["fee"]),
+    }
+    if "broken_time" in c:  # T-MON-1: closed at the first open check after the break
+        row["broken_time"] = c["broken_time"]
+        row["broken_price"] = _dollars(c["broken_price"])
+    return row
+
+
 def build_report(state: SeasonState) -> dict[str, object]:
     """Return REPORT.json's content."""
     board = {row["name"]: row for row in board_rows(state)}
@@ -145,16 +163,7 @@ def build_report(state: SeasonState) -> dict[str, object]:
                 "entered_cycle": a.entered,
                 "entries": [_entry(e) for e in a.entries],
                 "monitor_closes": [
-                    {
-                        "time": c["time"],
-                        "symbol": c["symbol"],
-                        "level": _dollars(c["level"]),
-                        "price": _dollars(c["price"]),
-                        "quantity": _dollars(c["quantity"]),
-                        "fee": _dollars(c["fee"]),
-                    }
-                    for c in state.monitor_closes
-                    if c["agent"] == name
+                    _monitor_close(c) for c in state.monitor_closes if c["agent"] == name
                 ],
                 "metrics": {
                     k: row.get(k)

@@ -1,8 +1,9 @@
 """A thesis season folded from its events: books, entries, equity paths (T-CYC-10, T-MON-2).
 
 Every fact comes from the stream, so a resumed season continues exactly where
-the recorded one stopped: each ``AttemptJudged`` and ``PositionInvalidated``
-carries the book after it, and ``RoundFinished`` the equity path.
+the recorded one stopped: each ``AttemptJudged``, ``InvalidationBroken`` and
+``PositionInvalidated`` carries the book after it (a pending monitor close is
+a mark on the book's thesis, T-MON-1), and ``RoundFinished`` the equity path.
 """
 
 from __future__ import annotations
@@ -111,6 +112,11 @@ class SeasonState:
             agent.trades += 1
             agent.realised.append(int(str(p["realised"])))
             self.monitor_closes.append(dict(p))
+            self.monitored_to = max(self.monitored_to, str(p["time"]))
+        elif kind == tev.INVALIDATION_BROKEN:
+            book = p["book"]
+            if isinstance(book, dict):
+                self.agents[str(p["agent"])].book = book_from_payload(book)
             self.monitored_to = max(self.monitored_to, str(p["time"]))
         elif kind == EventKind.ROUND_FINISHED:
             self.finished.add(str(p["round"]))
