@@ -49,10 +49,18 @@ def site_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
          "invalidation_price": 1, "thesis": f"Thesis {EVIL}", "invalidation": "Below 1"},
     )  # fmt: skip
     script.write_text(json.dumps({"text": first}) + "\n", encoding="utf-8")
+    # AMAT's close on 3 March 2025 is its level: seen after the bell, closed at the next open
+    stock = tmp / "s.jsonl"
+    breaks = _answer(
+        {"action": "open_long", "symbol": "AMAT", "percent_of_equity": 10, "confidence": 0.8,
+         "invalidation_price": 150.5939, "thesis": "Chips", "invalidation": "The close"},
+    )  # fmt: skip
+    stock.write_text(json.dumps({"text": breaks}) + "\n", encoding="utf-8")
     agents: dict[str, Agent] = {
         "cash": BaselineAgent("cash", *make_baseline("cash")),
         "coin_flip": BaselineAgent("coin_flip", *make_baseline("coin_flip")),
         "model/one": ScriptedAgent.from_file("model/one", script),
+        "stock": ScriptedAgent.from_file("stock", stock),
     }
     entrants = [Entrant(name=n, spec=n, kind=a.kind, agentic=False) for n, a in agents.items()]
     url = f"sqlite:///{tmp / 'site.db'}"
@@ -79,7 +87,7 @@ def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
         page = client.get("/thesis/t1")
     assert page.status_code == 200
     assert board["cycles"] == 3
-    assert [r["rank"] for r in board["rows"]] == [1, 2, 3]
+    assert [r["rank"] for r in board["rows"]] == [1, 2, 3, 4]
     for row in board["rows"]:
         cells = re.search(rf'<tr data-agent="{re.escape(row["name"])}">(.*?)</tr>', page.text)
         assert cells is not None
@@ -135,3 +143,26 @@ def test_home_page_lists_the_thesis_league_and_its_seasons(site_db: str) -> None
     assert '<a href="/thesis">Thesis league</a>' in home.text
     for season in seasons:
         assert f'<a href="/thesis/{season}">{season}</a>' in home.text
+
+
+def test_agent_page_shows_the_monitor_closes_t_mon_1(site_db: str) -> None:
+    """T-MON-1: a close the monitor made is on the agent's page as the JSON API has it,
+    with the break seen after the bell and the next session's open it was closed at."""
+    with _client(site_db) as client:
+        data = client.get("/api/v1/thesis/t1/agents/stock").json()
+        page = client.get("/thesis/t1/agents/stock").text
+        quiet = client.get("/thesis/t1/agents/cash").text
+    [close] = data["monitor_closes"]
+    assert (close["symbol"], close["level"]) == ("AMAT", "150.593900")
+    assert close["broken_time"] == "2025-03-03T21:00:00.000000Z"
+    assert close["time"] == "2025-03-04T14:30:00.000000Z"
+    row = re.search(r"<table class=\"log closes\">.*?<tbody><tr>(.*?)</tr>", page, re.S)
+    assert row is not None
+    cells = dict(re.findall(r'data-field="(\w+)">([^<]*)</td>', row.group(1)))
+    assert cells["symbol"] == "AMAT"
+    for field in ("time", "quantity", "price", "level", "fee"):
+        assert cells[field] == str(close[field]), field
+    assert cells["broken"] == (
+        f"{close['broken_time']} at {close['broken_price']}, while the market was closed"
+    )
+    assert "Closed by the invalidation monitor</h2>\n<p>None.</p>" in quiet
