@@ -7,8 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from tradeleague.testing.env import find_postgres, require_all, shared_data_dir
+
+# No Hypothesis example is timed: on two shared cores a 200 ms deadline failed a pure
+# property test under load (speed is for bench/, never a test's verdict).
+settings.register_profile("tradeleague", deadline=None)
+settings.load_profile("tradeleague")
 
 
 def _missing(reason: str) -> None:
