@@ -12,7 +12,6 @@ from tradeleague.api.service import ScenarioService
 from tradeleague.api.service.views import decimal_text
 from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import METRICS, Entry, rank
-from tradeleague.formats.scenario.luck import scenario_luck
 
 __all__ = ["changelog_payload", "leaderboard_payload", "run_payload", "scenarios_payload"]
 
@@ -28,7 +27,7 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
     found = service.scenario(scenario_id)
     entries = [Entry(r, a, res) for r, a, res in service.published(scenario_id)]
     records = {e.run_id: service.run_record(e.run_id)[0] for e in entries}
-    luck = scenario_luck(scenario_id, list(records.values()), found.bars, found.config)
+    luck = service.board_luck(scenario_id, list(records.values()))
     return {
         "scenario": found.view(),
         "metric": metric,

@@ -9,7 +9,10 @@ invalidation level and status, and the model's reasoning (T-CYC-10).
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -21,7 +24,8 @@ from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights.text import plain_text
 from tradeleague.league.thesis.report import board_rows, build_report
 from tradeleague.league.thesis.state import SeasonState
-from tradeleague.store import Store
+from tradeleague.store import Store, StoredEvent
+from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound, json_answer
 
 __all__ = ["ThesisReads", "thesis_router"]
@@ -29,8 +33,22 @@ __all__ = ["ThesisReads", "thesis_router"]
 _PREFIX = f"{tev.FORMAT}/"
 
 
+_SEASON_CACHE: Final = 16
+"""Seasons the read models keep folded in memory (the most recently read)."""
+
+
+def _note_season(seasons: list[str], stored: StoredEvent) -> None:
+    e = stored.event
+    if e.kind == EventKind.SEASON_STARTED and e.stream.startswith(_PREFIX):
+        seasons.append(str(e.payload["season"]))
+
+
 class ThesisReads:
     """Read models of the thesis seasons in one store.
+
+    Each season is folded once and caught up from the last seq seen on each
+    read (`StreamFold`), the index likewise, so a page costs what was appended
+    since the last read, not a replay of the season.
 
     Parameters
     ----------
@@ -43,21 +61,34 @@ class ThesisReads:
     def __init__(self, store: Store, preset: ThesisPreset | None = None) -> None:
         self._store = store
         self.preset = preset or ThesisPreset()
+        self._folds: dict[str, StreamFold[SeasonState]] = {}
+        self._folds_lock = threading.Lock()
+        self._index: StreamFold[list[str]] = StreamFold(None, list, _note_season)
 
-    def _state(self, season: str) -> SeasonState:
-        stream = tev.season_stream(season)
-        state = SeasonState.from_events((s.event for s in self._store.events(stream)), self.preset)
-        if not state.started:
-            raise NotFound(f"no thesis season {season!r}")
-        return state
+    def _fold(self, season: str) -> StreamFold[SeasonState]:
+        with self._folds_lock:
+            fold = self._folds.pop(season, None) or StreamFold(
+                tev.season_stream(season),
+                lambda: SeasonState(self.preset),
+                lambda state, stored: state.apply(stored.event),
+            )
+            self._folds[season] = fold  # the most recently read last
+            while len(self._folds) > _SEASON_CACHE:
+                del self._folds[next(iter(self._folds))]
+        return fold
+
+    @contextmanager
+    def _state(self, season: str) -> Iterator[SeasonState]:
+        """Yield the season caught up with the log, locked while the caller reads it."""
+        with self._fold(season).current(self._store) as state:
+            if not state.started:
+                raise NotFound(f"no thesis season {season!r}")
+            yield state
 
     def index(self) -> dict[str, Any]:
         """Return the thesis seasons in the store."""
-        seasons = [
-            str(s.event.payload["season"])
-            for s in self._store.events()
-            if s.event.kind == EventKind.SEASON_STARTED and s.event.stream.startswith(_PREFIX)
-        ]
+        with self._index.current(self._store) as found:
+            seasons = list(found)
         return {
             "disclaimer": DISCLAIMER,
             "seasons": seasons,
@@ -66,22 +97,23 @@ class ThesisReads:
 
     def board(self, season: str) -> dict[str, Any]:
         """Return a season's board: every metric, counts and verdicts (raises ``NotFound``)."""
-        state = self._state(season)
-        return {
-            "disclaimer": DISCLAIMER,
-            "season": season,
-            "start": state.start,
-            "end": state.end,
-            "cycles": len(state.cycles),
-            "ended": state.ended,
-            "scoring_version": state.scoring_version,
-            "prompt_version": state.prompt_version,
-            "rows": board_rows(state),
-        }
+        with self._state(season) as state:
+            return {
+                "disclaimer": DISCLAIMER,
+                "season": season,
+                "start": state.start,
+                "end": state.end,
+                "cycles": len(state.cycles),
+                "ended": state.ended,
+                "scoring_version": state.scoring_version,
+                "prompt_version": state.prompt_version,
+                "rows": board_rows(state),
+            }
 
     def agent(self, season: str, name: str) -> dict[str, Any]:
         """Return one agent's entries, decisions, theses and closes (raises ``NotFound``)."""
-        report = build_report(self._state(season))
+        with self._state(season) as state:
+            report = build_report(state)
         agents = report["agents"]
         for row in agents if isinstance(agents, list) else []:
             if row["name"] == name:

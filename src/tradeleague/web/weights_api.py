@@ -58,7 +58,7 @@ from tradeleague.formats.weights import (
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
 from tradeleague.league.weights import events as ev
-from tradeleague.league.weights.report import agent_season_luck, season_luck
+from tradeleague.league.weights.report import season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries
 from tradeleague.league.weights.universe import universe_view
@@ -229,12 +229,16 @@ def _table_payload(
     }
 
 
-def _agent_payload(s: _Season, agent: str) -> dict[str, Any]:
+def _agent_payload(
+    s: _Season, agent: str, luck_of: Callable[[Division], TableLuck]
+) -> dict[str, Any]:
     state = s.state
     a = state.agents.get(agent)
     if a is None:
         raise NotFound(f"no agent {agent!r} in season {state.season_id}")
     row = next(r for r in state.table(a.division) if r.agent == agent)
+    # the agent's row of its table's verdicts (`agent_season_luck` gives the same), so
+    # the bootstrap runs once per log change, not once per page read
     reasons = {hour: text for hour, text in a.reasons}
     books = state.entry_books.get(agent, [])
     entries = []
@@ -264,7 +268,7 @@ def _agent_payload(s: _Season, agent: str) -> dict[str, Any]:
             "created_at": ev.iso(a.created_at),
             "paused": a.paused,
         },
-        "standing": _row(row, agent_season_luck(state, agent)),
+        "standing": _row(row, luck_of(a.division).rows[agent]),
         "summary": summary.shown,
         "summary_hidden": summary.hidden,
         "entries": entries,
@@ -354,20 +358,24 @@ class WeightsReads:
         self._now: Callable[[], datetime] = (clock or WallClock()).now
         self.preset = preset or WeightsPreset()
         self._lucks: dict[tuple[str, Division, int], TableLuck] = {}
+        self._lucks_lock = threading.Lock()
         # each season folded once and caught up on each read (the few latest kept)
         self._folds: dict[str, StreamFold[_Season]] = {}
         self._folds_lock = threading.Lock()
         self._index: StreamFold[list[str]] = StreamFold(None, list, _note_season)
+        self._changes: tuple[int, list[dict[str, str]]] | None = None
+        self._changes_lock = threading.Lock()
 
     def _luck_of(self, s: _Season, division: Division) -> TableLuck:
         # The bootstrap is the costly part of a table; a season's log only grows, so
         # its event count keys the result (the few latest are kept).
         key = (s.state.season_id, division, s.events)
-        if key not in self._lucks:
-            if len(self._lucks) >= _LUCK_CACHE:
-                del self._lucks[next(iter(self._lucks))]
-            self._lucks[key] = season_luck(s.state, division)
-        return self._lucks[key]
+        with self._lucks_lock:  # shared by every season's reads
+            if key not in self._lucks:
+                if len(self._lucks) >= _LUCK_CACHE:
+                    del self._lucks[next(iter(self._lucks))]
+                self._lucks[key] = season_luck(s.state, division)
+            return self._lucks[key]
 
     @contextmanager
     def _season(self, season_id: str) -> Iterator[_Season]:
@@ -405,11 +413,17 @@ class WeightsReads:
         """Return every change that affects comparability, dated, across the seasons (C-3)."""
         with self._store_factory() as store:
             with self._index.current(store) as found:
-                seasons = list(found)
-            changes = changelog_entries(
-                (s.event for s in store.events(ev.season_stream(season))) for season in seasons
-            )
-        return {"disclaimer": DISCLAIMER, "changes": changes}
+                seasons, head = list(found), self._index.last_seq
+            # the changes are read from every season's events: once per log head, not per page
+            with self._changes_lock:
+                if self._changes is None or self._changes[0] != head:
+                    changes = changelog_entries(
+                        (s.event for s in store.events(ev.season_stream(season)))
+                        for season in seasons
+                    )
+                    self._changes = (head, changes)
+                changes = self._changes[1]
+        return {"disclaimer": DISCLAIMER, "changes": [dict(c) for c in changes]}
 
     def season(self, season_id: str) -> dict[str, Any]:
         """Return a season: window, status, versions (raises ``NotFound``)."""
@@ -425,7 +439,7 @@ class WeightsReads:
     def agent(self, season_id: str, agent: str) -> dict[str, Any]:
         """Return an agent's page (W-SCO-3, W-REC-3) (raises ``NotFound``)."""
         with self._season(season_id) as s:
-            return _agent_payload(s, agent)
+            return _agent_payload(s, agent, lambda d: self._luck_of(s, d))
 
     def market(self, season_id: str) -> dict[str, Any]:
         """Return the market's status at the latest round (W-MKT-2) (raises ``NotFound``)."""

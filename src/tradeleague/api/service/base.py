@@ -30,6 +30,7 @@ from tradeleague.api.service.tables import scenario_versions
 from tradeleague.clock import Clock
 from tradeleague.formats.scenario import RunState, ScenarioBars, ScenarioConfig, ServicePreset
 from tradeleague.formats.scenario.luck import RunRecord
+from tradeleague.formats.weights.luck import TableLuck
 from tradeleague.ids import new_id
 from tradeleague.store import Store
 
@@ -85,6 +86,9 @@ class ServiceBase:
         self._states: dict[str, tuple[str, RunState]] = {}
         # completed runs' records (immutable once complete), read from the log once
         self._run_records: dict[str, tuple[RunRecord, tuple[dict[str, object], ...]]] = {}
+        # leaderboards' ST-2 columns by (scenario, published runs): see `board_luck`
+        self._lucks: dict[tuple[str, tuple[str, ...]], TableLuck] = {}
+        self._lucks_lock = threading.Lock()
 
     def _state(self, run_id: str, text: str) -> RunState:
         """Return the parsed state ``text`` of ``run_id``, reusing the last parse if unchanged.

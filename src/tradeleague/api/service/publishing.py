@@ -7,6 +7,7 @@ are readable without a key and it joins its scenario's leaderboard.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Final
 
 import sqlalchemy as sa
@@ -20,11 +21,12 @@ from tradeleague.api.service.views import results_view
 from tradeleague.events import Event, EventKind
 from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED, SCENARIO_RUN_PUBLISHED
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
-from tradeleague.formats.scenario.luck import RunRecord
+from tradeleague.formats.scenario.luck import RunRecord, scenario_luck
+from tradeleague.formats.weights.luck import TableLuck
 from tradeleague.store.records import completed_results
 from tradeleague.store.schema import events
 
-__all__ = ["ServicePublishing"]
+__all__ = ["LUCKS_KEPT", "ServicePublishing"]
 
 
 def _completion_of_run() -> sa.ColumnElement[bool]:
@@ -148,6 +150,29 @@ class ServicePublishing(ServiceBase):
                 cache[run_id] = (record, tuple(fills))
         return record, fills
 
+    def board_luck(self, scenario_id: str, records: Sequence[RunRecord]) -> TableLuck:
+        """Return the ST-2 columns of a leaderboard of ``records`` (`scenario_luck`).
+
+        Rules: ST-1, ST-2. The bootstrap behind them costs hundreds of
+        milliseconds and tens of MiB a board; a published run's record never
+        changes and a scenario version never does, so the result is computed once
+        per scenario and set of runs (one thread computes, concurrent readers of
+        the same board wait for it) and the `LUCKS_KEPT` latest are kept.
+        """
+        key = (scenario_id, tuple(r.run_id for r in records))
+        with self._lucks_lock:
+            kept = self._lucks.pop(key, None)
+            if kept is None:
+                found = self.scenario(scenario_id)
+                kept = scenario_luck(scenario_id, list(records), found.bars, found.config)
+            self._lucks[key] = kept  # the most recently read last
+            while len(self._lucks) > LUCKS_KEPT:
+                del self._lucks[next(iter(self._lucks))]
+        return kept
+
+
+LUCKS_KEPT: Final = 32
+"""Leaderboards whose ST-2 columns a service keeps computed."""
 
 _RECORDS_KEPT: Final = 2048
 """Completed runs' records kept in memory per service."""
