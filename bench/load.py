@@ -1,11 +1,13 @@
 """Load: 100 concurrent readers of every board page and 200 scenario clients at once.
 
-Builds a store on a fresh SQLite file (a weights season and a direction season
-replayed from ``../shared/data`` when it is there, a synthetic scenario with
-published runs), starts ``tradeleague serve`` on 127.0.0.1 in its own process,
-and then, for at most ``--seconds``:
+Builds a store on a fresh SQLite file (a weights, a direction and a thesis
+season replayed from ``../shared/data`` when it is there, a synthetic scenario
+with published runs), starts ``tradeleague serve`` on 127.0.0.1 in its own
+process, checks each page answers once, and then, for at most ``--seconds``:
 
-- ``--readers`` clients each read every board page and JSON board in turn;
+- ``--readers`` clients each read every board page and JSON board in turn
+  (indexes, seasons, agents, rounds, models, methodology, scenario boards and
+  a published run);
 - ``--clients`` scenario agents each create a run, trade and step it;
 - a prober, in a process of its own, asks ``/healthz`` every 50 ms.
 
@@ -55,12 +57,58 @@ def _cli(*args: str) -> None:
     )
 
 
+# Pages that need no season: the indexes, the methodology pages, the API's own.
+_ALWAYS = (
+    "/",
+    "/weights",
+    "/direction",
+    "/scenarios",
+    "/thesis",
+    "/methodology/weights",
+    "/methodology/direction",
+    "/methodology/scenario",
+    "/methodology/thesis",
+    "/api/v1",
+    "/api/v1/limits",
+    "/api/v1/weights",
+    "/api/v1/weights/changelog",
+    "/api/v1/direction",
+    "/api/v1/direction/changelog",
+    "/api/v1/thesis",
+    "/api/v1/leaderboard/scenarios",
+    "/api/v1/scenario/changelog",
+)
+
+
+def _latest_round(db: str) -> str | None:
+    """Return the id of the direction arena's latest round in ``db``, if it has one."""
+    from tradeleague.web.direction_api import DirectionReads  # the server's own read model
+
+    store = open_store(db)
+    try:
+        rounds = DirectionReads(store, stream="direction").rounds(None, 1)["rounds"]
+    finally:
+        store.close()
+    return str(rounds[0]["round"]) if rounds else None
+
+
 def _build(db: str, published: int) -> tuple[str, list[str], list[str]]:
-    """Fill the store; return the scenario id, the page paths and API keys for the clients."""
-    pages = ["/", "/weights", "/direction", "/scenarios", "/api/v1/weights"]
-    if (SHARED / "us_equities_daily").is_dir():
+    """Fill the store; return the scenario id, the page paths and API keys for the clients.
+
+    The pages are every board page and JSON board the site serves for what was
+    built: each format's index, season, agent and methodology pages, the
+    direction arena's round and model pages, the scenario board and a
+    published run, and the JSON each is drawn from.
+    """
+    pages = list(_ALWAYS)
+    daily, minutes, four_hour = (
+        SHARED / "us_equities_daily",
+        SHARED / "crypto_1m",
+        SHARED / "crypto_4h",
+    )
+    if daily.is_dir():
         _cli(
-            "replay", "weights", "--market", str(SHARED / "us_equities_daily"),
+            "replay", "weights", "--market", str(daily),
             "--symbols", "SPY,QQQ,AAPL,MSFT,SGOV", "--start", "2026-03-02", "--end", "2026-07-01",
             "--season", "load", "--agent", "hold=baseline:buy_and_hold",
             "--agent", "coin=baseline:coin_flip", "--agent", "momentum=baseline:momentum",
@@ -70,17 +118,46 @@ def _build(db: str, published: int) -> tuple[str, list[str], list[str]]:
             "/weights/load",
             "/weights/load/market",
             "/weights/load/agents/coin",
+            "/api/v1/weights/seasons/load",
             "/api/v1/weights/seasons/load/tables/open",
             "/api/v1/weights/seasons/load/agents/hold",
+            "/api/v1/weights/seasons/load/market",
+            "/api/v1/weights/seasons/load/universe",
+            "/api/v1/weights/universe",
         ]
-    if (SHARED / "crypto_1m").is_dir():
+    if minutes.is_dir():
         _cli(
-            "replay", "direction", "--market", str(SHARED / "crypto_1m"),
+            "replay", "direction", "--market", str(minutes),
             "--start", "2025-10-01T06:00Z", "--end", "2025-10-01T08:00Z",
             "--agent", "up=baseline:up", "--agent", "coin=baseline:coin_flip", "--db", db,
         )  # fmt: skip
-        pages += ["/api/v1/direction/boards", "/api/v1/direction/rounds"]
+        pages += [
+            "/direction/models/up",
+            "/direction/visitors",
+            "/api/v1/direction/boards",
+            "/api/v1/direction/rounds",
+            "/api/v1/direction/config",
+            "/api/v1/direction/visitors",
+            "/api/v1/direction/models/coin/log",
+        ]
+        latest = _latest_round(db)
+        if latest is not None:
+            pages += [f"/direction/rounds/{latest}", f"/api/v1/direction/rounds/{latest}"]
+    if four_hour.is_dir() and daily.is_dir():
+        _cli(
+            "replay", "thesis", "--crypto", str(four_hour), "--stocks", str(daily),
+            "--start", "2025-03-03", "--end", "2025-03-10", "--season", "load",
+            "--agent", "cash=baseline:cash", "--agent", "hold=baseline:buy-and-hold",
+            "--agent", "coin=baseline:coin-flip", "--db", db,
+        )  # fmt: skip
+        pages += [
+            "/thesis/load",
+            "/thesis/load/agents/coin",
+            "/api/v1/thesis/load",
+            "/api/v1/thesis/load/agents/hold",
+        ]
     service = ScenarioService(open_store(db), WallClock())
+    run_id = ""
     try:
         data = synthetic_dataset(len(SYMBOLS), 60, seed=5, symbols=SYMBOLS)
         scenario = provision_from_market(
@@ -102,7 +179,15 @@ def _build(db: str, published: int) -> tuple[str, list[str], list[str]]:
     finally:
         service.store.close()
     pages += [f"/scenarios/{scenario.id}", f"/api/v1/leaderboard?scenario={scenario.id}"]
+    if run_id:
+        pages += [f"/runs/{run_id}", f"/api/v1/runs/{run_id}/public"]
     return scenario.id, pages, keys
+
+
+def _check_pages(base: str, pages: list[str]) -> list[str]:
+    """Return the pages that do not answer 200 to one plain GET (they are named, not read)."""
+    with httpx.Client(base_url=base, timeout=60) as client:
+        return [p for p in pages if client.get(p).status_code != 200]
 
 
 def _rss_mib(pid: int) -> float:
@@ -131,6 +216,8 @@ async def _reader(client: httpx.AsyncClient, pages: list[str], stop: float, t: T
             try:
                 got = await client.get(path)
                 t.outcomes[f"read {got.status_code}"] += 1
+                if got.status_code != 200:
+                    t.outcomes[f"  read {got.status_code} {path}"] += 1
             except httpx.HTTPError as exc:
                 t.outcomes[f"read {type(exc).__name__}"] += 1
 
@@ -252,6 +339,9 @@ def main() -> None:
         built = _build(db, args.published)
         server, base = _serve(db)
         try:
+            failing = _check_pages(base, built[1])
+            if failing:
+                print("pages not answering 200 before the load: " + ", ".join(failing))
             before = _rss_mib(server.pid)
             print(
                 f"{args.readers} readers of {len(built[1])} pages and {args.clients} scenario "
