@@ -53,3 +53,25 @@ def test_an_append_after_another_writer_moved_the_stream_fails(db_url: str) -> N
         assert len(list(replay.events("season-a"))) == 2
         replay.append([_ev("season-a", 3)])
         assert holder.count("season-a") == 3
+
+
+def test_a_process_keeps_no_note_per_unclaimed_stream(db_url: str) -> None:
+    """C-4: only claimed streams' ends are kept; a server writing and reading every run's
+    stream keeps at most SEEN_KEPT notes, and a claimed stream's expectation survives."""
+    from tradeleague.store.writers import SEEN_KEPT
+
+    with open_store(db_url) as store:
+        replay = store.deriving_ids()
+        replay.append([_ev("season-a", 1)])
+        for n in range(50):  # plain appends (live rounds, scenario runs): no note each
+            store.append([_ev(f"run-{n}", n)])
+        writers = store._writers  # the bound is the point of this test
+        assert set(writers.seen) == {"season-a"}
+        for n in range(SEEN_KEPT + 10):  # reads of unclaimed streams to their ends
+            writers.saw(f"read-{n}", n)
+        assert len(writers.seen) <= SEEN_KEPT
+        assert "season-a" in writers.seen
+        with open_store(db_url) as intruder:  # around the lock: the claim still catches it
+            intruder.append([_ev("season-a", 99)])
+        with pytest.raises(StoreError, match="another process wrote it; nothing was written"):
+            replay.append([_ev("season-a", 2)])

@@ -27,7 +27,7 @@ import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
@@ -35,7 +35,10 @@ from sqlalchemy.engine import URL
 from tradeleague.errors import StoreError
 from tradeleague.store.schema import UtcDateTime
 
-__all__ = ["Writers", "holder_name"]
+__all__ = ["SEEN_KEPT", "Writers", "holder_name"]
+
+SEEN_KEPT: Final = 4096
+"""The most read-ends of unclaimed streams a process keeps (see `Writers.saw`)."""
 
 _WRITERS = sa.table(
     "stream_writers",
@@ -68,16 +71,26 @@ class Writers:
     seen: dict[str, tuple[int, str | None]] = field(default_factory=dict)
 
     def saw(self, stream: str, seq: int) -> None:
-        """Note that ``stream`` ends at ``seq`` as this process last read it."""
+        """Note that ``stream`` ends at ``seq`` as this process last read it.
+
+        A stream read before it is claimed (a replay resuming) keeps what was
+        read, so its first append after the claim is checked too. Past
+        `SEEN_KEPT` notes, those of streams not claimed are dropped: a server
+        that reads every run's stream must not keep one note per run forever.
+        """
+        if len(self.seen) >= SEEN_KEPT and stream not in self.seen:
+            self.seen = {s: v for s, v in self.seen.items() if s in self.held}
         self.seen[stream] = (seq, None)
 
     def wrote(self, last: dict[str, tuple[int, str]]) -> None:
-        """Note the last ``(seq, event id)`` of each stream this process just appended.
+        """Note the last ``(seq, event id)`` of each claimed stream this process just appended.
 
-        The caller's transaction may still roll back: the expectation then
-        holds only if that event is in the log (see `expected`).
+        Only a claimed stream's expectation is ever read (`expected`), so an
+        append to any other (a live round, a scenario run) leaves no note. The
+        caller's transaction may still roll back: the expectation then holds
+        only if that event is in the log (see `expected`).
         """
-        self.seen.update(last)
+        self.seen.update((s, v) for s, v in last.items() if s in self.held)
 
     def expected(self, stream: str) -> tuple[int, str | None] | None:
         """Return where a claimed ``stream`` must still end for an append, if known.
