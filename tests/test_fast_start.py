@@ -25,6 +25,12 @@ ROOT_HELP_ONLY = (
 )  # fmt: skip
 """Not even these for ``tradeleague --help``: it lists commands from a table, importing none."""
 
+OTHER_FORMATS = (
+    "tradeleague.cli.direction", "tradeleague.cli.thesis", "tradeleague.league.direction",
+    "tradeleague.league.thesis", "tradeleague.formats.thesis", "tradeleague.agents.thesis",
+)  # fmt: skip
+"""Not for ``replay weights``: the other formats' replay commands and leagues."""
+
 _PROBE = """
 import json, sys
 from tradeleague.cli import app
@@ -102,3 +108,31 @@ def test_root_help_imports_no_command() -> None:
     assert sorted(loaded & set(ROOT_HELP_ONLY)) == []
     commands = {name for name in loaded if name.startswith("tradeleague.cli.")}
     assert commands == {"tradeleague.cli.commands"}
+
+
+def test_replay_weights_loads_no_other_format() -> None:
+    """``replay weights`` loads the weights CLI only, not the direction or thesis replays."""
+    loaded = _top_level_modules(["replay", "weights", "--help"])
+    assert "tradeleague.cli.weights" in loaded
+    assert sorted(loaded & set(OTHER_FORMATS)) == []
+    assert sorted(loaded & set(HEAVY)) == []
+
+
+def test_the_replay_table_lists_every_format_with_its_own_summary() -> None:
+    """``replay``'s table names each format's subcommand with the first paragraph of its help."""
+    import importlib
+
+    import typer.main
+
+    from tradeleague.cli.commands import blank_app
+    from tradeleague.cli.replay import REPLAY_COMMANDS
+
+    registered: dict[str, str] = {}
+    for module in sorted({m for entry in REPLAY_COMMANDS.values() for m in entry.modules}):
+        fresh = blank_app()
+        importlib.import_module(module).register_replay(fresh)
+        for name, command in typer.main.get_group(fresh).commands.items():
+            registered[name] = (command.help or "").split("\n\n")[0].strip()
+    assert set(REPLAY_COMMANDS) == set(registered)
+    for name, entry in REPLAY_COMMANDS.items():
+        assert " ".join(entry.summary.split()) == " ".join(registered[name].split()), name

@@ -14,16 +14,16 @@ add one line here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import typer
 import typer.main
 from typer import _click as click  # Typer's own Click, which its groups are typed against
 from typer.core import TyperCommand, TyperGroup
 
-__all__ = ["COMMANDS", "CommandEntry", "LazyRoot", "load_command"]
+__all__ = ["COMMANDS", "CommandEntry", "LazyGroup", "LazyRoot", "load_command"]
 
 
 @dataclass(frozen=True)
@@ -141,23 +141,53 @@ class _Summary(TyperCommand):
         super().__init__(name, help=entry.summary, rich_markup_mode="rich")
 
 
-class LazyRoot(TyperGroup):
-    """The root group: lists every command from `COMMANDS`, loads one when it is run."""
+class LazyGroup(TyperGroup):
+    """A group that lists its commands from a table and loads one when it is run.
+
+    Subclasses name the table (``table``) and how a command is loaded (``load``).
+    """
+
+    table: ClassVar[Mapping[str, CommandEntry]] = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name, entry in COMMANDS.items():
-            self.commands.setdefault(name, _LOADED.get(name) or _Summary(name, entry))
+        for name, entry in self.table.items():
+            self.commands.setdefault(name, self.loaded(name) or _Summary(name, entry))
+
+    def loaded(self, name: str) -> click.Command | None:
+        """Return command ``name`` if this process has loaded it already."""
+        return None
+
+    def load(self, name: str) -> click.Command:
+        """Import the modules of command ``name`` and return the command."""
+        raise NotImplementedError
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         """Load the named command before Click looks it up, so the real one runs."""
-        if args and args[0] in COMMANDS:
-            self.commands[args[0]] = load_command(args[0])
+        if args and args[0] in self.table:
+            self.commands[args[0]] = self.load(args[0])
         return super().resolve_command(ctx, args)
 
     def load_all(self) -> None:
         """Load every command (for walking the whole tree, as the help tests do)."""
-        for name in COMMANDS:
-            self.commands[name] = load_command(name)
+        for name in self.table:
+            command = self.load(name)
+            if isinstance(command, LazyGroup):
+                command.load_all()
+            self.commands[name] = command
+
+
+class LazyRoot(LazyGroup):
+    """The root group: lists every command from `COMMANDS`, loads one when it is run."""
+
+    table = COMMANDS
+
+    def loaded(self, name: str) -> click.Command | None:
+        """Return top-level command ``name`` if it is loaded already."""
+        return _LOADED.get(name)
+
+    def load(self, name: str) -> click.Command:
+        """Load top-level command ``name`` (`load_command`)."""
+        return load_command(name)

@@ -1,30 +1,76 @@
-"""``tradeleague replay FORMAT``: run a season over frozen history with the live code."""
+"""``tradeleague replay FORMAT``: run a season over frozen history with the live code.
+
+The group lists each format's subcommand from the table below and imports a
+format's CLI module only when its subcommand runs (or its help is asked for):
+a weights replay loads none of the direction or thesis code.
+"""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 
 import typer
+import typer.main
+from typer import _click as click
 
-__all__ = ["register"]
+from tradeleague.cli.commands import CommandEntry, LazyGroup, blank_app
 
-# Each format's CLI module exposes ``register_replay(replay_app)``; add one line per format.
-_FORMAT_MODULES: tuple[str, ...] = (
-    "tradeleague.cli.weights",
-    "tradeleague.cli.direction",
-    "tradeleague.cli.thesis",
-)
+__all__ = ["REPLAY_COMMANDS", "register"]
+
+_M = "tradeleague.cli."
+
+# Each format's CLI module exposes ``register_replay(replay_app)``; add one line per format,
+# with the first paragraph of the subcommand's help.
+REPLAY_COMMANDS: dict[str, CommandEntry] = {
+    "weights": CommandEntry(
+        "Replay a weights season over frozen bars with the live rules; resumable.",
+        (_M + "weights",),
+    ),
+    "direction": CommandEntry(
+        "Replay direction-arena rounds over frozen candles with the paper broker.",
+        (_M + "direction",),
+    ),
+    "thesis": CommandEntry(
+        "Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.",
+        (_M + "thesis",),
+    ),
+}
+
+_LOADED: dict[str, click.Command] = {}
+
+
+def load_replay(name: str) -> click.Command:
+    """Import the module of ``replay NAME`` and return the subcommand it adds."""
+    if name not in _LOADED:
+        app = blank_app()
+        for module in REPLAY_COMMANDS[name].modules:
+            register: Callable[[typer.Typer], None] = importlib.import_module(
+                module
+            ).register_replay
+            register(app)
+        _LOADED.update(typer.main.get_group(app).commands)
+    return _LOADED[name]
+
+
+class _LazyReplay(LazyGroup):
+    table = REPLAY_COMMANDS
+
+    def loaded(self, name: str) -> click.Command | None:
+        return _LOADED.get(name)
+
+    def load(self, name: str) -> click.Command:
+        return load_replay(name)
+
 
 replay_app = typer.Typer(
     name="replay",
     help="Replay a season over frozen history with a replay clock and the same code as live.",
     no_args_is_help=True,
+    cls=_LazyReplay,
 )
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``replay`` group, with every format's subcommand, to ``app``."""
-    for name in _FORMAT_MODULES:
-        importlib.import_module(name).register_replay(replay_app)
-    if _FORMAT_MODULES:
-        app.add_typer(replay_app)
+    """Add the ``replay`` group to ``app``; its subcommands load when they run."""
+    app.add_typer(replay_app)
