@@ -18,7 +18,7 @@ The tables::
     [[weights.agents]]    name, spec, division
     [direction]  stream, start, market, exchange, symbol, api_base, payout, drill
     [[direction.agents]]  name, spec
-    [thesis]     season, start, end, crypto, stocks, stocks_hourly, api_base, yahoo_base
+    [thesis]     season, start, end, roll, crypto, stocks, stocks_hourly, api_base, yahoo_base
     [[thesis.agents]]     name, spec, join
     [providers.NAME]      key_env (documentation of where each key comes from)
 """
@@ -105,20 +105,26 @@ class DirectionConfig:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ThesisConfig:
-    """The thesis league: one season of daily cycles, its roster and its prices.
+    """The thesis league: its seasons of daily cycles, its roster and its prices.
+
+    One season ``season`` over ``[start, end)`` (28 days at most); or, with
+    ``roll``, seasons of 28 days from ``start`` one after another, each named
+    ``<season>-<its first day>``, until ``end`` if given (T-SEA-1).
 
     Over history the prices come from the frozen folders (``crypto``: Binance
     4h files, ``stocks``: daily files, ``stocks_hourly``: hourly files for the
     stocks' 4h RSI); live, from Binance through ccxt (``api_base`` points it at
     a mirror) and Yahoo Finance through yfinance (``yahoo_base`` likewise).
-    ``joins`` holds the agents that enter at a later cycle (0 is the first).
+    ``joins`` holds the agents that enter at a later cycle (0 is the first) of
+    the first season; later seasons open with every agent.
     """
 
     season: str
     start: date
-    end: date
+    end: date | None
     agents: tuple[HostAgent, ...]
     joins: tuple[tuple[str, int], ...] = ()
+    roll: bool = False
     crypto: Path | None = None
     stocks: Path | None = None
     stocks_hourly: Path | None = None
@@ -405,15 +411,23 @@ def _thesis(check: _Check, data: Any) -> ThesisConfig | None:
     if not isinstance(data, dict):
         check.bad("thesis", None, "[thesis] must be a table")
         return None
-    allowed = {"season", "start", "end", "crypto", "stocks", "stocks_hourly", "api_base"}
-    check.table(data, "thesis", allowed | {"yahoo_base", "agents"})
+    allowed = {"season", "start", "end", "roll", "crypto", "stocks", "stocks_hourly"}
+    check.table(data, "thesis", allowed | {"api_base", "yahoo_base", "agents"})
     season = check.text(data, "thesis", "season", needed=True)
     if season is not None and not _NAME.match(season):
         check.bad("thesis", "season", "season: letters, digits, _ . - (<= 64)")
         season = None
     start = check.day(data, "thesis", "start")
-    end = check.day(data, "thesis", "end")
-    if start is not None and end is not None and not 1 <= (end - start).days <= _THESIS_DAYS:
+    roll = data.get("roll", False)
+    if not isinstance(roll, bool):
+        check.bad("thesis", "roll", "roll is true or false")
+        roll = False
+    end = check.day(data, "thesis", "end") if "end" in data or not roll else None
+    days = (end - start).days if start is not None and end is not None else None
+    if roll and days is not None and days < 1:
+        check.bad("thesis", "end", "end must be after start")
+        end = None
+    elif not roll and days is not None and not 1 <= days <= _THESIS_DAYS:
         check.bad("thesis", "end", f"end is 1 to {_THESIS_DAYS} days after start (a season)")
         end = None
     paths = {k: check.path_of(data, "thesis", k) for k in ("crypto", "stocks", "stocks_hourly")}
@@ -433,10 +447,10 @@ def _thesis(check: _Check, data: Any) -> ThesisConfig | None:
             check.bad(where, "join", f"join is the cycle an agent enters, 0 to {_THESIS_DAYS - 1}")
         elif isinstance(row.get("name"), str):
             joins.append((row["name"].strip(), join))
-    if season is None or start is None or end is None or not agents:
+    if season is None or start is None or (end is None and not roll) or not agents:
         return None
     return ThesisConfig(
-        season=season, start=start, end=end, agents=agents, joins=tuple(joins),
+        season=season, start=start, end=end, agents=agents, joins=tuple(joins), roll=roll,
         crypto=paths["crypto"], stocks=paths["stocks"], stocks_hourly=paths["stocks_hourly"],
         api_base=bases["api_base"], yahoo_base=bases["yahoo_base"],
     )  # fmt: skip

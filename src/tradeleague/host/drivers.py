@@ -40,6 +40,7 @@ from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.host.config import DirectionConfig, ThesisConfig, WeightsConfig
 from tradeleague.host.schedule import direction_slots, thesis_slots, weights_slots
+from tradeleague.host.seasons import SEASON_DAYS, Seasons
 from tradeleague.league.direction.arena import DirectionArena
 from tradeleague.league.direction.roster import contestant_of
 from tradeleague.league.pacing import LivePacing, Pacing, ReplayPacing
@@ -55,6 +56,7 @@ from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import read_universe, recorded_registry
 from tradeleague.llm.gateway import Gateway
+from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.market import load_dataset
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.market.loader import symbol_files
@@ -67,15 +69,13 @@ __all__ = [
     "Driver",
     "SlotUnplayable",
     "ThesisDriver",
+    "ThesisLeague",
     "WeightsDriver",
     "WeightsLeague",
     "direction_preset",
     "missed_slots",
     "next_season",
 ]
-
-SEASON_DAYS = 28
-"""A rolling weights season's length in days, from a Monday (W-SEA-1)."""
 
 DRILL = DirectionPreset(
     round_length=timedelta(seconds=2),
@@ -347,58 +347,28 @@ def next_season(config: WeightsConfig, now: datetime) -> tuple[str, date] | None
     return f"{config.season}-{day0.isoformat()}", day0
 
 
-class WeightsLeague:
+class WeightsLeague(Seasons[WeightsDriver]):
     """The weights league's seasons: one, or 28-day seasons one after another (W-SEA-1).
 
     Each season is a `WeightsDriver`, opened when its first slot comes (its
     own agents, state and stream); a slot belongs to the season whose days
-    hold it.
+    hold it (`season_window`).
     """
 
     fmt = "weights"
 
     def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
+        super().__init__(config.season, config.start, config.end, config.roll)
         self.store = store
         self.config = config
         self.clock = clock
-        self.seasons: dict[str, WeightsDriver] = {}
-        self.first = datetime.combine(config.start, time(0), tzinfo=UTC)
-        self.season = self.stream = config.season
 
-    def _window(self, slot: datetime) -> tuple[str, date, date] | None:
-        config = self.config
-        if slot < self.first:
-            return None
-        if not config.roll:
-            if config.end is None or slot.date() >= config.end:
-                return None
-            return config.season, config.start, config.end
-        index = (slot.date() - config.start).days // SEASON_DAYS
-        day0 = config.start + timedelta(days=index * SEASON_DAYS)
-        day1 = day0 + timedelta(days=SEASON_DAYS)
-        if config.end is not None:
-            if day0 >= config.end:
-                return None
-            day1 = min(day1, config.end)
-        return f"{config.season}-{day0.isoformat()}", day0, day1
+    def _make(self, season: str, day0: date, day1: date) -> WeightsDriver:
+        config = replace(self.config, season=season, start=day0, end=day1, roll=False)
+        return WeightsDriver(self.store, config, clock=self.clock)
 
-    def driver(self, slot: datetime) -> WeightsDriver:
-        """Return the season of ``slot``, opened (or taken up from its events) on first use.
-
-        Raises
-        ------
-        ConfigError
-            If ``slot`` is in no season.
-        """
-        window = self._window(slot)
-        if window is None:
-            raise ConfigError(f"no weights season holds {slot.isoformat()}")
-        season, day0, day1 = window
-        if season not in self.seasons:
-            config = replace(self.config, season=season, start=day0, end=day1, roll=False)
-            self.seasons[season] = WeightsDriver(self.store, config, clock=self.clock)
-        self.season = self.stream = season
-        return self.seasons[season]
+    def _stream(self, season: str) -> str:
+        return wev.season_stream(season)
 
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
         """Return the round hours in ``[start, end)`` that fall in a season."""
@@ -408,24 +378,6 @@ class WeightsLeague:
         if end <= start:
             return []
         return weights_slots(start, end, get_calendar(NYSE).is_trading_day, WeightsPreset())
-
-    def season_of(self, slot: datetime) -> str:
-        """Return the id of the season that holds ``slot``."""
-        window = self._window(slot)
-        return window[0] if window is not None else self.config.season
-
-    def played(self, slot: datetime) -> bool:
-        """Return whether the round of ``slot`` is recorded in its season."""
-        return self.driver(slot).played(slot)
-
-    async def play(self, slot: datetime) -> list[Event]:
-        """Play the round of ``slot`` in its season."""
-        return await self.driver(slot).play(slot)
-
-    async def aclose(self) -> None:
-        """Close every season's gateway."""
-        for driver in self.seasons.values():
-            await driver.aclose()
 
 
 class DirectionDriver:
@@ -544,7 +496,16 @@ class ThesisDriver:
 
     fmt = "thesis"
 
-    def __init__(self, store: Store, config: ThesisConfig, *, clock: Clock | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: ThesisConfig,
+        *,
+        clock: Clock | None,
+        tape: MarketTape | None = None,
+    ) -> None:
+        if config.end is None:
+            raise ConfigError("a thesis season needs its end")
         self.config = config
         self.season = config.season
         self.stream = tev.season_stream(config.season)
@@ -565,7 +526,9 @@ class ThesisDriver:
         if clock is None:
             if config.crypto is None or config.stocks is None:
                 raise ConfigError("[thesis] needs crypto and stocks (frozen folders) for replay")
-            self.tape = load_tape(universe, config.crypto, config.stocks, config.stocks_hourly)
+            self.tape = tape or load_tape(
+                universe, config.crypto, config.stocks, config.stocks_hourly
+            )
             sources = replay_sources(config.crypto, config.stocks, config.stocks_hourly)
             replay_clock = ReplayClock(self.first)
             self.clock, self.pacing = replay_clock, ReplayPacing(replay_clock)
@@ -583,15 +546,16 @@ class ThesisDriver:
                 "stocks": config.yahoo_base or "yahoo",
             }
             self.clock, self.pacing = clock, LivePacing(clock)
+        self.end: date = config.end
         self.record = ThesisSeason(
             store, universe, entrants, agents, season_id=config.season, start=config.start,
-            end=config.end, sources=sources, replay=self.replay, preset=self.preset,
+            end=self.end, sources=sources, replay=self.replay, preset=self.preset,
             config=CycleConfig(),
         )  # fmt: skip
 
     def slots(self, start: datetime, end: datetime) -> list[datetime]:
         """Return the season's cycles and close in ``[start, end)``."""
-        return thesis_slots(start, end, self.config.start, self.config.end, self.preset)
+        return thesis_slots(start, end, self.config.start, self.end, self.preset)
 
     def season_of(self, slot: datetime) -> str:
         """Return this season's id."""
@@ -626,3 +590,62 @@ class ThesisDriver:
         for feed in self.feeds:
             with contextlib.suppress(Exception):
                 await feed.aclose()
+
+
+class ThesisLeague(Seasons[ThesisDriver]):
+    """The thesis league's seasons: one, or 28-day seasons one after another (T-SEA-1).
+
+    Each season is a `ThesisDriver`, opened when its first slot comes, with the
+    league file's roster; an agent's ``join`` holds in the first season only
+    (later seasons open with every agent). Under the replay clock the seasons
+    share one tape of the frozen folders. A season not yet in the store is not
+    opened to answer whether a slot of it was played (a host that was down
+    through a whole season records its slots missed and opens nothing).
+    """
+
+    fmt = "thesis"
+
+    def __init__(self, store: Store, config: ThesisConfig, *, clock: Clock | None) -> None:
+        super().__init__(config.season, config.start, config.end, config.roll)
+        self.store = store
+        self.config = config
+        self.clock = clock
+        # the roster and the folders are checked when the host starts, not at a season's opening
+        texts = [f"{a.name}={a.spec}" for a in config.agents]
+        joins = [f"{n}={c}" for n, c in config.joins]
+        build_roster(texts, joins, ReplayGateway(RecordedAnswers([])))
+        self.tape: MarketTape | None = None
+        if clock is None:
+            if config.crypto is None or config.stocks is None:
+                raise ConfigError("[thesis] needs crypto and stocks (frozen folders) for replay")
+            self.tape = load_tape(
+                load_universe(), config.crypto, config.stocks, config.stocks_hourly
+            )
+
+    def _make(self, season: str, day0: date, day1: date) -> ThesisDriver:
+        joins = self.config.joins if day0 == self.config.start else ()
+        config = replace(self.config, season=season, start=day0, end=day1, roll=False, joins=joins)
+        driver = ThesisDriver(self.store, config, clock=self.clock, tape=self.tape)
+        self.tape = driver.tape
+        return driver
+
+    def _stream(self, season: str) -> str:
+        return tev.season_stream(season)
+
+    def slots(self, start: datetime, end: datetime) -> list[datetime]:
+        """Return every season's cycles and close in ``[start, end)``, in order."""
+        preset = ThesisPreset()
+        return [
+            slot
+            for _season, day0, day1 in self.windows(start, end)
+            for slot in thesis_slots(start, end, day0, day1, preset)
+        ]
+
+    def played(self, slot: datetime) -> bool:
+        """Return whether ``slot`` is recorded in its season (opening no season to answer)."""
+        window = self.window(slot)
+        if window is not None and window[0] not in self.seasons:
+            stream = tev.season_stream(window[0])
+            if next(iter(self.store.events(stream)), None) is None:
+                return False
+        return self.driver(slot).played(slot)

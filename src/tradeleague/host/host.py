@@ -23,7 +23,7 @@ from tradeleague.clock import WallClock
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.restart import read_record, started_at
 from tradeleague.host.config import LeagueConfig
-from tradeleague.host.drivers import DirectionDriver, Driver, ThesisDriver, WeightsLeague
+from tradeleague.host.drivers import DirectionDriver, Driver, ThesisLeague, WeightsLeague
 from tradeleague.host.heads import HeadPublisher
 from tradeleague.host.http import serve_http
 from tradeleague.host.leader import Leadership, NotLeader
@@ -74,7 +74,7 @@ def _drivers(
             opened = started_at(season.started, "started_at")
         since["direction"] = opened
     if config.thesis is not None:
-        thesis = ThesisDriver(store, config.thesis, clock=clock)
+        thesis = ThesisLeague(store, config.thesis, clock=clock)
         drivers.append(thesis)
         since["thesis"] = thesis.first
     return drivers, since

@@ -8,7 +8,7 @@ same REPORT.json the format's replay command writes, from the store alone
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -26,6 +26,7 @@ from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights import Division, WeightsPreset, round_hours_on
 from tradeleague.host.config import LeagueConfig
 from tradeleague.host.drivers import DRILL, missed_slots
+from tradeleague.host.seasons import season_window
 from tradeleague.league.answers import answers_payload
 from tradeleague.league.thesis.report import build_report as thesis_report
 from tradeleague.league.thesis.state import SeasonState as ThesisState
@@ -138,15 +139,18 @@ def _moment(iso: str) -> datetime:
 
 
 def _thesis_status(
-    store: Store, season: str, config: LeagueConfig | None, now: datetime
+    store: Store, season: str, days: tuple[date, date] | None, now: datetime
 ) -> dict[str, Any]:
+    """Return a thesis season's entry (``days``: its days, when the league file names them)."""
     state = _thesis_state(store, season)
     preset = ThesisPreset()
     played = sorted(state.cycles)
     last: datetime | None = _moment(played[-1]) if played else None
     upcoming: list[int] = []
     if state.started:
-        first, end = _moment(state.start).date(), _moment(state.end).date()
+        days = _moment(state.start).date(), _moment(state.end).date()
+    if days is not None:
+        first, end = days
         upcoming = [*cycle_times(first, end, preset), close_instant(end, preset)]
         if state.ended:
             last, upcoming = datetime.fromtimestamp(upcoming[-1], UTC), []
@@ -168,6 +172,18 @@ def _thesis_status(
     }
 
 
+def _current(
+    name: str, start: date, end: date | None, roll: bool, now: datetime
+) -> tuple[str, date, date] | None:
+    """Return the league file's season holding ``now`` (before the league starts: its first).
+
+    A league file of one season names it whenever ``now`` is.
+    """
+    if not roll and end is not None:
+        return name, start, end
+    return season_window(name, start, end, roll, max(now.date(), start))
+
+
 def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str, Any]:
     """Return ``{"formats": [...]}`` for ``tradeleague status --json``.
 
@@ -181,20 +197,28 @@ def status(store: Store, config: LeagueConfig | None, now: datetime) -> dict[str
     seasons = [s.removeprefix("weights/") for s in streams if s.startswith("weights/")]
     # an arena's own stream, not the visitors' streams beside it (``{stream}/visitors/{round}``)
     arenas = [s for s in streams if s.startswith("direction") and "/visitors/" not in s]
-    if config is not None and config.weights is not None and config.weights.season not in seasons:
-        seasons.append(config.weights.season)
+    if config is not None and config.weights is not None:
+        weights = config.weights
+        current = _current(weights.season, weights.start, weights.end, weights.roll, now)
+        if current is not None and current[0] not in seasons:
+            seasons.append(current[0])
     if (
         config is not None
         and config.direction is not None
         and config.direction.stream not in arenas
     ):
         arenas.append(config.direction.stream)
-    theses = [s.removeprefix("thesis/") for s in streams if s.startswith("thesis/")]
-    if config is not None and config.thesis is not None and config.thesis.season not in theses:
-        theses.append(config.thesis.season)
+    theses: dict[str, tuple[date, date] | None] = {
+        s.removeprefix("thesis/"): None for s in streams if s.startswith("thesis/")
+    }
+    if config is not None and config.thesis is not None:
+        thesis = config.thesis
+        current = _current(thesis.season, thesis.start, thesis.end, thesis.roll, now)
+        if current is not None:
+            theses[current[0]] = current[1:]
     formats = [_weights_status(store, s, config, now) for s in sorted(seasons)]
     formats += [_direction_status(store, s, config, now) for s in sorted(arenas)]
-    formats += [_thesis_status(store, s, config, now) for s in sorted(theses)]
+    formats += [_thesis_status(store, s, theses[s], now) for s in sorted(theses)]
     return {"formats": formats}
 
 
