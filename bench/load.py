@@ -12,10 +12,15 @@ process, checks each page answers once, and then, for at most ``--seconds``:
 - a prober, in a process of its own, asks ``/healthz`` every 50 ms.
 
 It prints ``/healthz`` p50/p99/max, the requests served and failed by kind,
-and the server's resident memory before, at its peak and after. Loopback
-only, bounded in clients and time; figures only, nothing is asserted. Usage::
+and the server's resident memory before, at its peak and after. Then, with
+the prober running again, ``--hostile`` senders send the hostile corpus
+(``tradeleague.testing.hostile``: deep JSON, a gzip bomb, 50 MB bodies,
+surrogates, huge numbers, to every route that reads a body) three times through,
+and it prints ``/healthz`` over that phase and the answers by status (each
+should be a 4xx). Loopback only, bounded in clients and time; figures only,
+nothing is asserted. Usage::
 
-    .venv/bin/python bench/load.py [--readers 100] [--clients 200] [--seconds 60]
+    .venv/bin/python bench/load.py [--readers 100] [--clients 200] [--seconds 60] [--hostile 4]
 """
 
 from __future__ import annotations
@@ -42,10 +47,12 @@ from tradeleague.api.service import Tier, provision_from_market
 from tradeleague.clock import WallClock
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
+from tradeleague.testing.hostile import hostile_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 SYMBOLS = ("AAPL", "SPY", "TSLA")
+HOSTILE_PASSES = 3  # times through the hostile corpus (about 170 requests a pass)
 
 
 def _cli(*args: str) -> None:
@@ -243,11 +250,12 @@ async def _agent(client: httpx.AsyncClient, key: str, scenario: str, stop: float
 
 
 _PROBE = """
-import json, sys, time, httpx
+import json, signal, sys, time, httpx
 base, stop = sys.argv[1], time.monotonic() + float(sys.argv[2])
-out = []
+out, asked = [], []
+signal.signal(signal.SIGTERM, lambda *_: asked.append(1))  # stop early, still print
 with httpx.Client(base_url=base, timeout=30) as client:
-    while time.monotonic() < stop:
+    while time.monotonic() < stop and not asked:
         began = time.perf_counter()
         try:
             client.get("/healthz")
@@ -302,6 +310,46 @@ async def _load(
     return tally
 
 
+async def _hostile(base: str, key: str, scenario: str, senders: int) -> tuple[Tally, float]:
+    """Send the hostile corpus `HOSTILE_PASSES` times, ``senders`` at a time, probing ``/healthz``.
+
+    Returns the tally (answers by status, ``/healthz`` latencies) and the seconds it took.
+    """
+    tally = Tally()
+    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+        created = await client.post(
+            "/api/v1/runs", json={"scenario": scenario}, headers={"X-API-Key": key}
+        )
+        queue = list(enumerate(hostile_corpus(created.json()["id"]))) * HOSTILE_PASSES
+        began = time.monotonic()
+        prober = _start_prober(base, 600.0)
+
+        async def send() -> None:
+            while queue:
+                index, (_, route, body, headers, _) = queue.pop()
+                sent = {**headers, "X-API-Key": key if index % 2 else ""}
+                try:
+                    answer = await client.post(route, content=body, headers=sent)
+                    tally.outcomes[f"hostile {answer.status_code}"] += 1
+                except httpx.HTTPError as exc:
+                    tally.outcomes[f"hostile {type(exc).__name__}"] += 1
+
+        await asyncio.gather(*(send() for _ in range(senders)))
+        took = time.monotonic() - began
+        prober.terminate()  # the prober prints what it has when asked to stop
+    probed, _ = prober.communicate(timeout=30)
+    tally.health_ms = [ms for ms in json.loads(probed or b"[]") if ms >= 0]
+    return tally, took
+
+
+def _health_line(what: str, health: list[float]) -> str:
+    return (
+        f"/healthz {what} over {len(health)} probes: p50 {_percentile(health, 0.5):.1f} ms, "
+        f"p99 {_percentile(health, 0.99):.1f} ms, max {max(health, default=float('nan')):.1f} ms"
+        + (f", mean {statistics.fmean(health):.1f} ms" if health else "")
+    )
+
+
 def _serve(db: str) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -331,6 +379,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=200, choices=range(0, 401), metavar="N")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--published", type=int, default=20)
+    parser.add_argument("--hostile", type=int, default=4, choices=range(0, 33), metavar="N")
     args = parser.parse_args()
     args.seconds = min(max(args.seconds, 5.0), 600.0)
     with tempfile.TemporaryDirectory() as tmp:
@@ -350,15 +399,17 @@ def main() -> None:
             )
             tally = asyncio.run(_load(base, server.pid, args, built))
             after = _rss_mib(server.pid)
+            if args.hostile:
+                print(
+                    f"{args.hostile} senders of the hostile corpus, {HOSTILE_PASSES} times through",
+                    flush=True,
+                )
+                scenario, _, keys = built
+                hostile, took = asyncio.run(_hostile(base, keys[0], scenario, args.hostile))
         finally:
             server.terminate()
             server.wait(10)
-    health = tally.health_ms
-    print(
-        f"/healthz over {len(health)} probes: p50 {_percentile(health, 0.5):.1f} ms, "
-        f"p99 {_percentile(health, 0.99):.1f} ms, max {max(health, default=float('nan')):.1f} ms"
-        + (f", mean {statistics.fmean(health):.1f} ms" if health else "")
-    )
+    print(_health_line("under the load", tally.health_ms))
     for outcome, count in sorted(tally.outcomes.items()):
         print(f"  {outcome}: {count:,}")
     print(
@@ -370,6 +421,11 @@ def main() -> None:
         "server memory over the load, each tenth (MiB): "
         + " ".join(f"{m:.0f}" for m in [*tenths, *tally.rss_mib[-1:]])
     )
+
+    if args.hostile:
+        print(_health_line(f"under the hostile corpus ({took:.1f} s)", hostile.health_ms))
+        for outcome, count in sorted(hostile.outcomes.items()):
+            print(f"  {outcome}: {count:,}")
 
 
 if __name__ == "__main__":

@@ -80,8 +80,9 @@ BENCHES = (
         "load",
         "load.py",
         ("--seconds", "60"),
-        ("/healthz over", "server memory"),
-        "/healthz p99 < 100 ms under 100 readers + 200 scenario clients; memory flat",
+        ("/healthz ", "server memory", "hostile "),
+        "/healthz p99 < 100 ms under 100 readers + 200 scenario clients, and while the hostile "
+        "corpus is sent (a 4xx each); memory flat",
     ),
     Bench(
         "sweep on Ray",

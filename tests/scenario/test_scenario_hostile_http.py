@@ -22,62 +22,14 @@ from tradeleague.api.service.idempotency import IN_FLIGHT_LEASE, _claim
 from tradeleague.api.service.scenarios import Scenario
 from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
+from tradeleague.testing.hostile import hostile_corpus
 from tradeleague.testing.server import serve_asgi
-
-DEEP = b"[" * 70_000 + b"]" * 70_000
-DEEP_OBJECT = b'{"scenario":' * 70_000 + b"1" + b"}" * 70_000
-BOMB = gzip.compress(b" " * (64 << 20))  # 64 MiB of spaces, about 64 KiB compressed
 
 
 @pytest.fixture
 def site(service: ScenarioService) -> Iterator[str]:
     with serve_asgi(create_site(service)) as url:
         yield url
-
-
-def _corpus(run: str) -> list[tuple[str, str, bytes, dict[str, str], int]]:
-    routes = [
-        "/api/v1/runs",
-        f"/api/v1/runs/{run}/trades",
-        f"/api/v1/runs/{run}/step",
-        "/api/v1/direction/rounds/current/calls",
-        "/api/v1/account/login",
-        "/api/v1/account/agent",
-        "/api/v1/account/agent/prompt",
-        "/api/v1/account/keys",
-        "/mcp",
-    ]
-    json_type = {"content-type": "application/json"}
-    cases: list[tuple[str, str, bytes, dict[str, str], int]] = []
-    for route in routes:
-        cases += [
-            ("deep array", route, DEEP, json_type, 400),
-            ("deep object", route, DEEP_OBJECT, json_type, 400),
-            (
-                "deep gzip",
-                route,
-                gzip.compress(DEEP),
-                {**json_type, "content-encoding": "gzip"},
-                400,
-            ),
-            ("gzip bomb", route, BOMB, {**json_type, "content-encoding": "gzip"}, 413),
-            ("corrupt gzip", route, b"\x1f\x8b\x08\x00garbage", {"content-encoding": "gzip"}, 400),
-            ("truncated gzip", route, gzip.compress(b"{}")[:-6], {"content-encoding": "gzip"}, 400),
-            ("corrupt deflate", route, b"not deflate", {"content-encoding": "deflate"}, 400),
-            ("brotli", route, b"{}", {"content-encoding": "br"}, 415),
-            ("50 MB body", route, b" " * (50 << 20), json_type, 413),
-        ]
-    for route in routes:
-        for body in (
-            b'{"scenario": "\\ud800"}',
-            b'{"orders": [{"symbol": "\\udfff", "side": "buy", "quantity": 1e999999}]}',
-            b'{"idempotency_key": "' + b"9" * 5000 + b'", "visitor": 1}',
-            b"\xff\xfe\x00garbage",
-            b'{"quantity": ' + b"9" * 5000 + b"}",
-        ):
-            cases.append(("odd json", route, body, json_type, 0))
-            cases.append(("wrong type", route, body, {"content-type": "text/plain"}, 0))
-    return cases
 
 
 def _healthz_answers(client: httpx.Client) -> None:
@@ -93,7 +45,7 @@ def test_hostile_bodies_get_json_4xx_and_the_server_keeps_answering(
             "/api/v1/runs", json={"scenario": scenario.id}, headers={"X-API-Key": key}
         )
         run = created.json()["id"]
-        for index, (name, route, body, headers, status) in enumerate(_corpus(run)):
+        for index, (name, route, body, headers, status) in enumerate(hostile_corpus(run)):
             sent = {**headers, "X-API-Key": key if index % 2 else ""}  # with a key and without
             response = client.post(route, content=body, headers=sent)
             where = f"{name} to {route}: {response.status_code} {response.text[:200]}"
