@@ -368,7 +368,8 @@ async def play_cycle(
         events += monitor_events(state, tape, books, stream, after, moment, preset)
     first: set[str] = set()
     for e in entrants:
-        if e.enters == index and e.name not in books:
+        # a live host down at an agent's cycle lets it in at the next one it plays
+        if e.enters <= index and e.name not in books:
             events.append(
                 Event(
                     stream,
