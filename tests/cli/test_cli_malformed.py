@@ -68,6 +68,8 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
              "--universe-from", "sqlite:///nothere.db", "--universe-season", "S1"],
             ["replay", "weights", "--market", daily, "--agent", "x=baseline:cash",
              "--universe-from", "sqlite:///nothere.db"],
+            ["replay", "weights", "--market", daily, "--agent", "x=baseline:cash",
+             "--pro", "nobody"],
         ],
         "replay direction": [
             ["replay", "direction", "--market", minute, "--agent", "x=baseline:up",

@@ -7,9 +7,8 @@ the REPORT.json the matching replay writes over the same data and roster.
 
 from __future__ import annotations
 
-import asyncio
 import json
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
 
 from host_helpers import replay_league  # type: ignore[import-not-found]
@@ -17,39 +16,25 @@ from typer.testing import CliRunner
 
 from tradeleague.cli import app
 from tradeleague.events import EventKind
-from tradeleague.feeds import FrozenBarsSource
-from tradeleague.formats.weights import Division
-from tradeleague.league.answers import answers_payload
-from tradeleague.league.weights.agents import build_agents
-from tradeleague.league.weights.replay import RosterEntry, run_season
-from tradeleague.league.weights.report import build_report, season_luck
-from tradeleague.market import load_dataset
 from tradeleague.store import open_store, verify
 
 DAY = ["--from", "2025-09-02T00:00Z", "--to", "2025-09-03T00:00Z"]
 
 
 def _weights_replay_report(data: Path, tmp_path: Path) -> str:
-    """The weights replay (`run_season`) of the same bars, days and mixed-division roster."""
-    roster = [
-        RosterEntry(name="equal", spec="equal=baseline:equal_weight", division=Division.OPEN),
-        RosterEntry(name="momentum", spec="momentum=baseline:momentum", division=Division.PRO),
-    ]
-    # seeds from the season and each name, as `replay weights` and the host derive them
-    _parsed, agents, _gateway = build_agents([r.spec for r in roster], season="W1")
-    dataset = load_dataset(data / "us_equities_1h", symbols=["AAPL", "MSFT", "NVDA"])
-    with open_store(f"sqlite:///{tmp_path / 'weights-replay.db'}") as store:
-        state = asyncio.run(
-            run_season(
-                store, FrozenBarsSource(dataset), roster, agents, season_id="W1",
-                start=date(2025, 9, 2), end=date(2025, 9, 3),
-            )
-        )  # fmt: skip
-        calls = answers_payload(store, "W1")
-    luck = {d: season_luck(state, d) for d in Division}
-    payload = build_report(state, luck)
-    payload["answers"] = calls  # as `replay weights --out` writes it
-    return json.dumps(payload, indent=2) + "\n"
+    """`replay weights --out` over the same bars, days and roster, Pro agents by ``--pro``."""
+    out = tmp_path / "weights-replay.json"
+    result = CliRunner().invoke(app, [
+        "replay", "weights", "--market", str(data / "us_equities_1h"),
+        "--symbols", "AAPL,MSFT,NVDA", "--start", "2025-09-02", "--end", "2025-09-03",
+        "--agent", "equal=baseline:equal_weight", "--agent", "momentum=baseline:momentum",
+        "--pro", "momentum", "--season", "W1",
+        "--db", f"sqlite:///{tmp_path / 'weights-replay.db'}", "--out", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "open division" in result.output
+    assert "pro division" in result.output  # both tables of the mixed season
+    return out.read_text(encoding="utf-8")
 
 
 def test_host_replay_day_plays_the_schedules_and_reports_as_the_replays(

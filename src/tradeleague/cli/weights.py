@@ -261,6 +261,25 @@ def check_roster(specs: list[str]) -> None:
     build_agents(specs, gateway=ReplayGateway(RecordedAnswers([])))
 
 
+def _divisions(specs: list[str], division: Division, pro: list[str]) -> list[Division]:
+    """Return each agent's division: Pro for the agents ``pro`` names, ``division`` for the rest.
+
+    Raises
+    ------
+    ConfigError
+        If ``pro`` names no agent of ``specs``.
+    """
+    names = [parse_agent_spec(s).name for s in specs]
+    unknown = [n for n in pro if n not in names]
+    if unknown:
+        raise ConfigError(
+            f"--pro {unknown[0]}: no --agent is named {unknown[0]!r} (the agents: "
+            + ", ".join(names)
+            + ")"
+        )
+    return [Division.PRO if n in pro else division for n in names]
+
+
 def _rounds_recorded(store: Store, season_id: str, hours: list[datetime]) -> int:
     """Return how many of ``hours`` season ``season_id`` already holds."""
     stream = season_stream(season_id)
@@ -296,6 +315,16 @@ def replay_weights(
         ),
     ] = None,
     division: Annotated[Division, typer.Option(help="The agents' division.")] = Division.OPEN,
+    pro: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pro",
+            metavar="NAME",
+            help="The agent of this --agent name plays in the Pro division instead, so one "
+            "season holds both divisions, as a hosted league's does; repeat for each "
+            "(default: none, every agent in --division).",
+        ),
+    ] = None,
     season: Annotated[
         str | None,
         typer.Option(
@@ -383,6 +412,7 @@ def replay_weights(
     if not (math.isfinite(timeout) and timeout > 0):  # nan and inf are no deadline
         raise ConfigError(f"--timeout {timeout:g}: give the seconds a model call may take, e.g. 60")
     check_roster(agent)
+    divisions = _divisions(agent, division, pro or [])
     hours = replay_hours(FrozenBarsSource(dataset), day0, day1, WeightsPreset())
     if not hours:
         raise ConfigError(
@@ -407,7 +437,7 @@ def replay_weights(
                     store,
                     dataset,
                     agent,
-                    [division] * len(agent),
+                    divisions,
                     season_id,
                     day0,
                     day1,
@@ -427,7 +457,8 @@ def replay_weights(
         report = verify(store)
         calls = answers_payload(store, season_id) if out is not None else {}
         luck = {d: season_luck(state, d) for d in Division}
-        console.print(render_table(state, division, luck[division]))
+        for shown in (d for d in Division if d in divisions):
+            console.print(render_table(state, shown, luck[shown]))
         status = print_summary(console, store, season_id)
     if out is not None:
         payload = build_report(state, luck)
