@@ -4,7 +4,9 @@ The files in ``tests/pinned/`` were written by the code at commit ``abd1703``
 (before the round engine and event vocabulary were unified) with exactly the
 commands below, run from the repository root, and re-pinned once when every
 seeded baseline began to draw from its own seed, derived from the season and its
-name (issue 16): only the coin flippers' results moved. Every refactoring since must
+name (issue 16): only the coin flippers' results moved; the weights reports once more
+when their luckiest-of-N line became the no-skill null under the league's rules
+(issue 16): only that line moved. Every refactoring since must
 reproduce them byte for byte: a weights Open replay on daily bars, a weights
 Pro replay on hourly bars and a direction replay on one-minute candles, each
 with every baseline (coin flip included) and scripted agents giving valid and

@@ -104,14 +104,14 @@ def test_each_simulated_agent_equals_its_replay_through_events(
 
 
 def test_the_summary_ranks_exact_values() -> None:
-    """Nearest-rank quantiles and the luckiest return, in percent of the start cash."""
+    """Nearest-rank quantiles and the luckiest return, in percent of the start cash (ST-3)."""
     values = np.array([90, 100, 110, 120, 200], dtype=np.int64) * 10**6
     summary = null_summary(values, 100 * 10**6, 3)
     assert summary.to_json() == {
         "agents": 5,
         "rounds": 3,
-        "quantiles": {"p5": "-10.0000", "p50": "10.0000", "p95": "100.0000", "p99": "100.0000"},
-        "luckiest": "100.0000",
+        "quantiles": {"p5": "-10.00", "p50": "10.00", "p95": "100.00", "p99": "100.00"},
+        "luckiest": "100.00",
     }
 
 

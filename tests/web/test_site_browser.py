@@ -134,6 +134,16 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
         tr = page.locator(f'table[data-division="pro"] tr[data-agent="{row["agent"]}"]')
         for field in ("value", "season_return", "max_drawdown", "trades"):
             assert tr.locator(f'[data-field="{field}"]').inner_text() == str(row[field])
+    # the baseline cloud: one bar per bin, one mark per row, its tables the API's numbers
+    cloud = table["baseline_cloud"]
+    figure = page.locator('figure.cloud[data-cloud="pro"]')
+    assert figure.locator("svg .chart-bar").count() == len(cloud["bins"])
+    assert figure.locator("svg .chart-mark").count() == len(table["rows"])
+    marks = page.locator('table.cloud-marks[data-cloud="pro"]')
+    below = marks.locator('[data-field="below"]').all_text_contents()  # inside <details>
+    assert below == [m["below"] for m in cloud["marks"]]
+    counts = page.locator('table.cloud-bins[data-cloud="pro"] td:nth-child(3)')
+    assert counts.all_text_contents() == [str(b["agents"]) for b in cloud["bins"]]
     context.close()
     board = httpx.get(f"{base}/api/v1/direction/boards").json()
     context, page, _ = _visit(browser, base, "/direction", 1440)

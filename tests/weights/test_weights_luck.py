@@ -223,12 +223,18 @@ def test_weights_tables_report_and_api_show_st2(sqlite_url: str) -> None:
     }
     assert agents["hold"]["vs_buy_and_hold"]["steps"] == entries
     line = report["significance"]["pro"]["luckiest_of_n"]
-    assert line == {
+    null = luck.null
+    assert null is not None
+    assert line == {  # the no-skill null under the league's rules (test_weights_null_board.py)
+        "method": "simulated under the league's rules",
+        "kind": "random-weights",
+        "seed": null.seed,
         "agents": 3,
-        "entries": entries,
-        "simulations": 2000,
-        "expected_best_return": str(luck.luckiest_pct),
+        "rounds": entries,
+        "quantiles": {k: str(v) for k, v in null.line.quantiles.items()},
+        "luckiest": str(null.line.luckiest),
     }
+    assert luck.luckiest is None  # no resampled line beside the simulated one
     assert report["significance"]["open"]["luckiest_of_n"]["agents"] == 0
     # The read API serves the same verdicts beside each row, and the same line.
     assert table["disclaimer"] == DISCLAIMER
@@ -243,8 +249,9 @@ def test_weights_tables_report_and_api_show_st2(sqlite_url: str) -> None:
     text = console.export_text()
     assert "vs cash" in text
     assert "vs B&H" in text
-    assert f"Luckiest of 3 agents with no skill: {luck.luckiest_pct:+.2f}%" in text
-    assert f"over {entries} entries" in text
+    flat = " ".join(text.split())
+    assert f"Luckiest of 3 agents with no skill: {null.line.luckiest:+.2f}%" in flat
+    assert f"under the league's rules over {entries} rounds" in flat
     assert "paired bootstrap" in text
     # Deterministic: seeded from the season id.
     assert build_report(state) == report

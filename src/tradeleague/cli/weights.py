@@ -138,7 +138,7 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
     Beside each agent: whether its result is told apart from cash and from
     buy-and-hold of the benchmark (``vs cash``, ``vs B&H``: yes/no with the
     p-value, ``few`` under the minimum entries); the caption holds the
-    luckiest-of-N line, the entries it rests on and the stated test. Pass
+    luckiest-of-N line (the no-skill null), the rounds it rests on and the stated test. Pass
     ``luck`` (``season_luck(state, division)``) when it is already computed.
     """
     rows: list[TableRow] = state.table(division)

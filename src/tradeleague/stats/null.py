@@ -9,7 +9,10 @@ of it to cash, capped the same way. ``simulate_null`` then trades every agent
 through `tradeleague.sim.rebalance_many`, the array form of the event path's
 rebalance, at each round's prices, and returns each agent's final value at the
 last round's prices, exact in micro-dollars. ``null_summary`` turns the values
-into the returns printed: quantiles and the luckiest agent.
+into the returns printed: quantiles and the luckiest agent, in percent
+rounded to the hundredth, exact halves up (ST-3); ``NullCloud`` keeps the
+sorted values for a chart of the distribution (``bins``) and for placing a
+real agent's final value against it (``share_below``).
 
 Pure: the draws come from a ``numpy.random.Generator`` made from the seed.
 """
@@ -30,9 +33,12 @@ from tradeleague.sim.rebalancing import WEIGHT_BPS, RebalanceParams
 from tradeleague.stats.rounding import round_half_up
 
 __all__ = [
+    "CLOUD_BINS",
+    "NullCloud",
     "NullKind",
     "NullRound",
     "NullSummary",
+    "SeasonNull",
     "no_skill_targets",
     "null_summary",
     "simulate_null",
@@ -42,6 +48,8 @@ Ints = npt.NDArray[np.int64]
 
 MAX_AGENTS = 1_000_000
 """The most agents one null simulates (bounds the memory it takes)."""
+CLOUD_BINS = 20
+"""Bars of a null's distribution drawn as a chart."""
 
 
 class NullKind(StrEnum):
@@ -136,7 +144,7 @@ _QUANTILES = (("p5", 5), ("p50", 50), ("p95", 95), ("p99", 99))
 
 
 def _pct(value: int, start_cash: int) -> Decimal:
-    return round_half_up(Fraction(100 * (value - start_cash), start_cash), 4)
+    return round_half_up(Fraction(100 * (value - start_cash), start_cash), 2)
 
 
 def null_summary(values: Ints, start_cash: int, rounds: int) -> NullSummary:
@@ -148,3 +156,71 @@ def null_summary(values: Ints, start_cash: int, rounds: int) -> NullSummary:
         rank = max(1, -(-q * n // 100))  # nearest rank: ceil(q% of n), at least the first
         quantiles[name] = _pct(int(ordered[rank - 1]), start_cash)
     return NullSummary(n, rounds, quantiles, _pct(int(ordered[-1]), start_cash))
+
+
+@dataclass(frozen=True, slots=True)
+class NullCloud:
+    """A null's final values, sorted, with its summary: the distribution a chart draws.
+
+    Attributes
+    ----------
+    summary
+        ``null_summary`` of the values.
+    values
+        Shape (N,): every agent's final value in micro-dollars, ascending.
+    start_cash
+        Every agent's starting value, micro-dollars.
+    """
+
+    summary: NullSummary
+    values: Ints
+    start_cash: int
+
+    @classmethod
+    def of(cls, values: Ints, start_cash: int, rounds: int) -> NullCloud:
+        """Return the cloud of ``simulate_null``'s values."""
+        ordered = np.sort(values)
+        return cls(null_summary(ordered, start_cash, rounds), ordered, start_cash)
+
+    def bins(self, count: int = CLOUD_BINS) -> list[tuple[Decimal, Decimal, int]]:
+        """Return ``count`` equal bins of final value: (low %, high %, agents), low first.
+
+        Bin ``i`` holds the values from ``low + i*width`` up to, not including, the
+        next edge (micro-dollars, ``width`` rounded up so the last bin holds the best).
+        """
+        low, high = int(self.values[0]), int(self.values[-1])
+        width = max(1, -(-(high - low + 1) // count))
+        counts = np.bincount((self.values - low) // width, minlength=count)
+        return [
+            (
+                _pct(low + i * width, self.start_cash),
+                _pct(low + (i + 1) * width, self.start_cash),
+                int(counts[i]),
+            )
+            for i in range(count)
+        ]
+
+    def share_below(self, value: int) -> Decimal:
+        """Return the percent of the null's agents that ended below ``value`` (micro-dollars)."""
+        below = int(np.searchsorted(self.values, value, side="left"))
+        return round_half_up(Fraction(100 * below, len(self.values)), 2)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonNull:
+    """A board's no-skill null: the luckiest-of-N line and the cloud drawn beside it.
+
+    Attributes
+    ----------
+    kind, seed
+        The agents' kind and the seed both simulations draw from.
+    line
+        The luckiest of N and the quantiles, N the agents of the board.
+    cloud
+        At least as many agents, with the same seed: the distribution drawn.
+    """
+
+    kind: NullKind
+    seed: int
+    line: NullSummary
+    cloud: NullCloud

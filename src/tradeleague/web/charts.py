@@ -1,4 +1,4 @@
-"""Inline SVG charts rendered on the server: a line through values, and a sparkline.
+"""Inline SVG charts rendered on the server: a line, a sparkline and a cloud with marks.
 
 Pure: values in, SVG text out. The text is built from numbers only and a
 label escaped here, so a template may mark it safe. A chart always has its
@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-__all__ = ["line_chart", "sparkline"]
+__all__ = ["cloud_chart", "line_chart", "sparkline"]
 
 
 def _path(values: Sequence[float], width: float, height: float, pad: float) -> str:
@@ -57,3 +57,55 @@ def sparkline(values: Sequence[float], label: str, *, width: int = 100, height: 
         f'role="img" aria-label="{name}" xmlns="http://www.w3.org/2000/svg">'
         f'<path d="{_path(values, width, height, 2)}" class="chart-line"/></svg>'
     )
+
+
+def cloud_chart(
+    bins: Sequence[tuple[float, float, int]],
+    marks: Sequence[tuple[str, float]],
+    label: str,
+    *,
+    width: int = 640,
+    height: int = 160,
+) -> str:
+    """Return an SVG histogram of ``bins`` (low, high, count) with a line at each mark.
+
+    The x axis spans the bins and the marks (a mark beyond the bins still shows);
+    each mark (name, x) is a vertical line titled with its name and value.
+    """
+    name = html.escape(label)
+    head = (
+        f'<svg class="chart cloud" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{name}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">'
+    )
+    if not bins:
+        return head + f'<text x="10" y="20">{name}: no data</text></svg>'
+    pad = 16.0
+    xs = [b[0] for b in bins] + [b[1] for b in bins] + [x for _, x in marks]
+    low, high = min(xs), max(xs)
+    span = (high - low) or 1.0
+    top = max(b[2] for b in bins) or 1
+
+    def at(x: float) -> float:
+        return pad + (x - low) / span * (width - 2 * pad)
+
+    parts = [head, f'<rect x="0" y="0" width="{width}" height="{height}" class="chart-bg"/>']
+    base = height - pad
+    for lo, hi, count in bins:
+        h = count / top * (height - 2 * pad)
+        parts.append(
+            f'<rect x="{at(lo):.1f}" y="{base - h:.1f}" width="{max(at(hi) - at(lo), 0.5):.1f}" '
+            f'height="{h:.1f}" class="chart-bar" fill="#9db4d0"/>'
+        )
+    for who, x in marks:
+        title = html.escape(f"{who}: {x:+.2f}%")
+        parts.append(
+            f'<line x1="{at(x):.1f}" y1="{pad / 2:.1f}" x2="{at(x):.1f}" y2="{base:.1f}" '
+            f'class="chart-mark" stroke="#b3261e" stroke-width="2" '
+            f'vector-effect="non-scaling-stroke"><title>{title}</title></line>'
+        )
+    parts.append(f'<text x="4" y="{height - 2}" class="chart-axis">{low:+.2f}%</text>')
+    parts.append(
+        f'<text x="{width - 4}" y="{height - 2}" text-anchor="end" class="chart-axis">'
+        f"{high:+.2f}%</text></svg>"
+    )
+    return "".join(parts)

@@ -40,7 +40,7 @@ from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.formats.scenario import METRICS
 from tradeleague.web.account_pages import install_account_pages
-from tradeleague.web.charts import line_chart, sparkline
+from tradeleague.web.charts import cloud_chart, line_chart, sparkline
 from tradeleague.web.direction_api import DirectionReads
 from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import FORMATS, methodology
@@ -84,6 +84,20 @@ def _number(text: object) -> float:
         return float(str(text))
     except ValueError:
         return 0.0
+
+
+def _cloud(table: dict[str, Any]) -> Markup | None:
+    """Return a weights table's baseline cloud as SVG (its numbers are in the page's tables)."""
+    cloud = table["baseline_cloud"]
+    if cloud is None:
+        return None
+    bins = [(float(b["low"]), float(b["high"]), int(b["agents"])) for b in cloud["bins"]]
+    marks = [(shown(m["name"]), float(m["season_return"])) for m in cloud["marks"]]
+    label = (
+        f"{table['division'].capitalize()} division: final returns of {cloud['agents']} "
+        "agents with no skill, each agent's return marked"
+    )
+    return Markup(cloud_chart(bins, marks, label))  # noqa: S704 - numbers and escaped text
 
 
 def _environment() -> Environment:
@@ -191,6 +205,7 @@ def install_pages(
                 title=f"Weights league: {season_id}",
                 season=season,
                 tables=tables,
+                clouds={t["division"]: _cloud(t) for t in tables},
             )
 
         return guarded(build)

@@ -17,7 +17,11 @@ Routes, under ``prefix`` (default ``/api/v1/weights``):
   after its latest ranked round, unranked rows with their reason (W-RNK-1..4);
   each row with ``vs_cash`` and ``vs_buy_and_hold`` (ST-2: told apart from the
   baseline or not, with the p-value and the entries it rests on), and the
-  table's ``significance``: the stated test and the luckiest-of-N line (ST-1, ST-2);
+  table's ``significance``: the stated test and the luckiest-of-N line (ST-1, ST-2),
+  the no-skill null simulated under the league's rules over the division's
+  rounds; and ``baseline_cloud``: that null's distribution of final returns with
+  more agents (bins of return and how many agents in each), each row's return
+  placed against it (the percent of no-skill agents that ended below it);
 - ``GET /seasons/{season}/agents/{agent}``: an agent's page: entries, trades,
   one chart point per trading day (W-SCO-3), reasons, summary (W-REC-3);
 - ``GET /seasons/{season}/market``: the market's status at the latest round,
@@ -217,6 +221,7 @@ def _table_payload(
 ) -> dict[str, Any]:
     state = s.state
     ranked = state.ranked_rounds.get(division)
+    rows = state.table(division)
     return {
         "disclaimer": DISCLAIMER,
         "season": state.season_id,
@@ -225,7 +230,34 @@ def _table_payload(
         "published_after": None if ranked is None else ev.iso(ranked),
         "final": _status(state, now) == "ended",
         "significance": luck.to_payload(),
-        "rows": [_row(r, luck.rows[r.agent]) for r in state.table(division)],
+        "baseline_cloud": _cloud_payload(luck, rows),
+        "rows": [_row(r, luck.rows[r.agent]) for r in rows],
+    }
+
+
+def _cloud_payload(luck: TableLuck, rows: list[TableRow]) -> dict[str, Any] | None:
+    """Return the null's distribution with each row placed in it; ``None`` with no null."""
+    if luck.null is None:
+        return None
+    cloud = luck.null.cloud
+    summary = cloud.summary
+    return {
+        "kind": luck.null.kind.value,
+        "seed": luck.null.seed,
+        "agents": summary.agents,
+        "rounds": summary.rounds,
+        "quantiles": {k: str(v) for k, v in summary.quantiles.items()},
+        "luckiest": str(summary.luckiest),
+        "bins": [{"low": str(lo), "high": str(hi), "agents": n} for lo, hi, n in cloud.bins()],
+        "marks": [
+            {
+                "agent": r.agent,
+                "name": plain_text(r.name),
+                "season_return": str(r.season_return),
+                "below": str(cloud.share_below(int(r.value))),
+            }
+            for r in rows
+        ],
     }
 
 

@@ -18,12 +18,17 @@ costs: its first step is zero, step ``i`` is the benchmark's move between the
 prices of the agent's entry rounds ``i-1`` and ``i`` (a round without a
 benchmark price keeps the last one).
 
-**Luckiest of N** (D-LCK-3 generalised by simulation,
-``tradeleague.stats.luckiest_of_n``): the expected best season return of N
-agents with no skill, N the agents in the table, each drawing as many steps as
-the table's longest record from the benchmark's step returns over that
-record's rounds (the benchmark's risk, in random order). It rests on that many
-entries (ST-1).
+**Luckiest of N** (D-LCK-3 generalised by simulation). A weights table
+passes its no-skill null (``tradeleague.stats.null.SeasonNull``): N agents
+with no skill, N the agents in the table, simulated under the league's own
+validation and fill rules over the division's recorded rounds; the line is the
+luckiest of them and the quantiles their spread, resting on those rounds
+(ST-1), and the cloud beside it is the same null with more agents. A table
+with no such null (the scenario league's) shows instead the expected best
+season return of N agents each drawing as many steps as the table's longest
+record from the benchmark's step returns over that record's rounds
+(``tradeleague.stats.luckiest_of_n``: the benchmark's risk, in random order),
+resting on that many entries.
 
 Pure: every draw comes from the generators ``rng_for`` hands out (one per label,
 so a row's verdict does not depend on the rows before it).
@@ -42,6 +47,7 @@ import numpy as np
 
 from tradeleague.formats.weights.scoring import AgentRecord
 from tradeleague.stats import luckiest_of_n, paired_bootstrap, percent, round_half_up
+from tradeleague.stats.null import SeasonNull
 
 __all__ = [
     "CONFIDENCE",
@@ -152,6 +158,11 @@ class TableLuck:
         with fewer than two entries to draw from.
     rows
         The verdicts by agent id.
+    simulated
+        Whether the line is the table's no-skill null under the league's rules (a
+        weights table): then ``luckiest`` is ``None`` and ``null`` holds the line.
+    null
+        That null; ``None`` while the division has no agent or no round.
     """
 
     benchmark: str | None
@@ -159,6 +170,8 @@ class TableLuck:
     steps: int
     luckiest: float | None
     rows: Mapping[str, AgentLuck]
+    simulated: bool = False
+    null: SeasonNull | None = None
 
     @property
     def luckiest_pct(self) -> Decimal | None:
@@ -168,6 +181,16 @@ class TableLuck:
     @property
     def caption(self) -> str:
         """Return the table's caption line: the luckiest-of-N line and the entries behind it."""
+        if self.null is not None:
+            n, q = self.null.line, self.null.line.quantiles
+            return (
+                f"Luckiest of {n.agents} agents with no skill: {n.luckiest:+.2f}% "
+                f"({n.agents} {self.null.kind.value} agents simulated under the league's rules "
+                f"over {n.rounds} rounds, seed {self.null.seed}; median {q['p50']:+.2f}%, "
+                f"95th percentile {q['p95']:+.2f}%)."
+            )
+        if self.simulated:
+            return f"Luckiest of {self.agents} agents with no skill: - (no round yet)."
         line = self.luckiest_pct
         if line is None:
             return f"Luckiest of {self.agents} agents with no skill: - (too few entries)."
@@ -177,7 +200,14 @@ class TableLuck:
         )
 
     def to_payload(self) -> dict[str, Any]:
-        """Return the line and the stated test as JSON-safe values (ST-1, ST-2)."""
+        """Return the line and the stated test as JSON-safe values (ST-1, ST-2).
+
+        A simulated line (``simulated``) holds what ``tradeleague stats null --json``
+        prints for the same rounds, agents and seed, with the kind and the seed:
+        ``None`` figures while the division has no agent or no round.
+        """
+        if self.simulated:
+            return self._null_payload()
         line = self.luckiest_pct
         return {
             "test": TEST_TEXT,
@@ -190,6 +220,25 @@ class TableLuck:
                 "entries": self.steps,
                 "simulations": SIMULATIONS,
                 "expected_best_return": None if line is None else str(line),
+            },
+        }
+
+    def _null_payload(self) -> dict[str, Any]:
+        n = None if self.null is None else self.null.line
+        return {
+            "test": TEST_TEXT,
+            "benchmark": self.benchmark,
+            "resamples": RESAMPLES,
+            "level": str(round_half_up(1 - CONFIDENCE, 2)),
+            "min_entries": MIN_STEPS,
+            "luckiest_of_n": {
+                "method": "simulated under the league's rules",
+                "kind": None if self.null is None else self.null.kind.value,
+                "seed": None if self.null is None else self.null.seed,
+                "agents": self.agents,
+                "rounds": 0 if n is None else n.rounds,
+                "quantiles": None if n is None else {k: str(v) for k, v in n.quantiles.items()},
+                "luckiest": None if n is None else str(n.luckiest),
             },
         }
 
@@ -271,6 +320,8 @@ def table_luck(
     benchmark: str | None,
     benchmark_prices: Mapping[datetime, int],
     rng_for: RngFor,
+    null: SeasonNull | None = None,
+    simulated: bool = False,
 ) -> TableLuck:
     """Return the ST-2 verdicts of every record and the table's luckiest-of-N line.
 
@@ -286,6 +337,11 @@ def table_luck(
         The benchmark's reference price at each round hour, micro-dollars.
     rng_for
         A seeded generator per label (see the module notes).
+    null
+        The table's no-skill null under the league's rules (``None`` while it has
+        no agent or no round).
+    simulated
+        Whether the line is the null (a weights table): no resampled line is drawn.
     """
     rows = {
         r.agent: agent_luck(
@@ -300,7 +356,7 @@ def table_luck(
             longest = benchmark_step_returns(prices)
     steps = len(longest)
     line: float | None = None
-    if steps >= 2 and records:
+    if steps >= 2 and records and not simulated:
         line = luckiest_of_n(
             longest[1:],
             agents=len(records),
@@ -309,5 +365,11 @@ def table_luck(
             simulations=SIMULATIONS,
         ).expected_best
     return TableLuck(
-        benchmark=benchmark, agents=len(records), steps=steps, luckiest=line, rows=rows
+        benchmark=benchmark,
+        agents=len(records),
+        steps=steps,
+        luckiest=line,
+        rows=rows,
+        simulated=simulated,
+        null=null,
     )

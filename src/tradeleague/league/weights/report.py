@@ -12,9 +12,11 @@ recorded ``UniverseChosen`` payload, every input the universe was built from
 
 Each agent also carries ``vs_cash`` and ``vs_buy_and_hold`` (ST-2: whether its
 result is told apart from each baseline, by the test stated in ``significance``),
-and ``significance`` holds each division's luckiest-of-N line with the entries
-it rests on (ST-1). ``season_luck`` computes them from the state, with
-generators seeded from the season id, so the same season gives the same numbers.
+and ``significance`` holds each division's luckiest-of-N line: the no-skill
+null of `tradeleague.league.weights.null` over the division's recorded rounds,
+N the division's agents, with the rounds it rests on (ST-1), its kind and its
+seed. ``season_luck`` computes them from the state, with generators and the
+null's seed derived from the season id, so the same season gives the same numbers.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from tradeleague.formats.weights.luck import (
     table_luck,
 )
 from tradeleague.league.weights import events as ev
+from tradeleague.league.weights.null import season_null
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.money import micros_to_str
 
@@ -56,7 +59,10 @@ def _benchmark(state: SeasonState) -> tuple[str | None, dict[datetime, int]]:
 
 
 def season_luck(state: SeasonState, division: Division) -> TableLuck:
-    """Return ``division``'s ST-2 verdicts and luckiest-of-N line (ST-1, ST-2)."""
+    """Return ``division``'s ST-2 verdicts and luckiest-of-N line (ST-1, ST-2).
+
+    The line is the division's no-skill null (``season_null``), N its agents.
+    """
     symbol, prices = _benchmark(state)
     records = [a.record() for a in state.agents.values() if a.division is division]
     return table_luck(
@@ -65,6 +71,8 @@ def season_luck(state: SeasonState, division: Division) -> TableLuck:
         benchmark=symbol,
         benchmark_prices=prices,
         rng_for=lambda label: season_rng(state.season_id, division, label),
+        null=season_null(state, division, len(records)),
+        simulated=True,
     )
 
 
