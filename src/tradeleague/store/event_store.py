@@ -42,7 +42,13 @@ from tradeleague.store.engine import (
     resolve_url,
     translate_errors,
 )
-from tradeleague.store.rows import BATCH, iter_rows, read_batch, row_to_stored
+from tradeleague.store.rows import (
+    BATCH,
+    iter_rows,
+    read_batch,
+    remember_appended,
+    row_to_stored,
+)
 from tradeleague.store.schema import chain_head, events, projections
 from tradeleague.store.writers import Writers
 
@@ -283,6 +289,7 @@ class Store:
         connection.execute(
             sa.update(chain_head).where(chain_head.c.id == 1).values(seq=seq, hash=prev)
         )
+        remember_appended(stored)
         self._writers.wrote({s.event.stream: (s.seq, s.event.id) for s in stored})
         if self._derive_ids:
             kept = {s: p for s, (h, p) in self._positions.items() if h == old_head}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import Final
 
 import sqlalchemy as sa
 
@@ -11,7 +13,7 @@ from tradeleague.events import Event
 from tradeleague.store.chain import StoredEvent
 from tradeleague.store.schema import events
 
-__all__ = ["BATCH", "iter_rows", "read_batch", "row_to_stored", "strict_loads"]
+__all__ = ["BATCH", "iter_rows", "read_batch", "remember_appended", "row_to_stored", "strict_loads"]
 
 BATCH = 1000
 """Rows read per query."""
@@ -83,8 +85,56 @@ def strict_loads(text: str) -> object:
     return json.loads(text, object_pairs_hook=_no_duplicates)
 
 
+_APPENDED: dict[int, StoredEvent] = {}
+"""The events this process appended last, by seq (`remember_appended`)."""
+
+APPENDED_KEPT: Final = 100_000
+"""How many appended events `row_to_stored` can hand back without decoding their row."""
+
+
+def remember_appended(stored: Iterable[StoredEvent]) -> None:
+    """Keep events just appended, so reading their rows back costs no decode.
+
+    A replay refreshes its projections and verifies its chain right after
+    appending; each read of a row equal in every column to an event kept here
+    returns that event (`row_to_stored`). Only the last `APPENDED_KEPT` are
+    kept. A kept event whose transaction rolled back, or that another
+    database holds at the same seq, is never handed back for a row that
+    differs from it.
+    """
+    kept = _APPENDED
+    for s in stored:
+        kept[s.seq] = s
+    excess = len(kept) - APPENDED_KEPT
+    if excess > 0:
+        for seq in list(islice(kept, excess)):
+            kept.pop(seq, None)
+
+
+def _appended(m: sa.RowMapping) -> StoredEvent | None:
+    """Return the kept event that ``m`` holds column for column, if one is kept."""
+    known = _APPENDED.get(m["seq"])
+    if known is None:
+        return None
+    e = known.event
+    if (
+        known.hash == m["hash"]
+        and e.payload_json == m["payload"]
+        and e.id == m["event_id"]
+        and known.prev_hash == m["prev_hash"]
+        and e.kind == m["kind"]
+        and e.stream == m["stream"]
+        and e.occurred_at == m["occurred_at"]
+    ):
+        return known
+    return None
+
+
 def row_to_stored(row: sa.Row[tuple[object, ...]]) -> StoredEvent:
     """Return the `StoredEvent` a row holds.
+
+    A row equal in every column to an event this process just appended
+    (`remember_appended`) gives that event back, already known well formed.
 
     Raises
     ------
@@ -93,6 +143,9 @@ def row_to_stored(row: sa.Row[tuple[object, ...]]) -> StoredEvent:
         store, e.g. with the triggers disabled).
     """
     m = row._mapping
+    known = _appended(m)
+    if known is not None:
+        return known
     text = m["payload"]
     parsed = _canonical_object(text)
     if parsed is not None:  # the common case: the text is what the writer stored
