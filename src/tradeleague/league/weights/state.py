@@ -114,6 +114,8 @@ class SeasonState:
     """Per agent, each entry's recorded (value, cash, holdings), in micro-units."""
     universe: dict[str, Any] | None = None
     """The ``UniverseChosen`` payload, when the season's symbols were read from the chain."""
+    open_turns: dict[date, int] = field(default_factory=dict)
+    """The Open division's asked turns (decisions and No decisions) per trading day."""
 
     def __repr__(self) -> str:
         # Short on purpose: asyncio.run (3.11) writes the repr of its task, result
@@ -240,6 +242,9 @@ class SeasonState:
         )
         if kind is not EntryKind.SKIPPED:
             a.last_asked = _time(p["asked_at"])
+            if a.division is Division.OPEN:
+                day = hour.date()
+                self.open_turns[day] = self.open_turns.get(day, 0) + 1
         if kind is EntryKind.DECISION:
             a.pause_streak = 0
             a.reasons.append((hour, str(p["reason"])))
@@ -252,14 +257,12 @@ class SeasonState:
         return self.rounds[-1] if self.rounds else None
 
     def open_turns_on(self, day: date) -> int:
-        """Return the Open division's asked turns (decisions and No decisions) on ``day``."""
-        return sum(
-            1
-            for a in self.agents.values()
-            if a.division is Division.OPEN
-            for x in a.entries
-            if x.day == day and x.kind is not EntryKind.SKIPPED
-        )
+        """Return the Open division's asked turns (decisions and No decisions) on ``day``.
+
+        Counted as the entries are applied: a round asks it once, and a count
+        over every agent's entries grew with the roster times the rounds played.
+        """
+        return self.open_turns.get(day, 0)
 
     def table(self, division: Division) -> list[TableRow]:
         """Return ``division``'s table as published after its latest ranked round (W-RNK)."""
