@@ -70,8 +70,18 @@ def order_filled(
     return Event(stream, EventKind.ORDER_FILLED, payload, occurred_at)
 
 
+_BOOKS_KEPT: Final = 100_000
+"""At most this many accounts' last portfolios are kept by a projector (see `apply`)."""
+
+
 class PortfolioProjector:
     """Fold account openings and fills into `Portfolio.state` dicts (through `fold_account`)."""
+
+    def __init__(self) -> None:
+        # the portfolio behind each state this projector returned, by the state's identity:
+        # a refresh hands the state back for the account's next event, and rebuilding the
+        # portfolio from it (every position parsed again) was a third of a fill's fold
+        self._books: dict[int, tuple[object, Portfolio]] = {}
 
     def key(self, event: Event) -> str | None:
         """Return ``"<stream>/<account>"`` for the two kinds it folds, else ``None``."""
@@ -89,6 +99,11 @@ class PortfolioProjector:
     def apply(self, state: object, event: Event) -> object:
         """Return the portfolio state after ``event``.
 
+        A state this projector returned is a value its callers read and hand
+        back unchanged (the refresh and verify do): its portfolio is kept, so
+        the account's next event does not parse it again. Any other state (one
+        read back from the store) is rebuilt from what it holds.
+
         Raises
         ------
         ValueError
@@ -98,5 +113,18 @@ class PortfolioProjector:
         """
         if state is not None and not isinstance(state, Mapping):
             raise ValueError(f"portfolio state is not a mapping: {state!r}")
-        before = None if state is None else Portfolio.from_state(state)
-        return fold_account(before, event.kind, event.payload_view).state()
+        before = None
+        if state is not None:
+            kept = self._books.get(id(state))
+            before = kept[1] if kept is not None and kept[0] is state else None
+            if before is None:
+                before = Portfolio.from_state(state)
+        after = fold_account(before, event.kind, event.payload_view)
+        new_state = after.state()
+        books = self._books
+        if state is not None:
+            books.pop(id(state), None)
+        if len(books) >= _BOOKS_KEPT:
+            books.clear()
+        books[id(new_state)] = (new_state, after)
+        return new_state
