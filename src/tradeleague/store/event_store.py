@@ -429,19 +429,17 @@ def _insert(connection: sa.Connection, stored: list[StoredEvent]) -> None:
     when = events.c.occurred_at.type.dialect_impl(dialect).bind_processor(dialect)
     if when is None:  # pragma: no cover - UtcDateTime always has one on SQLite
         raise RuntimeError("no bind processor for occurred_at")
-    rows = [
-        (
-            s.seq,
-            s.event.id,
-            s.event.stream,
-            s.event.kind,
-            when(s.event.occurred_at),
-            s.event.payload_json,
-            s.prev_hash,
-            s.hash,
-        )
-        for s in stored
-    ]
+    # a batch stamps many events with one moment: each moment is bound once
+    bound: dict[object, object] = {}
+    rows = []
+    for s in stored:
+        event = s.event
+        moment = event.occurred_at
+        text = bound.get(moment)
+        if text is None:
+            text = bound[moment] = when(moment)
+        row = (event.id, event.stream, event.kind, text, event.payload_json, s.prev_hash, s.hash)
+        rows.append((s.seq, *row))
     connection.exec_driver_sql(_SQLITE_INSERT, rows)
 
 
