@@ -146,3 +146,22 @@ def test_cli_refuses_a_bad_agent_count(shared_data: Path) -> None:
     ]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
+
+
+def test_st_2_expected_best_averages_each_whole_seasons_best_exactly() -> None:
+    """ST-2: the expected best of N is the mean of the best of each whole season of N agents."""
+    from decimal import Decimal
+
+    import numpy as np
+
+    from tradeleague.stats.null import expected_best
+
+    start = 100
+    values = np.array([90, 130, 100, 150, 120, 110, 999], dtype=np.int64)  # 7: two seasons of 3
+    best, seasons = expected_best(values, 3, start)
+    assert seasons == 2
+    assert best == Decimal("40.00")  # (130 + 150) / 2 = 140: +40%, the seventh left out
+    assert expected_best(values, 7, start) == (Decimal("899.00"), 1)
+    assert expected_best(np.array([101, 102], dtype=np.int64), 1, 300) == (Decimal("-66.17"), 2)
+    with pytest.raises(ValueError, match="no season of 8"):
+        expected_best(values, 8, start)

@@ -233,7 +233,10 @@ def test_weights_tables_report_and_api_show_st2(sqlite_url: str) -> None:
         "rounds": entries,
         "quantiles": {k: str(v) for k, v in null.line.quantiles.items()},
         "luckiest": str(null.line.luckiest),
+        "expected_best": str(null.expected_best),
+        "seasons": null.seasons,
     }
+    assert null.seasons == 1000 // 3  # the cloud's 1,000 agents cut into seasons of 3
     assert luck.luckiest is None  # no resampled line beside the simulated one
     assert report["significance"]["open"]["luckiest_of_n"]["agents"] == 0
     # The read API serves the same verdicts beside each row, and the same line.
@@ -250,7 +253,7 @@ def test_weights_tables_report_and_api_show_st2(sqlite_url: str) -> None:
     assert "vs cash" in text
     assert "vs B&H" in text
     flat = " ".join(text.split())
-    assert f"Luckiest of 3 agents with no skill: {null.line.luckiest:+.2f}%" in flat
+    assert f"Luckiest of 3 agents with no skill: {null.expected_best:+.2f}% expected" in flat
     assert f"under the league's rules over {entries} rounds" in flat
     assert "paired bootstrap" in text
     # Deterministic: seeded from the season id.

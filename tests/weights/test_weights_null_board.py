@@ -80,12 +80,13 @@ def season(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple
     return state, url
 
 
-def _null_cli(shared_data: Path, agents: int, seed: int) -> dict[str, Any]:
+def _null_cli(shared_data: Path, agents: int, seed: int, *more: str) -> dict[str, Any]:
     args = [
         "stats", "null", "--format", "weights",
         "--market", str(shared_data / "us_equities_daily"),
         "--symbols", ",".join(SYMBOLS), "--start", str(START), "--end", str(END),
         "--agents", str(agents), "--kind", "random-weights", "--seed", str(seed), "--json",
+        *more,
     ]  # fmt: skip
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
@@ -130,11 +131,16 @@ def test_the_boards_line_equals_stats_null_over_the_same_season(
     printed = _null_cli(shared_data, len(SPECS), seed)
     table, _ = _get(url)
     line = table["significance"]["luckiest_of_n"]
+    # ST-2's expected best of N: `stats null --best-of N` over the cloud's agents prints it
+    best = _null_cli(shared_data, CLOUD_AGENTS, seed, "--best-of", str(len(SPECS)))
+    assert (best["best_of"], best["seasons"]) == (len(SPECS), CLOUD_AGENTS // len(SPECS))
     assert line == {
         **printed,
         "kind": "random-weights",
         "seed": seed,
         "method": "simulated under the league's rules",
+        "expected_best": best["expected_best"],
+        "seasons": best["seasons"],
     }
     assert line["agents"] == len(table["rows"]) == len(SPECS)
     assert line["rounds"] == len(state.agents["cash"].entries)  # what it rests on (ST-1)
@@ -143,19 +149,23 @@ def test_the_boards_line_equals_stats_null_over_the_same_season(
     assert report["significance"]["open"] == table["significance"]
     empty = report["significance"]["pro"]["luckiest_of_n"]
     assert (empty["agents"], empty["luckiest"], empty["quantiles"]) == (0, None, None)
+    assert (empty["expected_best"], empty["seasons"]) == (None, 0)
     # The cloud is the same null with more agents: `stats null --agents 1000` prints it.
     cloud = table["baseline_cloud"]
     again = _null_cli(shared_data, CLOUD_AGENTS, seed)
     assert {k: cloud[k] for k in again} == again
+    assert {k: best[k] for k in again} == again  # --best-of adds to the same draw
     assert (cloud["seed"], cloud["kind"]) == (seed, "random-weights")
     # The terminal table's caption carries the same line.
     console = Console(width=400, record=True)
     console.print(render_table(state, Division.OPEN))
     text = " ".join(console.export_text().split())
     assert (
-        f"Luckiest of {len(SPECS)} agents with no skill: {Decimal(printed['luckiest']):+.2f}% "
-        f"({len(SPECS)} random-weights agents simulated under the league's rules over "
-        f"{printed['rounds']} rounds, seed {seed};"
+        f"Luckiest of {len(SPECS)} agents with no skill: {Decimal(best['expected_best']):+.2f}% "
+        f"expected (the best of {len(SPECS)} random-weights agents, averaged over "
+        f"{best['seasons']} simulated seasons under the league's rules over "
+        f"{printed['rounds']} rounds, seed {seed}; one season of {len(SPECS)}: best "
+        f"{Decimal(printed['luckiest']):+.2f}%,"
     ) in text
 
 
@@ -201,6 +211,8 @@ def test_the_season_page_draws_the_cloud_with_its_numbers_as_the_api_serves(
     luck = re.search(r'<p class="luck" data-field="luckiest_of_n">(.*?)</p>', section, re.S)
     assert luck is not None
     assert f"returned {line['luckiest']}%" in luck.group(1)
+    assert f'<span data-field="expected_best">{line["expected_best"]}</span>%' in luck.group(1)
+    assert f"averaged over {line['seasons']} simulated seasons" in luck.group(1)
     assert f"median {line['quantiles']['p50']}%" in luck.group(1)
     assert f"over the division's {line['rounds']} rounds, seed {line['seed']}" in luck.group(1)
     # a division with no agent has no cloud and says why it has no line
@@ -232,7 +244,7 @@ def test_the_line_is_cached_with_the_tables_verdicts(
 
     _, url = season
     calls: list[Division] = []
-    real = report.season_null
+    real = report.season_null  # type: ignore[attr-defined]  # patched where report reads it
 
     def counting(state: SeasonState, division: Division, agents: int) -> Any:
         calls.append(division)

@@ -11,6 +11,7 @@ import typer
 
 from tradeleague.cli.stats import stats_app
 from tradeleague.errors import ConfigError
+from tradeleague.formats.weights import Division
 from tradeleague.stats.null import MAX_AGENTS, NullKind
 
 __all__ = ["register"]
@@ -42,6 +43,20 @@ def null(
         NullKind, typer.Option(help="How each agent picks its weights.")
     ] = NullKind.RANDOM_WEIGHTS,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the agents' draws.")] = 0,
+    division: Annotated[
+        Division, typer.Option(help="The division whose rounds they play.")
+    ] = Division.OPEN,
+    best_of: Annotated[
+        int | None,
+        typer.Option(
+            "--best-of",
+            min=1,
+            metavar="N",
+            help="Also print the expected best return of N such agents: the agents cut into "
+            "whole seasons of N, each season's best averaged (a board of N agents shows it; "
+            "default: not printed).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Simulate no-skill agents under the real validation and fill rules; print their returns.
@@ -55,26 +70,34 @@ def null(
     """
     if format_name != "weights":
         raise ConfigError(f"--format {format_name[:40]!r}: the null runs the weights format")
-    from tradeleague.league.weights.null import run_null
+    if best_of is not None and best_of > agents:
+        raise ConfigError(f"--best-of {best_of}: give at least as many --agents ({agents} now)")
+    from tradeleague.formats.weights import WeightsPreset
+    from tradeleague.league.weights.null import null_values
     from tradeleague.market import load_dataset
+    from tradeleague.stats.null import expected_best, null_summary
 
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
     dataset = load_dataset(market, symbols=names)
-    summary = run_null(
-        dataset,
-        _day(start, "--start"),
-        _day(end, "--end"),
-        agents=agents,
-        kind=kind,
-        seed=seed,
-    )
+    preset = WeightsPreset()
+    values, rounds = null_values(
+        dataset, _day(start, "--start"), _day(end, "--end"), agents=agents, kind=kind,
+        seed=seed, division=division, preset=preset,
+    )  # fmt: skip
+    summary = null_summary(values, int(preset.start_cash), rounds)
+    best = None if best_of is None else expected_best(values, best_of, int(preset.start_cash))
     if as_json:
-        typer.echo(json.dumps(summary.to_json(), indent=2))
+        shown = summary.to_json()
+        if best is not None:
+            shown |= {"best_of": best_of, "expected_best": str(best[0]), "seasons": best[1]}
+        typer.echo(json.dumps(shown, indent=2))
         return
     typer.echo(f"{summary.agents:,} {kind.value} agents over {summary.rounds} rounds")
     for name, value in summary.quantiles.items():
         typer.echo(f"  {name:>4}: {value:+}%")
     typer.echo(f"  luckiest: {summary.luckiest:+}%")
+    if best is not None:
+        typer.echo(f"  expected best of {best_of}: {best[0]:+}% (over {best[1]:,} seasons)")
 
 
 def register(app: typer.Typer) -> None:

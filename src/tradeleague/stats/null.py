@@ -39,6 +39,7 @@ __all__ = [
     "NullRound",
     "NullSummary",
     "SeasonNull",
+    "expected_best",
     "no_skill_targets",
     "null_summary",
     "simulate_null",
@@ -206,6 +207,27 @@ class NullCloud:
         return round_half_up(Fraction(100 * below, len(self.values)), 2)
 
 
+def expected_best(values: Ints, agents: int, start_cash: int) -> tuple[Decimal, int]:
+    """Return the expected best return of ``agents`` no-skill agents, and the seasons it averages.
+
+    ``values`` are final values in the order the agents were drawn (independent,
+    identically drawn agents): they are cut into as many whole seasons of
+    ``agents`` as they hold, and the best of each season is averaged, exactly
+    (ST-2: the expected best result of N agents with no skill, by simulation).
+
+    Raises
+    ------
+    ValueError
+        If ``values`` hold fewer than ``agents`` values, or ``agents`` < 1.
+    """
+    seasons = len(values) // agents if agents >= 1 else 0
+    if seasons < 1:
+        raise ValueError(f"{len(values)} simulated agents hold no season of {agents}")
+    best = values[: seasons * agents].reshape(seasons, agents).max(axis=1)
+    mean = Fraction(sum(int(b) for b in best), seasons)
+    return round_half_up(Fraction(100) * (mean - start_cash) / start_cash, 2), seasons
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeasonNull:
     """A board's no-skill null: the luckiest-of-N line and the cloud drawn beside it.
@@ -218,9 +240,14 @@ class SeasonNull:
         The luckiest of N and the quantiles, N the agents of the board.
     cloud
         At least as many agents, with the same seed: the distribution drawn.
+    expected_best, seasons
+        The best return of N agents averaged over the cloud's ``seasons`` whole
+        seasons of N (`expected_best`): the line's headline figure (ST-2).
     """
 
     kind: NullKind
     seed: int
     line: NullSummary
     cloud: NullCloud
+    expected_best: Decimal
+    seasons: int

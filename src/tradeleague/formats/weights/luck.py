@@ -184,10 +184,11 @@ class TableLuck:
         if self.null is not None:
             n, q = self.null.line, self.null.line.quantiles
             return (
-                f"Luckiest of {n.agents} agents with no skill: {n.luckiest:+.2f}% "
-                f"({n.agents} {self.null.kind.value} agents simulated under the league's rules "
-                f"over {n.rounds} rounds, seed {self.null.seed}; median {q['p50']:+.2f}%, "
-                f"95th percentile {q['p95']:+.2f}%)."
+                f"Luckiest of {n.agents} agents with no skill: {self.null.expected_best:+.2f}% "
+                f"expected (the best of {n.agents} {self.null.kind.value} agents, averaged over "
+                f"{self.null.seasons} simulated seasons under the league's rules over {n.rounds} "
+                f"rounds, seed {self.null.seed}; one season of {n.agents}: best "
+                f"{n.luckiest:+.2f}%, median {q['p50']:+.2f}%, 95th percentile {q['p95']:+.2f}%)."
             )
         if self.simulated:
             return f"Luckiest of {self.agents} agents with no skill: - (no round yet)."
@@ -239,6 +240,8 @@ class TableLuck:
                 "rounds": 0 if n is None else n.rounds,
                 "quantiles": None if n is None else {k: str(v) for k, v in n.quantiles.items()},
                 "luckiest": None if n is None else str(n.luckiest),
+                "expected_best": None if self.null is None else str(self.null.expected_best),
+                "seasons": 0 if self.null is None else self.null.seasons,
             },
         }
 

@@ -40,6 +40,7 @@ from tradeleague.stats.null import (
     NullRound,
     NullSummary,
     SeasonNull,
+    expected_best,
     no_skill_targets,
     null_summary,
     simulate_null,
@@ -140,14 +141,38 @@ def run_null(
     ConfigError
         If the number of agents is out of range or no round falls in the days.
     """
+    preset = preset or WeightsPreset()
+    values, rounds = null_values(
+        dataset, start, end, agents=agents, kind=kind, seed=seed, division=division, preset=preset
+    )
+    return null_summary(values, int(preset.start_cash), rounds)
+
+
+def null_values(
+    dataset: Dataset,
+    start: date,
+    end: date,
+    *,
+    agents: int,
+    kind: NullKind,
+    seed: int,
+    division: Division,
+    preset: WeightsPreset,
+) -> tuple[Ints, int]:
+    """Return the final values of ``agents`` no-skill agents, in draw order, and the rounds.
+
+    Raises
+    ------
+    ConfigError
+        If the number of agents is out of range or no round falls in the days.
+    """
     if not 1 <= agents <= MAX_AGENTS:
         raise ConfigError(f"--agents must be between 1 and {MAX_AGENTS:,}")
-    preset = preset or WeightsPreset()
     symbols, rounds = season_rounds(dataset, start, end, division, preset)
     if not rounds:
         raise ConfigError(f"no round with open markets between {start} and {end}")
     values = _simulate(len(symbols), rounds, agents=agents, kind=kind, seed=seed, preset=preset)
-    return null_summary(values, int(preset.start_cash), len(rounds))
+    return values, len(rounds)
 
 
 def _simulate(
@@ -181,9 +206,12 @@ def season_null(state: SeasonState, division: Division, agents: int) -> SeasonNu
 
     cloud_values = simulate(many)
     line_values = cloud_values if many == agents else simulate(agents)
+    best, seasons = expected_best(cloud_values, agents, start_cash)
     return SeasonNull(
         kind=BOARD_KIND,
         seed=seed,
         line=null_summary(line_values, start_cash, len(rounds)),
         cloud=NullCloud.of(cloud_values, start_cash, len(rounds)),
+        expected_best=best,
+        seasons=seasons,
     )
