@@ -67,8 +67,7 @@ COMMANDS: dict[str, CommandEntry] = {
         (_M + "run",),
     ),
     "serve": CommandEntry(
-        "Serve the REST API: the scenario benchmark, the weights and direction boards "
-        "(docs at /docs).",
+        "Serve the site and the REST API: the scenario benchmark and every board (docs at /docs).",
         (_M + "scenario",),
     ),
     "verify": CommandEntry(

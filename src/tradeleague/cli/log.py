@@ -49,7 +49,7 @@ def print_summary(
         )
     if stranded:
         console.print(
-            f"See every answer and fault: tradeleague log --season {season} --db ...",
+            f"See every answer and fault: tradeleague log --season {season} --db {store.url}",
             highlight=False,
             markup=False,
             soft_wrap=True,
@@ -84,6 +84,28 @@ def _table(rows: list[CallRow], season: str) -> Table:
     return table
 
 
+def _nothing_logged(
+    season: str, agent: str | None, round_id: str | None, every: list[CallRow]
+) -> str:
+    """Return the sentence for a log with no row: what was asked, and what to try next."""
+    if not every:
+        return (
+            f"no model call is recorded for season {season!r} in this database: give the "
+            "season id the replay printed (Recording to ..., season ID) and its --db."
+        )
+    callers = sorted({r.agent for r in every})
+    if agent is not None and agent not in callers:
+        return (
+            f"no model call by agent {agent!r} is recorded for season {season!r}; the agents "
+            f"with model calls are {', '.join(callers)} (baselines and scripted agents call "
+            "no model)."
+        )
+    return (
+        f"no model call is recorded in round {round_id!r} of season {season!r}; give a round "
+        f"as the log shows it, e.g. --round {every[0].round}."
+    )
+
+
 def log_command(
     season: Annotated[
         str,
@@ -109,9 +131,9 @@ def log_command(
 
     with open_store(db, upgrade=False) as store:
         rows = call_rows(store, season, agent=agent, round_id=round_id)
+        every = [] if rows else call_rows(store, season)
     if not rows:
-        which = "" if agent is None else f" by agent {agent!r}"
-        raise ConfigError(f"no model call{which} is recorded for season {season!r}")
+        raise ConfigError(_nothing_logged(season, agent, round_id, every))
     if as_json:
         for row in rows:
             typer.echo(json.dumps(row.to_payload(), sort_keys=True))

@@ -395,13 +395,15 @@ def _serve(
         ),
     ] = None,
 ) -> None:
-    """Serve the REST API: the scenario benchmark, the weights and direction boards (docs at /docs).
+    """Serve the site and the REST API: the scenario benchmark and every board (docs at /docs).
 
-    The scenario agent loop and leaderboard live under /api/v1/runs and
+    The pages are at / (boards, agent and model pages, methodology). The
+    scenario agent loop and leaderboard live under /api/v1/runs and
     /api/v1/leaderboard, the weights league's tables under /api/v1/weights, the
-    direction arena's rounds, logs and boards under /api/v1/direction; /api/v1
-    lists them. Every number defaults to the seed's; change one to run the
-    same benchmark under another operator's rules.
+    direction arena's rounds, logs and boards under /api/v1/direction, the
+    thesis league's boards under /api/v1/thesis; /api/v1 lists them. Every
+    number defaults to the seed's; change one to run the same benchmark under
+    another operator's rules.
 
     Beside a host (tradeleague run) on the same database, visitors may log
     their own calls on the arena's open round; give the host's league file

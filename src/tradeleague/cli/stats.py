@@ -241,7 +241,7 @@ def _panel(report: LuckReport, f: LuckFigures) -> Panel:
             "contains 50%",
             "whether a pure coin flip is inside that interval.",
         ),
-        (_pct(f.break_even), "break-even hit", f"1 / (1 + payout), at a {payout} payout."),
+        (_pct(f.break_even), "break-even hit", f"1 / (1 + payout), at a payout of {payout}."),
         (
             _usd(f.ev_per_round_at_coin_flip),
             "edge of a coin flip",

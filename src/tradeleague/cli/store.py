@@ -40,7 +40,20 @@ def _print_json(data: dict[str, object]) -> None:
     typer.echo(json.dumps(data, indent=2, sort_keys=True))
 
 
-def _verify_tables(report: VerifyReport, console: Console) -> None:
+def _register_projections() -> None:
+    """Register every read model that lives outside the store, so `verify` rebuilds it too.
+
+    The commands load lazily: a bare `tradeleague verify` would otherwise never
+    import the weights league and report its entries as "not checked".
+    """
+    from tradeleague.league.weights import projection
+
+    projection.register()
+
+
+def _verify_tables(
+    report: VerifyReport, console: Console, checkpoint: tuple[int, str] | None
+) -> None:
     summary = Table(title="What was checked", show_header=False, title_justify="left")
     summary.add_column("item", style="bold")
     summary.add_column("value", overflow="fold")
@@ -49,6 +62,10 @@ def _verify_tables(report: VerifyReport, console: Console) -> None:
     summary.add_row("streams", f"{report.streams:,}")
     summary.add_row("head seq", str(report.head_seq))
     summary.add_row("head hash", report.head_hash)
+    if checkpoint is not None:
+        broken = any(m.check == "checkpoint" for m in report.mismatches)
+        held = "does NOT hold (see Mismatches)" if broken else "holds"
+        summary.add_row("published checkpoint", f"{checkpoint[0]}:{checkpoint[1]} {held}")
     if report.unchecked_projections:
         summary.add_row("not checked (unregistered)", ", ".join(report.unchecked_projections))
     console.print(summary)
@@ -133,12 +150,13 @@ def verify_command(
     expected = _checkpoint(checkpoint, signer)
     if to_head and expected is None:
         raise ConfigError("--to-head needs --checkpoint.")
+    _register_projections()
     with open_store(db, upgrade=False) as store:
         report = verify(store, checkpoint=expected, to_head=to_head)
     if as_json:
         _print_json(report.to_dict())
     else:
-        _verify_tables(report, Console(highlight=False))
+        _verify_tables(report, Console(highlight=False), expected)
     if not report.ok:
         raise typer.Exit(1)
 
@@ -232,6 +250,7 @@ def refresh_command(db: DbOption = None) -> None:
     """
     from tradeleague.store import open_store
 
+    _register_projections()
     with open_store(db, upgrade=False) as store:
         applied = store.refresh_projections()
     for name, count in sorted(applied.items()):

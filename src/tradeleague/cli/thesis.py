@@ -27,6 +27,7 @@ from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
 from tradeleague.cli.log import print_summary
 from tradeleague.cli.progress import round_progress, say_resuming
+from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.events import thesis as tev
 from tradeleague.events import utc_iso
@@ -112,11 +113,25 @@ def board_table(rows: list[dict[str, object]]) -> Table:
         table.add_column(head.replace("_", " "))
     for row in rows:
         name = str(row["name"]) + (" (agentic)" if row.get("agentic") else "")
-        cells = [str(row[h]) if h != "name" else name for h in heads]
-        table.add_row(*["-" if c == "None" else c for c in cells])
+        cells = [_cell(row[h]) if h != "name" else name for h in heads]
+        table.add_row(*cells)
     luck = rows[0].get("luckiest_of_n") if rows else None
-    table.caption = f"Luckiest of {len(rows)} agents with no skill: {luck}% (simulated)."
+    table.caption = (
+        f"Luckiest of {len(rows)} agents with no skill: {luck}% (simulated).\n"
+        "Return, max drawdown, win rate and exposure in %. beats cash, beats spy: whether the "
+        "result is distinguishable from cash and from holding SPY (a paired bootstrap over the "
+        'daily returns, 5% level): "differs" can be worse as well as better.\n' + DISCLAIMER
+    )
     return table
+
+
+def _cell(value: object) -> str:
+    """Return a board cell: a verdict as "differs" or "no", a missing figure as "-"."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "differs" if value else "no"
+    return str(value)
 
 
 def cycle_config(timeout_s: float) -> CycleConfig:
