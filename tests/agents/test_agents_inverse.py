@@ -119,3 +119,17 @@ async def test_shared_agent_asks_the_source_once_per_call_key(turn: Callable[...
     shared.forget("s1", "r1")
     await mirror.answer(turn("rev"))
     assert len(asked) == 2
+
+
+def test_a_mirror_names_its_kept_reason_as_the_source_s() -> None:
+    """T-AGT-1: a mirror that keeps the source's rationale says whose reason it was."""
+    from tradeleague.agents.inverse import invert_json_field
+
+    mirror = invert_json_field(
+        "direction", {"up": "down", "down": "up"}, reason=("rationale", "Against m: ")
+    )
+    assert mirror('{"direction": "up", "rationale": "Rising."}') == (
+        '{"direction": "down", "rationale": "Against m: Rising."}'
+    )
+    assert mirror('{"direction": "up"}') == '{"direction": "down"}'  # no reason to mark
+    assert mirror('{"direction": "up", "rationale": 3}') == '{"direction": "down", "rationale": 3}'

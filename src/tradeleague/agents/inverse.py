@@ -51,7 +51,9 @@ def _first_json_object(text: str) -> tuple[int, int, dict[str, object]] | None:
     return None
 
 
-def invert_json_field(name: str, pairs: Mapping[str, str]) -> Inverter:
+def invert_json_field(
+    name: str, pairs: Mapping[str, str], *, reason: tuple[str, str] | None = None
+) -> Inverter:
     """Return an inverter that swaps field ``name`` of the answer's JSON object.
 
     The answer's first JSON object is found as the lenient extraction of D-ASK-3
@@ -65,6 +67,10 @@ def invert_json_field(name: str, pairs: Mapping[str, str]) -> Inverter:
         The field to swap (``direction``, ``side``).
     pairs
         Each value and its opposite; both directions must be listed.
+    reason
+        ``(field, prefix)``: a text ``field`` the mirror keeps is prefixed, so a
+        reason given for the source's call is never shown as the opposite call's
+        own (``("rationale", "Opposite of momentum, which said: ")``).
 
     Raises
     ------
@@ -83,6 +89,9 @@ def invert_json_field(name: str, pairs: Mapping[str, str]) -> Inverter:
         if not isinstance(current, str) or current not in pairs:
             return None
         value[name] = pairs[current]
+        kept = value.get(reason[0]) if reason is not None else None
+        if reason is not None and isinstance(kept, str):
+            value[reason[0]] = reason[1] + kept
         return text[:start] + json.dumps(value, ensure_ascii=False) + text[end:]
 
     return invert

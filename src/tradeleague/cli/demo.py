@@ -19,7 +19,8 @@ import typer
 from rich.console import Console
 
 from tradeleague import DISCLAIMER
-from tradeleague.agents import InverseAgent, SharedAgent, build_agent, invert_direction_answer
+from tradeleague.agents import InverseAgent, SharedAgent, build_agent
+from tradeleague.agents.inverse import invert_json_field
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.cli.console import board_console
@@ -115,7 +116,13 @@ def direction_roster(gateway: Gateway) -> list[Contestant]:
         roster.append(Contestant(entrant=entrant, agent=agent))
     shared = SharedAgent(agents["momentum"])
     roster[2] = Contestant(entrant=roster[2].entrant, agent=shared)
-    mirror = InverseAgent(name="contrarian", source=shared, inverter=invert_direction_answer)
+    # the mirror's call is momentum's turned round; its reason says so, never momentum's alone
+    contrarian = invert_json_field(
+        "direction",
+        {"up": "down", "down": "up"},
+        reason=("rationale", "Opposite of momentum, which said: "),
+    )
+    mirror = InverseAgent(name="contrarian", source=shared, inverter=contrarian)
     entrant = Entrant(name="contrarian", provider="meta", tier="-", model="inverse:momentum")
     roster.append(Contestant(entrant=entrant, agent=mirror))
     return roster
