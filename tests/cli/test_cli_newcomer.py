@@ -125,10 +125,10 @@ def test_the_thesis_board_reads_its_verdicts_and_carries_the_disclaimer() -> Non
     row = {
         "rank": 1, "name": "hold", "return": "-5.25", "max_drawdown": "7.93", "sharpe": "-5.77",
         "sortino": "-7.07", "win_rate": None, "exposure": "99.95", "trades": 10,
-        "closed_trades": 0, "decisions": 10, "beats_cash": True, "beats_spy": False,
+        "closed_trades": 0, "decisions": 10, "differs_from_cash": True, "differs_from_spy": False,
         "luckiest_of_n": "1.69",
     }  # fmt: skip
-    late = {**row, "rank": 2, "name": "late", "beats_cash": None, "beats_spy": None}
+    late = {**row, "rank": 2, "name": "late", "differs_from_cash": None, "differs_from_spy": None}
     console = Console(width=250, record=True, color_system=None)
     console.print(board_table([row, late]))
     text = console.export_text()

@@ -511,8 +511,8 @@ def test_28_day_replay_with_16_agents(tmp_path: Path, tape: MarketTape) -> None:
             "exposure",
             "trades",
             "decisions",
-            "beats_cash",
-            "beats_spy",
+            "differs_from_cash",
+            "differs_from_spy",
             "luckiest_of_n",
             "rank",
         ):

@@ -229,7 +229,7 @@ def test_cli_board_table_shows_metrics_counts_verdicts_and_luck_st_1_st_2(week: 
     text = console.export_text()
     for head in (
         "return", "max drawdown", "sharpe", "sortino", "win rate", "exposure", "trades",
-        "closed trades", "decisions", "beats cash", "beats spy",
+        "closed trades", "decisions", "vs cash", "vs SPY",
     ):  # fmt: skip
         assert head in text, head
     lines = {line.split("│")[2].strip(): line for line in text.splitlines() if line.count("│") > 5}

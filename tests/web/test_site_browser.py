@@ -290,7 +290,7 @@ def test_thesis_board_numbers_equal_the_json_api(
         for field in BOARD_FIELDS:
             want = "–" if row[field] is None else str(row[field])
             assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
-        for field in ("beats_cash", "beats_spy"):
+        for field in ("differs_from_cash", "differs_from_spy"):
             want = {True: "yes", False: "no", None: "–"}[row[field]]
             assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
     luck = page.locator('[data-field="luckiest_of_n"]').inner_text()

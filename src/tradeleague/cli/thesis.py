@@ -107,10 +107,11 @@ def board_table(rows: list[dict[str, object]]) -> Table:
     table = Table(title="Thesis league board")
     heads = (
         "rank", "name", "return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure",
-        "trades", "closed_trades", "decisions", "beats_cash", "beats_spy",
+        "trades", "closed_trades", "decisions", "differs_from_cash", "differs_from_spy",
     )  # fmt: skip
+    shown = {"differs_from_cash": "vs cash", "differs_from_spy": "vs SPY"}
     for head in heads:
-        table.add_column(head.replace("_", " "))
+        table.add_column(shown.get(head, head.replace("_", " ")))
     for row in rows:
         name = str(row["name"]) + (" (agentic)" if row.get("agentic") else "")
         cells = [_cell(row[h]) if h != "name" else name for h in heads]
@@ -118,7 +119,7 @@ def board_table(rows: list[dict[str, object]]) -> Table:
     luck = rows[0].get("luckiest_of_n") if rows else None
     table.caption = (
         f"Luckiest of {len(rows)} agents with no skill: {luck}% (simulated).\n"
-        "Return, max drawdown, win rate and exposure in %. beats cash, beats spy: whether the "
+        "Return, max drawdown, win rate and exposure in %. vs cash, vs SPY: whether the "
         "result is distinguishable from cash and from holding SPY (a paired bootstrap over the "
         'daily returns, 5% level): "differs" can be worse as well as better.\n' + DISCLAIMER
     )

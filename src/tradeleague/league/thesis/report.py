@@ -124,8 +124,8 @@ def board_rows(state: SeasonState) -> list[dict[str, object]]:
                 "entered_cycle": a.entered,
                 **scores[name].to_report(),
                 "steps": v.steps,
-                "beats_cash": v.vs_cash,
-                "beats_spy": v.vs_spy,
+                "differs_from_cash": v.vs_cash,
+                "differs_from_spy": v.vs_spy,
                 "luckiest_of_n": None if luck is None else str(round_half_up(luck * 100, 2)),
             }
         )
@@ -170,7 +170,9 @@ def build_report(state: SeasonState) -> dict[str, object]:
                     for k in ("return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure")
                 },
                 "counts": {k: row.get(k) for k in ("trades", "closed_trades", "decisions")},
-                "verdicts": {k: row.get(k) for k in ("steps", "beats_cash", "beats_spy")},
+                "verdicts": {
+                    k: row.get(k) for k in ("steps", "differs_from_cash", "differs_from_spy")
+                },
                 "rank": row.get("rank"),
             }
         )
