@@ -152,3 +152,29 @@ def test_serve_help_names_the_site_and_every_board() -> None:
     flat = " ".join(done.output.split())
     assert "Serve the site and the REST API" in flat
     assert "/api/v1/thesis" in flat
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (
+            ["db", "info", "--db", "postgres://me@127.0.0.1/league"],
+            "write a PostgreSQL URL as postgresql+psycopg://USER@HOST:PORT/DATABASE",
+        ),
+        (
+            ["replay", "weights", "--market", "{daily}", "--agent", "a=scripted:nothere.jsonl"],
+            "cannot read script nothere.jsonl: no such file (a JSONL file",
+        ),
+    ],
+)
+def test_common_slips_say_what_to_write_instead(
+    args: list[str], says: str, shared_data: Path, tmp_path: Path
+) -> None:
+    """A libpq-style URL and a missing script file: one sentence naming the fix, exit 2."""
+    daily = str(shared_data / "us_equities_daily")
+    done = run_cli(*(a.replace("{daily}", daily) for a in args), cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert says in " ".join(done.stderr.split())
+    assert "Errno" not in done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written

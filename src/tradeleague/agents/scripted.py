@@ -113,8 +113,15 @@ def load_script(path: Path) -> tuple[ScriptLine, ...]:
     """
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read script {path}: {exc}") from None
+    except FileNotFoundError:
+        raise ConfigError(
+            f"cannot read script {path}: no such file (a JSONL file, one "
+            '{"text": "..."} a turn; a relative path is from the current folder)'
+        ) from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"cannot read script {path}: it is not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read script {path}: {exc.strerror or exc}") from None
     return parse_script(text.splitlines(), source=str(path))
 
 

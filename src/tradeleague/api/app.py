@@ -407,7 +407,7 @@ def _public_router() -> APIRouter:
 def create_app(service: ScenarioService) -> FastAPI:
     """Return the REST app serving ``service``; OpenAPI at ``/openapi.json``, docs at ``/docs``."""
     app = FastAPI(
-        title="tradeleague scenario benchmark",
+        title="tradeleague",
         version=__version__,
         description=(
             "Drive one deterministic simulator through frozen market history: read the "

@@ -127,6 +127,11 @@ def make_engine(url: str) -> sa.Engine:
     """
     parsed = parse_url(url)
     backend = parsed.get_backend_name()
+    if backend == "postgres":  # libpq's own scheme, which SQLAlchemy does not take
+        raise StoreError(
+            f"Cannot open {mask_url(parsed)}: write a PostgreSQL URL as "
+            "postgresql+psycopg://USER@HOST:PORT/DATABASE."
+        )
     if backend not in BACKENDS:
         raise StoreError(
             f"Cannot open {mask_url(parsed)}: the store supports {' and '.join(BACKENDS)}, "
