@@ -80,7 +80,7 @@ BENCHES = (
         "load",
         "load.py",
         ("--seconds", "60"),
-        ("/healthz ", "server memory", "hostile "),
+        ("/healthz ", "server memory", "  hostile "),
         "/healthz p99 < 100 ms under 100 readers + 200 scenario clients, and while the hostile "
         "corpus is sent (a 4xx each); memory flat",
     ),
