@@ -28,6 +28,7 @@ from tradeleague.api.service import Tier, publishing
 from tradeleague.api.service.publishing import LUCKS_KEPT
 from tradeleague.clock import WallClock
 from tradeleague.events import Event
+from tradeleague.events import thesis as tev
 from tradeleague.formats.scenario.luck import RunRecord, scenario_luck
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.league.thesis.state import SeasonState as ThesisState
@@ -35,7 +36,7 @@ from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.report import agent_season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.store import Store, StoredEvent, open_store
-from tradeleague.web import thesis_api, weights_api
+from tradeleague.web import weights_api
 from tradeleague.web.thesis_api import ThesisReads
 from tradeleague.web.weights_api import WeightsReads
 from web.site_fill import (  # type: ignore[import-not-found]
@@ -192,7 +193,7 @@ def test_thesis_reads_catch_up_from_the_last_seq_instead_of_replaying(
     assert recorded.reads, "each read catches up with the log"
     assert {after for _, after in recorded.reads} == {head}, "nothing is read twice"
     # the kept fold still equals a whole fold of the season's stream
-    stream = thesis_api.tev.season_stream(THESIS_SEASON)
+    stream = tev.season_stream(THESIS_SEASON)
     state = ThesisState.from_events((s.event for s in store.events(stream)), fresh.preset)
     assert reads.board(THESIS_SEASON)["cycles"] == len(state.cycles)
 
