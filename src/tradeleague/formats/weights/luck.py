@@ -207,15 +207,18 @@ class TableLuck:
         prints for the same rounds, agents and seed, with the kind and the seed:
         ``None`` figures while the division has no agent or no round.
         """
-        if self.simulated:
-            return self._null_payload()
-        line = self.luckiest_pct
-        return {
+        test = {
             "test": TEST_TEXT,
             "benchmark": self.benchmark,
             "resamples": RESAMPLES,
             "level": str(round_half_up(1 - CONFIDENCE, 2)),
             "min_entries": MIN_STEPS,
+        }
+        if self.simulated:
+            return {**test, "luckiest_of_n": self._null_line()}
+        line = self.luckiest_pct
+        return {
+            **test,
             "luckiest_of_n": {
                 "agents": self.agents,
                 "entries": self.steps,
@@ -224,25 +227,18 @@ class TableLuck:
             },
         }
 
-    def _null_payload(self) -> dict[str, Any]:
+    def _null_line(self) -> dict[str, Any]:
         n = None if self.null is None else self.null.line
         return {
-            "test": TEST_TEXT,
-            "benchmark": self.benchmark,
-            "resamples": RESAMPLES,
-            "level": str(round_half_up(1 - CONFIDENCE, 2)),
-            "min_entries": MIN_STEPS,
-            "luckiest_of_n": {
-                "method": "simulated under the league's rules",
-                "kind": None if self.null is None else self.null.kind.value,
-                "seed": None if self.null is None else self.null.seed,
-                "agents": self.agents,
-                "rounds": 0 if n is None else n.rounds,
-                "quantiles": None if n is None else {k: str(v) for k, v in n.quantiles.items()},
-                "luckiest": None if n is None else str(n.luckiest),
-                "expected_best": None if self.null is None else str(self.null.expected_best),
-                "seasons": 0 if self.null is None else self.null.seasons,
-            },
+            "method": "simulated under the league's rules",
+            "kind": None if self.null is None else self.null.kind.value,
+            "seed": None if self.null is None else self.null.seed,
+            "agents": self.agents,
+            "rounds": 0 if n is None else n.rounds,
+            "quantiles": None if n is None else {k: str(v) for k, v in n.quantiles.items()},
+            "luckiest": None if n is None else str(n.luckiest),
+            "expected_best": None if self.null is None else str(self.null.expected_best),
+            "seasons": 0 if self.null is None else self.null.seasons,
         }
 
 
