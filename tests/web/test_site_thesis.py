@@ -166,3 +166,37 @@ def test_agent_page_shows_the_monitor_closes_t_mon_1(site_db: str) -> None:
         f"{close['broken_time']} at {close['broken_price']}, while the market was closed"
     )
     assert "Closed by the invalidation monitor</h2>\n<p>None.</p>" in quiet
+
+
+def test_c3_the_thesis_methodology_page_shows_the_changelog(site_db: str) -> None:
+    """C-3, T-AGT-1: the season's opening terms, versions, universe and entries, dated."""
+    from tradeleague.formats.thesis.universe import load_universe
+
+    with _client(site_db) as client:
+        served = client.get("/api/v1/thesis/changelog").json()["changes"]
+        html = client.get("/methodology/thesis").text
+        assert "/api/v1/thesis/changelog" in client.get("/api/v1/thesis").json()["endpoints"]
+    universe = load_universe()
+    changes = [(c["date"], c["change"]) for c in served]
+    assert changes[0] == (
+        "2025-03-03",
+        "Season t1 opened (2025-03-03 to 2025-03-06, the end excluded): "
+        "accounts start at 10000.000000 USD.",
+    )
+    assert changes[1][1].startswith("Scoring version thesis-scoring-")
+    assert changes[2][1].startswith("Prompt version ")
+    assert changes[3][1].startswith(
+        f"Universe: {len(universe.crypto)} cryptocurrencies and {len(universe.stocks)} stocks ("
+    )
+    assert changes[4][1] == "Benchmarks (never held): " + ", ".join(universe.benchmarks) + "."
+    entered = [c for _, c in changes if c.startswith("Roster: ")]
+    assert entered == [
+        "Roster: cash entered at cycle 0.",
+        "Roster: coin_flip entered at cycle 0.",
+        "Roster: model/one entered at cycle 0.",
+        "Roster: stock entered at cycle 0.",
+    ]
+    assert changes[-1][1] == "Season t1 ended."
+    assert "<h2>Changelog</h2>" in html
+    assert '<a href="/api/v1/thesis/changelog">' in html
+    assert "<time>2025-03-03</time> Season t1 opened" in html

@@ -352,6 +352,8 @@ def install_pages(
             changes = weights.changelog()["changes"]
         elif name == "scenario":
             changes = changelog_payload(service)["changes"]
+        elif name == "thesis" and thesis is not None:
+            changes = thesis.changelog()["changes"]
         universe: dict[str, Any] | None = None
         if name == "weights":  # the latest season's universe, or ?season='s
             try:

@@ -27,6 +27,7 @@ from tradeleague.league.thesis.state import SeasonState
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound, json_answer
+from tradeleague.web.thesis_changelog import thesis_changelog
 
 __all__ = ["ThesisReads", "thesis_router"]
 
@@ -64,6 +65,8 @@ class ThesisReads:
         self._folds: dict[str, StreamFold[SeasonState]] = {}
         self._folds_lock = threading.Lock()
         self._index: StreamFold[list[str]] = StreamFold(None, list, _note_season)
+        self._changes: tuple[int, list[dict[str, str]]] | None = None
+        self._changes_lock = threading.Lock()
 
     def _fold(self, season: str) -> StreamFold[SeasonState]:
         with self._folds_lock:
@@ -92,8 +95,27 @@ class ThesisReads:
         return {
             "disclaimer": DISCLAIMER,
             "seasons": seasons,
-            "endpoints": ["/api/v1/thesis/{season}", "/api/v1/thesis/{season}/agents/{agent}"],
+            "endpoints": [
+                "/api/v1/thesis/{season}",
+                "/api/v1/thesis/{season}/agents/{agent}",
+                "/api/v1/thesis/changelog",
+            ],
         }
+
+    def changelog(self) -> dict[str, Any]:
+        """Return every change that affects comparability, dated, across the seasons (C-3)."""
+        with self._index.current(self._store) as found:
+            seasons, head = list(found), self._index.last_seq
+        # read from every season's events once per log head, not once per page
+        with self._changes_lock:
+            if self._changes is None or self._changes[0] != head:
+                changes = thesis_changelog(
+                    (s.event for s in self._store.events(tev.season_stream(season)))
+                    for season in seasons
+                )
+                self._changes = (head, changes)
+            changes = self._changes[1]
+        return {"disclaimer": DISCLAIMER, "changes": [dict(c) for c in changes]}
 
     def board(self, season: str) -> dict[str, Any]:
         """Return a season's board: every metric, counts and verdicts (raises ``NotFound``)."""
@@ -144,6 +166,10 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
     @router.get("", summary="The thesis seasons in the store")
     def index() -> JSONResponse:
         return json_answer(reads.index)
+
+    @router.get("/changelog", summary="The changes that affect comparability, dated")
+    def changelog() -> JSONResponse:
+        return json_answer(reads.changelog)
 
     @router.get("/{season}", summary="A season's board")
     def board(season: str) -> JSONResponse:
