@@ -83,6 +83,35 @@ def test_same_events_into_fresh_stores_end_on_the_same_head(db_url: str, tmp_pat
     assert heads[0] == heads[1]  # SQLite and PostgreSQL agree too
 
 
+def test_an_event_draws_its_id_once_and_only_when_read(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event made without an id draws one on its first read and keeps it; a
+    deriving store replaces it unread, so a replay draws no random id at all."""
+    drawn: list[str] = []
+
+    def counting() -> str:
+        drawn.append(str(ULID()))
+        return drawn[-1]
+
+    monkeypatch.setattr("tradeleague.events.base.new_id", counting)
+    events = [_event("a", 0), _event("a", 1)]
+    with open_store(sqlite_url) as base:
+        stored = base.deriving_ids().append(events)
+        assert drawn == []
+        assert [s.event.id for s in stored] == [
+            derived_id("a", i, T0 + timedelta(seconds=i)) for i in (0, 1)
+        ]
+        assert drawn == []
+        plain = base.append([_event("b", 2)])
+    assert len(drawn) == 1
+    assert plain[0].event.id == drawn[0]  # a store that does not derive keeps the drawn id
+    first = events[0].id
+    assert first == events[0].id == drawn[1]
+    assert len(drawn) == 2
+    assert events[0] == Event("a", "PriceRead", {"n": 0}, T0, id=first)
+
+
 def test_positions_count_events_appended_by_others(db_url: str) -> None:
     """Another appender in between moves the stream's position on: no id is reused."""
     with open_store(db_url) as base:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Final
@@ -34,6 +35,7 @@ __all__ = [
 _KIND_RE: Final = re.compile(r"[A-Z][A-Za-z0-9]{0,99}")
 _ULID_RE: Final = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 _MAX_STREAM: Final = 200
+_ID_LOCK: Final = threading.Lock()
 
 
 def _check_names(stream: str, kind: str) -> None:
@@ -147,7 +149,8 @@ class Event:
     occurred_at
         When it happened, timezone-aware (stored in UTC).
     id
-        A ULID; a new one by default.
+        A ULID; by default a new one, drawn when the id is first read (a store
+        that derives ids replaces it unread, so a replay draws none).
 
     Raises
     ------
@@ -156,7 +159,7 @@ class Event:
     """
 
     __slots__ = ("_id", "_kind", "_occurred_at", "_parsed", "_payload_json", "_stream")
-    _id: EventId
+    _id: EventId | None
     _kind: str
     _occurred_at: datetime
     _parsed: dict[str, object] | None
@@ -175,16 +178,15 @@ class Event:
         _check_names(stream, kind)
         if not isinstance(payload, Mapping):
             raise TypeError(f"payload must be a mapping, not {type(payload).__name__}")
-        event_id = new_id() if id is None else id
-        if _ULID_RE.fullmatch(event_id) is None:
-            raise ValueError(f"event id {event_id!r} is not a ULID")
+        if id is not None and _ULID_RE.fullmatch(id) is None:
+            raise ValueError(f"event id {id!r} is not a ULID")
         # set through object.__setattr__: the immutability guard costs a lookup per field
         init = object.__setattr__
         init(self, "_stream", stream)
         init(self, "_kind", kind)
         init(self, "_payload_json", canonical_json(dict(payload)))
         init(self, "_occurred_at", ensure_utc(occurred_at))
-        init(self, "_id", EventId(event_id))
+        init(self, "_id", None if id is None else EventId(id))
         init(self, "_parsed", None)
 
     @classmethod
@@ -249,8 +251,15 @@ class Event:
 
     @property
     def id(self) -> EventId:
-        """Return the event's ULID."""
-        return self._id
+        """Return the event's ULID (a new one is drawn on the first read if none was given)."""
+        found = self._id
+        if found is None:
+            with _ID_LOCK:  # two threads reading a new event's id at once see one id
+                found = self._id
+                if found is None:
+                    found = EventId(new_id())
+                    object.__setattr__(self, "_id", found)
+        return found
 
     @property
     def stream(self) -> str:
@@ -296,7 +305,7 @@ class Event:
     def content(self) -> dict[str, object]:
         """Return every field as one canonical-JSON-safe dict (what the hash chain covers)."""
         return {
-            "id": self._id,
+            "id": self.id,
             "stream": self._stream,
             "kind": self._kind,
             "occurred_at": utc_iso(self._occurred_at),
@@ -317,11 +326,11 @@ class Event:
         return hash(self._key())
 
     def _key(self) -> tuple[str, str, str, datetime, str]:
-        return (self._id, self._stream, self._kind, self._occurred_at, self._payload_json)
+        return (self.id, self._stream, self._kind, self._occurred_at, self._payload_json)
 
     def __repr__(self) -> str:
         return (
             f"Event(stream={self._stream!r}, kind={self._kind!r}, "
             f"payload={self._payload_json}, occurred_at={utc_iso(self._occurred_at)!r}, "
-            f"id={self._id!r})"
+            f"id={self.id!r})"
         )
