@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
+import sqlalchemy as sa
 
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event
@@ -110,6 +111,53 @@ def test_a_third_party_projector_is_kept_and_verified(db_url: str, counter: str)
         assert {name: keys[name] for name in (counter, PORTFOLIO)} == {counter: 2, PORTFOLIO: 0}
         unregister_projector(counter)
         assert verify(store).unchecked_projections == (counter,)
+
+
+def test_a_refresh_reads_the_states_of_a_batch_in_one_query(db_url: str, counter: str) -> None:
+    """A refresh over many keys reads their stored states a batch at a time, not one query
+    per key, and folds them exactly as one event at a time would (C-4)."""
+    streams = [f"s{i:04d}" for i in range(1_200)]  # more keys than one query reads
+    with open_store(db_url) as store:
+        store.append([Event(s, "PriceRead", {}, T0) for s in streams])
+        assert store.refresh_projections([counter]) == {counter: 1_200}
+        store.append([Event(s, "PriceRead", {}, T0) for s in streams[::-1]])
+        store.append([Event(streams[0], "PriceRead", {}, T0)])
+        reads: list[str] = []
+
+        def seen(conn: object, cursor: object, statement: str, *args: object) -> None:
+            if "FROM projections" in statement:
+                reads.append(statement)
+
+        sa.event.listen(store.engine, "before_cursor_execute", seen)
+        try:
+            assert store.refresh_projections([counter]) == {counter: 1_201}
+        finally:
+            sa.event.remove(store.engine, "before_cursor_execute", seen)
+        assert len(reads) <= 6  # 2,401 rows: three batches, each its keys in one or two queries
+        states = store.projection_states(counter)
+        assert states == {s: (3 if s == streams[0] else 2) for s in streams}
+        assert verify(store).ok
+
+
+class KeyRefuser(StreamCounter):
+    """Refuses to key the stream ``bad``: a key error after events it can fold."""
+
+    def key(self, event: Event) -> str | None:
+        if event.stream == "bad":
+            raise ValueError("no key for bad")
+        return event.stream
+
+
+def test_a_key_error_names_its_seq_after_the_folds_before_it(db_url: str) -> None:
+    register_projector("refuser", KeyRefuser())
+    try:
+        with open_store(db_url) as store:
+            store.append([Event(s, "PriceRead", {}, T0) for s in ("a", "b", "bad", "c")])
+            with pytest.raises(ProjectionError, match="seq 3: no key for bad"):
+                store.refresh_projections(["refuser"])
+            assert store.projection_states("refuser") == {}
+    finally:
+        unregister_projector("refuser")
 
 
 def test_the_registry_names_what_it_knows(counter: str) -> None:

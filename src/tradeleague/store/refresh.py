@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from itertools import islice
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
-from tradeleague.events import canonical_json
+from tradeleague.events import Event, canonical_json
 from tradeleague.store.projection import (
     ProjectionError,
     Projector,
     get_projector,
     registered_projectors,
 )
-from tradeleague.store.rows import iter_rows, row_to_stored
+from tradeleague.store.rows import BATCH, iter_rows, row_to_stored
 from tradeleague.store.schema import projection_cursors, projections
 
 if TYPE_CHECKING:
@@ -59,12 +60,38 @@ def _lock_cursor(connection: sa.Connection, name: str) -> int:
     return int(connection.execute(query).scalar_one())
 
 
-def _load(connection: sa.Connection, name: str, key: str, projector: Projector) -> object:
-    query = sa.select(projections.c.state).where(
-        projections.c.name == name, projections.c.key == key
-    )
-    raw = connection.execute(query).scalar_one_or_none()
-    return projector.initial() if raw is None else json.loads(raw)
+_KEYS_PER_QUERY = 500
+"""Keys whose stored states one query reads (well under SQLite's bound-parameter limit)."""
+
+
+def _load_many(connection: sa.Connection, name: str, keys: list[str]) -> dict[str, str]:
+    """Return the stored state texts of ``keys`` in projection ``name`` (absent keys left out)."""
+    found: dict[str, str] = {}
+    for i in range(0, len(keys), _KEYS_PER_QUERY):
+        chunk = keys[i : i + _KEYS_PER_QUERY]
+        query = sa.select(projections.c.key, projections.c.state).where(
+            projections.c.name == name, projections.c.key.in_(chunk)
+        )
+        found.update({str(r.key): str(r.state) for r in connection.execute(query)})
+    return found
+
+
+def _keyed(
+    rows: list[sa.Row[tuple[object, ...]]], projector: Projector
+) -> tuple[list[tuple[int, Event, str | None]], tuple[int, Exception] | None]:
+    """Return each row's (seq, event, key) up to the first that fails, and that failure."""
+    out: list[tuple[int, Event, str | None]] = []
+    for row in rows:
+        seq = int(row.seq)
+        try:
+            event = row_to_stored(row).event
+            key = projector.key(event)
+            if key is not None and len(key) > _MAX_KEY:
+                raise ValueError(f"key {key[:40]!r}... is longer than {_MAX_KEY} characters")
+        except (ValueError, TypeError, KeyError) as error:
+            return out, (seq, error)
+        out.append((seq, event, key))
+    return out, None
 
 
 def _refresh_one(connection: sa.Connection, name: str, projector: Projector) -> int:
@@ -73,24 +100,31 @@ def _refresh_one(connection: sa.Connection, name: str, projector: Projector) -> 
     changed: dict[str, int] = {}
     last = cursor
     applied = 0
-    for row in iter_rows(connection, after_seq=cursor):
-        last = int(row.seq)
-        try:
-            event = row_to_stored(row).event
-            key = projector.key(event)
+    source = iter_rows(connection, after_seq=cursor)
+    while batch := list(islice(source, BATCH)):
+        # the keys of a batch first, so the states they need are read in one query
+        keyed, failed = _keyed(batch, projector)
+        new = list(dict.fromkeys(k for _, _, k in keyed if k is not None and k not in states))
+        stored = _load_many(connection, name, new) if new else {}
+        for seq, event, key in keyed:
+            last = seq
             if key is None:
                 continue
-            if len(key) > _MAX_KEY:
-                raise ValueError(f"key {key[:40]!r}... is longer than {_MAX_KEY} characters")
-            if key not in states:
-                states[key] = _load(connection, name, key, projector)
-            states[key] = projector.apply(states[key], event)
-        except (ValueError, TypeError, KeyError) as error:
+            try:
+                if key not in states:
+                    raw = stored.get(key)
+                    states[key] = projector.initial() if raw is None else json.loads(raw)
+                states[key] = projector.apply(states[key], event)
+            except (ValueError, TypeError, KeyError) as error:
+                raise ProjectionError(
+                    f"Projection {name!r} cannot apply the event at seq {last}: {error}."
+                ) from error
+            changed[key] = last
+            applied += 1
+        if failed is not None:
             raise ProjectionError(
-                f"Projection {name!r} cannot apply the event at seq {last}: {error}."
-            ) from error
-        changed[key] = last
-        applied += 1
+                f"Projection {name!r} cannot apply the event at seq {failed[0]}: {failed[1]}."
+            ) from failed[1]
     # Each changed state is serialised once per refresh, not after every event: a
     # season's state grows with its roster, so a per-event check made replays
     # quadratic in the number of agents.
