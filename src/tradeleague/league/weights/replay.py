@@ -267,9 +267,10 @@ async def run_season(
             stream, season_id, source, roster, season_start, season_end, preset,
             universe=universe,
         )  # fmt: skip
-        store.append(opening)
-        for e in opening:
-            state.apply(e)
+        # the state folds the events as stored: their payloads, decoded once there, are
+        # what the refresh that follows a replay reads back
+        for s in store.append(opening):
+            state.apply(s.event)
     elif sorted(state.agents) != sorted(r.name for r in roster):
         raise ConfigError(
             f"season {season_id} was recorded with agents {sorted(state.agents)}; "
@@ -282,9 +283,8 @@ async def run_season(
         if not state.recorded(hour):
             clock.set(max(hour, clock.now()))
             events = await play_round(state, source, agents, hour, pacing, config)
-            store.append(events)
-            for e in events:
-                state.apply(e)
+            for s in store.append(events):
+                state.apply(s.event)
         if on_round is not None:
             on_round(index, len(hours), hour)
     return state
