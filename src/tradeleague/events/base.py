@@ -118,9 +118,13 @@ def canonical_json(value: object) -> str:
     """
     if not _plain_json(value):
         _check_json(value, "$")
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    return _encode(value)
+
+
+# made once: json.dumps with arguments builds an encoder on every call
+_encode: Final = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+).encode
 
 
 def utc_iso(moment: datetime) -> str:
