@@ -98,6 +98,29 @@ def test_canonical_json_fast_check_agrees_with_the_full_one(value: object) -> No
     assert got == expected
 
 
+@given(
+    st.dictionaries(
+        st.text() | st.sampled_from([1, True, None, _Text("k"), "\udfff"]), any_values, max_size=4
+    )
+)
+def test_an_event_accepts_and_refuses_what_canonical_json_does(payload: dict[str, object]) -> None:
+    """C-4, W-EXE-7: an event checks its payload by a round trip through the encoder;
+    it refuses what `canonical_json` refuses, with the same error, stores the same text,
+    and its shared view is that text decoded."""
+    try:
+        expected: object = canonical_json(payload)
+    except (TypeError, ValueError) as exc:
+        expected = (type(exc), str(exc))
+    try:
+        event = Event("s", "PriceRead", payload, T0)
+    except (TypeError, ValueError) as exc:
+        got: object = (type(exc), str(exc))
+    else:
+        got = event.payload_json
+        assert event.payload_view == json.loads(event.payload_json) == event.payload
+    assert got == expected
+
+
 @given(st.dictionaries(st.text(), st.integers(), max_size=6))
 def test_canonical_json_ignores_insertion_order(mapping: dict[str, int]) -> None:
     reversed_mapping = dict(reversed(list(mapping.items())))

@@ -127,6 +127,40 @@ _encode: Final = json.JSONEncoder(
 ).encode
 
 
+class _NotPlain(Exception):
+    """A float in encoded text (refused by canonical JSON)."""
+
+
+def _refuse(_text: str) -> object:
+    raise _NotPlain
+
+
+_decode: Final = json.JSONDecoder(parse_float=_refuse, parse_constant=_refuse).decode
+
+
+def _encoded(payload: dict[str, object]) -> tuple[str, dict[str, object] | None]:
+    """Return `canonical_json` of ``payload`` and the payload decoded from that text.
+
+    Checked by the round trip, in C, instead of `_plain_json`'s walk: the text
+    decodes with no float (a float always writes a fraction or an exponent, or
+    the encoder refuses it), to a value equal to ``payload`` (a tuple, or a key
+    the encoder wrote as a string from an int, a bool or ``None``, decodes to
+    something unequal), and encodes as UTF-8 (the encoder writes every string
+    unescaped, so a lone surrogate is in the text). The decoded value is the
+    event's `payload_view`, which every fold reads: the decode is not paid
+    twice. Anything else goes through `canonical_json`, which refuses it with
+    its own words (a test holds the two paths to the same result).
+    """
+    try:
+        text = _encode(payload)
+        parsed = _decode(text)
+        if parsed == payload and (text.isascii() or text.encode("utf-8")):
+            return text, parsed
+    except (TypeError, ValueError, RecursionError, _NotPlain):
+        pass
+    return canonical_json(payload), None
+
+
 def utc_iso(moment: datetime) -> str:
     """Return ``moment`` as canonical UTC text, ``2026-01-05T15:00:00.000000Z``.
 
@@ -188,10 +222,11 @@ class Event:
         init = object.__setattr__
         init(self, "_stream", stream)
         init(self, "_kind", kind)
-        init(self, "_payload_json", canonical_json(dict(payload)))
+        text, parsed = _encoded(dict(payload))
+        init(self, "_payload_json", text)
         init(self, "_occurred_at", ensure_utc(occurred_at))
         init(self, "_id", None if id is None else EventId(id))
-        init(self, "_parsed", None)
+        init(self, "_parsed", parsed)
 
     @classmethod
     def _canonical(
