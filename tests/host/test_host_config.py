@@ -47,6 +47,17 @@ payout = 5000
     assert "needs at least one [[direction.agents]]" in message
 
 
+def test_host_config_names_an_unknown_subtable_at_its_own_header(tmp_path: Path) -> None:
+    """A mistaken table inside a known one ([direction.extra]) is named at its own line."""
+    text = (
+        '[league]\ndb = "sqlite:///x.db"\n\n[direction]\n\n[[direction.agents]]\n'
+        'name = "up"\nspec = "baseline:up"\n\n[direction.extra]\nthing = 1\n'
+    )
+    with pytest.raises(ConfigError) as caught:
+        parse_league(text, tmp_path / "league.toml")
+    assert "line 10: unknown key 'extra' in [direction]" in str(caught.value)
+
+
 def test_host_config_resolves_paths_and_the_sqlite_db_relative_to_the_file(tmp_path: Path) -> None:
     (tmp_path / "bars").mkdir()
     league = tmp_path / "league.toml"

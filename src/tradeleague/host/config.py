@@ -197,6 +197,11 @@ class _Lines:
     def of(self, table: str, key: str | None = None) -> int:
         if key is not None and (table, key) in self.keys:
             return self.keys[(table, key)]
+        if key is not None:  # a key written as a table of its own: [table.key] or [[table.key]]
+            inner = f"{table}.{key}" if table else key
+            for name in (inner, f"{inner}[0]"):
+                if name in self.tables:
+                    return self.tables[name]
         return self.tables.get(table, 1)
 
 
