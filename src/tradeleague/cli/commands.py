@@ -16,14 +16,22 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import typer
 import typer.main
 from typer import _click as click  # Typer's own Click, which its groups are typed against
 from typer.core import TyperCommand, TyperGroup
 
-__all__ = ["COMMANDS", "CommandEntry", "LazyGroup", "LazyRoot", "load_command"]
+__all__ = [
+    "COMMANDS",
+    "ROOT_LOADER",
+    "CommandEntry",
+    "CommandLoader",
+    "LazyGroup",
+    "LazyRoot",
+    "load_command",
+]
 
 
 @dataclass(frozen=True)
@@ -100,9 +108,6 @@ COMMANDS: dict[str, CommandEntry] = {
     "keys": CommandEntry("API keys for the scenario service.", (_M + "scenario",)),
 }
 
-_LOADED: dict[str, click.Command] = {}
-_REGISTERED: set[str] = set()
-
 
 def blank_app(**settings: Any) -> typer.Typer:
     """Return a Typer app with the root's settings, for modules to register into."""
@@ -114,23 +119,46 @@ def blank_app(**settings: Any) -> typer.Typer:
     )
 
 
-def load_command(name: str) -> click.Command:
-    """Import the modules of top-level command ``name`` and return the command they add.
+class CommandLoader:
+    """Imports the modules a table of commands names, each once, and keeps what they add.
 
-    Each module registers once per process; every command it adds is kept, so
-    a module adding several commands (``run``, ``status``, ``report``) is read once.
+    Each module's ``hook(app)`` (``register`` for top-level commands) adds its
+    commands; every command a module adds is kept, so a module adding several
+    (``run``, ``status``, ``report``) is read once.
     """
-    if name not in _LOADED:
-        modules = COMMANDS[name].modules
-        fresh = [m for m in modules if m not in _REGISTERED]
-        if fresh:
-            app = blank_app()
-            for module in fresh:
-                register: Callable[[typer.Typer], None] = importlib.import_module(module).register
-                register(app)
-                _REGISTERED.add(module)
-            _LOADED.update(typer.main.get_group(app).commands)
-    return _LOADED[name]
+
+    def __init__(self, table: Mapping[str, CommandEntry], hook: str = "register") -> None:
+        self.table = table
+        self.hook = hook
+        self._loaded: dict[str, click.Command] = {}
+        self._registered: set[str] = set()
+
+    def loaded(self, name: str) -> click.Command | None:
+        """Return command ``name`` if this process has loaded it already."""
+        return self._loaded.get(name)
+
+    def load(self, name: str) -> click.Command:
+        """Import the modules of command ``name`` and return the command they add."""
+        if name not in self._loaded:
+            fresh = [m for m in self.table[name].modules if m not in self._registered]
+            if fresh:
+                app = blank_app()
+                for module in fresh:
+                    add: Callable[[typer.Typer], None] = getattr(
+                        importlib.import_module(module), self.hook
+                    )
+                    add(app)
+                    self._registered.add(module)
+                self._loaded.update(typer.main.get_group(app).commands)
+        return self._loaded[name]
+
+
+ROOT_LOADER: Final = CommandLoader(COMMANDS)
+
+
+def load_command(name: str) -> click.Command:
+    """Import the modules of top-level command ``name`` and return the command they add."""
+    return ROOT_LOADER.load(name)
 
 
 class _Summary(TyperCommand):
@@ -143,23 +171,28 @@ class _Summary(TyperCommand):
 class LazyGroup(TyperGroup):
     """A group that lists its commands from a table and loads one when it is run.
 
-    Subclasses name the table (``table``) and how a command is loaded (``load``).
+    Subclasses name the `CommandLoader` of their table (``loader``).
     """
 
-    table: ClassVar[Mapping[str, CommandEntry]] = {}
+    loader: ClassVar[CommandLoader] = CommandLoader({})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name, entry in self.table.items():
             self.commands.setdefault(name, self.loaded(name) or _Summary(name, entry))
 
+    @property
+    def table(self) -> Mapping[str, CommandEntry]:
+        """The commands this group lists, each with its summary and modules."""
+        return self.loader.table
+
     def loaded(self, name: str) -> click.Command | None:
         """Return command ``name`` if this process has loaded it already."""
-        return None
+        return self.loader.loaded(name)
 
     def load(self, name: str) -> click.Command:
         """Import the modules of command ``name`` and return the command."""
-        raise NotImplementedError
+        return self.loader.load(name)
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
@@ -181,12 +214,4 @@ class LazyGroup(TyperGroup):
 class LazyRoot(LazyGroup):
     """The root group: lists every command from `COMMANDS`, loads one when it is run."""
 
-    table = COMMANDS
-
-    def loaded(self, name: str) -> click.Command | None:
-        """Return top-level command ``name`` if it is loaded already."""
-        return _LOADED.get(name)
-
-    def load(self, name: str) -> click.Command:
-        """Load top-level command ``name`` (`load_command`)."""
-        return load_command(name)
+    loader = ROOT_LOADER

@@ -7,14 +7,12 @@ a weights replay loads none of the direction or thesis code.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from typing import Final
 
 import typer
-import typer.main
 from typer import _click as click
 
-from tradeleague.cli.commands import CommandEntry, LazyGroup, blank_app
+from tradeleague.cli.commands import CommandEntry, CommandLoader, LazyGroup
 
 __all__ = ["REPLAY_COMMANDS", "register"]
 
@@ -37,30 +35,16 @@ REPLAY_COMMANDS: dict[str, CommandEntry] = {
     ),
 }
 
-_LOADED: dict[str, click.Command] = {}
+REPLAY_LOADER: Final = CommandLoader(REPLAY_COMMANDS, hook="register_replay")
 
 
 def load_replay(name: str) -> click.Command:
     """Import the module of ``replay NAME`` and return the subcommand it adds."""
-    if name not in _LOADED:
-        app = blank_app()
-        for module in REPLAY_COMMANDS[name].modules:
-            register: Callable[[typer.Typer], None] = importlib.import_module(
-                module
-            ).register_replay
-            register(app)
-        _LOADED.update(typer.main.get_group(app).commands)
-    return _LOADED[name]
+    return REPLAY_LOADER.load(name)
 
 
 class _LazyReplay(LazyGroup):
-    table = REPLAY_COMMANDS
-
-    def loaded(self, name: str) -> click.Command | None:
-        return _LOADED.get(name)
-
-    def load(self, name: str) -> click.Command:
-        return load_replay(name)
+    loader = REPLAY_LOADER
 
 
 replay_app = typer.Typer(
