@@ -24,18 +24,27 @@ def _path(values: Sequence[float], width: float, height: float, pad: float) -> s
     return "M" + " L".join(points)
 
 
+def _chart_head(css: str, label: str, width: int, height: int) -> str:
+    """Return a chart's opening ``<svg>`` tag, named ``label`` for screen readers."""
+    return (
+        f'<svg class="{css}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{html.escape(label)}" preserveAspectRatio="none" '
+        'xmlns="http://www.w3.org/2000/svg">'
+    )
+
+
+def _no_data(head: str, label: str) -> str:
+    return head + f'<text x="10" y="20">{html.escape(label)}: no data</text></svg>'
+
+
 def line_chart(values: Sequence[float], label: str, *, width: int = 640, height: int = 220) -> str:
     """Return an SVG line chart of ``values`` (left to right), scaled to its range.
 
     ``label`` names the chart for screen readers; with no value the chart says so.
     """
-    name = html.escape(label)
-    head = (
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{name}" '
-        f'preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">'
-    )
+    head = _chart_head("chart", label, width, height)
     if not values:
-        return head + f'<text x="10" y="20">{name}: no data</text></svg>'
+        return _no_data(head, label)
     low, high = min(values), max(values)
     return (
         head
@@ -72,13 +81,9 @@ def cloud_chart(
     The x axis spans the bins and the marks (a mark beyond the bins still shows);
     each mark (name, x) is a vertical line titled with its name and value.
     """
-    name = html.escape(label)
-    head = (
-        f'<svg class="chart cloud" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{name}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">'
-    )
+    head = _chart_head("chart cloud", label, width, height)
     if not bins:
-        return head + f'<text x="10" y="20">{name}: no data</text></svg>'
+        return _no_data(head, label)
     pad = 16.0
     xs = [b[0] for b in bins] + [b[1] for b in bins] + [x for _, x in marks]
     low, high = min(xs), max(xs)
