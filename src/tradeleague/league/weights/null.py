@@ -6,7 +6,7 @@ an agent of the division is due in, with the prices and halts its
 replays bars with one cash agent, with the live round code, into a
 throw-away store, and reads the rounds back the same way: so the null trades
 at exactly the prices, on exactly the rounds, that a replay of the same bars
-would (market closures, held prices and halts included). ``run_null`` then
+would (market closures, held prices and halts included). ``null_values`` then
 simulates the agents (`tradeleague.stats.null`).
 
 ``season_null`` is a board's null: the same simulation over a recorded
@@ -38,7 +38,6 @@ from tradeleague.stats.null import (
     NullCloud,
     NullKind,
     NullRound,
-    NullSummary,
     SeasonNull,
     expected_best,
     no_skill_targets,
@@ -54,7 +53,7 @@ __all__ = [
     "CLOUD_AGENTS",
     "SeasonNull",
     "null_seed",
-    "run_null",
+    "null_values",
     "season_null",
     "season_rounds",
     "state_rounds",
@@ -121,31 +120,6 @@ def season_rounds(
         finally:
             store.close()
     return state_rounds(state, division)
-
-
-def run_null(
-    dataset: Dataset,
-    start: date,
-    end: date,
-    *,
-    agents: int,
-    kind: NullKind,
-    seed: int,
-    division: Division = Division.OPEN,
-    preset: WeightsPreset | None = None,
-) -> NullSummary:
-    """Simulate ``agents`` no-skill agents over the season and summarise their returns.
-
-    Raises
-    ------
-    ConfigError
-        If the number of agents is out of range or no round falls in the days.
-    """
-    preset = preset or WeightsPreset()
-    values, rounds = null_values(
-        dataset, start, end, agents=agents, kind=kind, seed=seed, division=division, preset=preset
-    )
-    return null_summary(values, int(preset.start_cash), rounds)
 
 
 def null_values(
