@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Final
@@ -88,6 +89,8 @@ def strict_loads(text: str) -> object:
 _APPENDED: dict[int, StoredEvent] = {}
 """The events this process appended last, by seq (`remember_appended`)."""
 
+_APPENDED_LOCK: Final = threading.Lock()
+
 APPENDED_KEPT: Final = 100_000
 """How many appended events `row_to_stored` can hand back without decoding their row."""
 
@@ -103,12 +106,13 @@ def remember_appended(stored: Iterable[StoredEvent]) -> None:
     differs from it.
     """
     kept = _APPENDED
-    for s in stored:
-        kept[s.seq] = s
-    excess = len(kept) - APPENDED_KEPT
-    if excess > 0:
-        for seq in list(islice(kept, excess)):
-            kept.pop(seq, None)
+    with _APPENDED_LOCK:  # appenders in several threads (a served site) trim it one at a time
+        for s in stored:
+            kept[s.seq] = s
+        excess = len(kept) - APPENDED_KEPT
+        if excess > 0:
+            for seq in list(islice(kept, excess)):
+                kept.pop(seq, None)
 
 
 def _appended(m: sa.RowMapping) -> StoredEvent | None:
