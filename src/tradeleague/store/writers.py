@@ -106,6 +106,9 @@ class Writers:
 
         ``connection``, if given, is an open write transaction the holder's row is
         written in (it commits with the caller's work); else a short one of its own.
+        On PostgreSQL the row is written and committed on the lock's own
+        connection as soon as the lock is taken, so a process refused a moment
+        later names this one, not an earlier holder or "another process".
 
         Raises
         ------
@@ -115,9 +118,12 @@ class Writers:
         if stream in self.held:
             return
         if self.engine.dialect.name == "postgresql":
-            lock: object = self._claim_pg(stream, connection)
-        else:
-            lock = self._claim_file(stream, connection)
+            lock_connection, key = self._claim_pg(stream, connection)
+            self.held[stream] = (lock_connection, key)
+            with lock_connection.begin():
+                self._record(lock_connection, stream)
+            return
+        lock = self._claim_file(stream, connection)
         self.held[stream] = lock
         if connection is not None:
             self._record(connection, stream)
