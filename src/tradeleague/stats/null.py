@@ -243,6 +243,9 @@ class SeasonNull:
     expected_best, seasons
         The best return of N agents averaged over the cloud's ``seasons`` whole
         seasons of N (`expected_best`): the line's headline figure (ST-2).
+    rules
+        What the agents traded under, as a board says it (a weights league's
+        rules, or a scenario's).
     """
 
     kind: NullKind
@@ -251,3 +254,4 @@ class SeasonNull:
     cloud: NullCloud
     expected_best: Decimal
     seasons: int
+    rules: str = "the league's rules"

@@ -4,15 +4,21 @@ Each published run is one record: its equity after every step (the path the
 run's ``ScenarioRunCompleted`` event holds) is an entry per bar, and the same
 test as the weights league's tables (``formats.weights.luck``: a paired
 bootstrap of the per-step return difference against cash and against
-buy-and-hold of the benchmark, and the luckiest-of-N simulation) runs over
-them. The benchmark is ``SPY`` when the scenario trades it, else its first
-symbol; its prices are the scenario's closes at the same bars. All runs of a
-scenario share its bars, so the rows are compared over the same steps.
+buy-and-hold of the benchmark) runs over them. The benchmark is ``SPY`` when
+the scenario trades it, else its first symbol; its prices are the scenario's
+closes at the same bars. All runs of a scenario share its bars, so the rows
+are compared over the same steps.
+
+The luckiest-of-N line is the board's no-skill null
+(``formats.scenario.null.scenario_null``): N coin-flip agents, N the board's
+runs, stepped through the scenario's bars under its own fill, leverage and
+liquidation rules, and a cloud of at least ``CLOUD_AGENTS`` drawn the same way.
 
 A run recorded before the completion event held its equity path has no
 entries: its verdicts read "too few entries", never a guess.
 
-Pure: the draws come from generators seeded by the scenario id and a label.
+Pure: the draws come from generators seeded by the scenario id and a label
+(the verdicts) or an agent's index (the null).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import numpy as np
 
 from tradeleague.formats.scenario.bars import ScenarioBars
 from tradeleague.formats.scenario.config import ScenarioConfig
+from tradeleague.formats.scenario.null import scenario_null
 from tradeleague.formats.weights.luck import TableLuck, benchmark_symbol, table_luck
 from tradeleague.formats.weights.scoring import AgentRecord, Entry, EntryKind
 
@@ -71,7 +78,7 @@ def _record(run: RunRecord, bars: ScenarioBars, created: datetime) -> AgentRecor
 def scenario_luck(
     scenario_id: str, runs: Sequence[RunRecord], bars: ScenarioBars, config: ScenarioConfig
 ) -> TableLuck:
-    """Return every run's verdicts and the board's luckiest-of-N line.
+    """Return every run's verdicts and the board's luckiest-of-N line (its no-skill null).
 
     Parameters
     ----------
@@ -82,8 +89,8 @@ def scenario_luck(
     bars
         The scenario's frozen bars.
     config
-        The scenario's rules: its universe, in order (picks the benchmark), and
-        its starting cash.
+        The scenario's rules: its universe, in order (picks the benchmark), its
+        starting cash, and the fill rules its no-skill agents trade under.
     """
     symbol = benchmark_symbol(list(config.symbols))
     prices = (
@@ -98,4 +105,6 @@ def scenario_luck(
         benchmark=symbol,
         benchmark_prices=prices,
         rng_for=lambda label: scenario_rng(scenario_id, label),
+        null=scenario_null(scenario_id, bars, config, len(runs)),
+        simulated=True,
     )

@@ -186,7 +186,7 @@ class TableLuck:
             return (
                 f"Luckiest of {n.agents} agents with no skill: {self.null.expected_best:+.2f}% "
                 f"expected (the best of {n.agents} {self.null.kind.value} agents, averaged over "
-                f"{self.null.seasons} simulated seasons under the league's rules over {n.rounds} "
+                f"{self.null.seasons} simulated seasons under {self.null.rules} over {n.rounds} "
                 f"rounds, seed {self.null.seed}; one season of {n.agents}: best "
                 f"{n.luckiest:+.2f}%, median {q['p50']:+.2f}%, 95th percentile {q['p95']:+.2f}%)."
             )
@@ -229,8 +229,9 @@ class TableLuck:
 
     def _null_line(self) -> dict[str, Any]:
         n = None if self.null is None else self.null.line
+        rules = "the league's rules" if self.null is None else self.null.rules
         return {
-            "method": "simulated under the league's rules",
+            "method": f"simulated under {rules}",
             "kind": None if self.null is None else self.null.kind.value,
             "seed": None if self.null is None else self.null.seed,
             "agents": self.agents,
