@@ -57,3 +57,34 @@ def test_payload_errors_are_the_engines() -> None:
     """A malformed fill is the engine's PayloadError (a ValueError too)."""
     with pytest.raises(PayloadError):
         fold_account(Portfolio.open(usd("10")), FILLED, {"account": "a", "fill": {"x": 1}})
+
+
+def test_one_fill_payload_is_parsed_once_and_folds_the_same_everywhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """C-4: the season state and the projection fold one shared payload; the second reuses.
+
+    The parse is kept per payload object (payload views are read-only), so a
+    second fold of the same object does not parse it again, and an equal
+    payload in another object is parsed on its own to an equal fill.
+    """
+    from tradeleague.sim import accounts
+    from tradeleague.sim.fill import Fill as FillType
+
+    calls: list[object] = []
+    real = FillType.from_payload
+
+    def counting(payload: dict[str, object]) -> Fill:
+        calls.append(payload)
+        return real(payload)
+
+    monkeypatch.setattr(accounts.Fill, "from_payload", counting)
+    opened = fold_account(None, OPEN, {"account": "a", "cash": str(usd("1000"))})
+    shared = {"account": "a", "fill": _fill().to_payload()}
+    first = fold_account(opened, FILLED, shared)
+    second = fold_account(opened, FILLED, shared)
+    assert first == second == opened.apply(_fill())
+    assert len(calls) == 1
+    copy = {"account": "a", "fill": _fill().to_payload()}
+    assert fold_account(opened, FILLED, copy) == first
+    assert len(calls) == 2

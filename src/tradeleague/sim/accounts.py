@@ -5,6 +5,11 @@ by ``OrderFilled`` (one `Fill` each). `fold_account` is the only code that
 turns those payloads into a `Portfolio`: the store's ``portfolio`` projection,
 the weights season state and the weights entries projection all call it, so a
 portfolio means the same thing wherever it is read back.
+
+A fill's payload is parsed once per payload object: the season state and the
+``portfolio`` projection fold the same events (the same shared payload view,
+`Event.payload_view`) one after the other, and the second fold takes the
+`Fill` the first made (`_fill_of`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,12 @@ from tradeleague.sim.fill import Fill, parse_int_str
 from tradeleague.sim.portfolio import Portfolio
 
 __all__ = ["ACCOUNT_KINDS", "account_of", "fold_account"]
+
+_FILLS_KEPT: Final = 100_000
+"""Fill payloads whose parsed `Fill` is kept (as many as the store keeps appended events)."""
+
+_PARSED: dict[int, tuple[Mapping[str, object], Fill]] = {}
+"""Parsed fills by the id of their payload; the payload is held, so its id is not reused."""
 
 ACCOUNT_KINDS: Final = frozenset({EventKind.ACCOUNT_OPENED.value, EventKind.ORDER_FILLED.value})
 """The kinds `fold_account` folds."""
@@ -71,4 +82,21 @@ def fold_account(
     fill = payload.get("fill")
     if not isinstance(fill, dict):
         raise PayloadError(f"{kind}: payload needs a 'fill' object")
-    return portfolio.apply(Fill.from_payload(fill))
+    return portfolio.apply(_fill_of(fill))
+
+
+def _fill_of(payload: dict[str, object]) -> Fill:
+    """Return `Fill.from_payload` of ``payload``, parsed once per payload object.
+
+    Payload views are read-only by contract (`Event.payload_view`), so the
+    same object always holds the same fill. A dict insertion and lookup are
+    atomic under the GIL: threads folding at once at worst parse twice.
+    """
+    kept = _PARSED.get(id(payload))
+    if kept is not None and kept[0] is payload:
+        return kept[1]
+    fill = Fill.from_payload(payload)
+    if len(_PARSED) >= _FILLS_KEPT:
+        _PARSED.clear()
+    _PARSED[id(payload)] = (payload, fill)
+    return fill
