@@ -68,7 +68,6 @@ def test_one_fill_payload_is_parsed_once_and_folds_the_same_everywhere(
     second fold of the same object does not parse it again, and an equal
     payload in another object is parsed on its own to an equal fill.
     """
-    from tradeleague.sim import accounts
     from tradeleague.sim.fill import Fill as FillType
 
     calls: list[object] = []
@@ -78,7 +77,7 @@ def test_one_fill_payload_is_parsed_once_and_folds_the_same_everywhere(
         calls.append(payload)
         return real(payload)
 
-    monkeypatch.setattr(accounts.Fill, "from_payload", counting)
+    monkeypatch.setattr(FillType, "from_payload", counting)
     opened = fold_account(None, OPEN, {"account": "a", "cash": str(usd("1000"))})
     shared = {"account": "a", "fill": _fill().to_payload()}
     first = fold_account(opened, FILLED, shared)
