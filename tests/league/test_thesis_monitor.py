@@ -161,7 +161,7 @@ def _check_closed_at_the_open(
     assert state.agents[name].book.portfolio.positions == {}
     assert state.agents[name].book.theses == {}
     assert state.agents[name].book.closed[brk.symbol].direction == sign
-    agents: list[dict[str, Any]] = build_report(state)["agents"]  # type: ignore[assignment]
+    agents: list[dict[str, Any]] = build_report(state, None)["agents"]  # type: ignore[assignment]
     (row,) = next(a for a in agents if a["name"] == name)["monitor_closes"]
     assert row == {
         "time": close["time"],

@@ -432,7 +432,7 @@ def test_28_day_replay_with_16_agents(tmp_path: Path, tape: MarketTape) -> None:
     url = f"sqlite:///{tmp_path / 'a.db'}"
     (tmp_path / "a").mkdir()
     state = asyncio.run(_live16(url, tmp_path / "a", tape))
-    report: Any = build_report(state)
+    report: Any = build_report(state, None)
     events = _events(url, "acceptance")
     assert check_events(events, "thesis") == []
     with open_store(url) as store:

@@ -38,6 +38,7 @@ from tradeleague.cli.thesis import board_table
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION, ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe, normalise
+from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.replay import cycle_times, run_season
 from tradeleague.league.thesis.report import board_rows, build_report
 from tradeleague.league.thesis.state import SeasonState
@@ -91,7 +92,7 @@ def week(tape: MarketTape, tmp_path_factory: pytest.TempPathFactory) -> Week:
                 season_id="week", start=START, end=WEEK_END, sources=SOURCES,
             )
         )  # fmt: skip
-    return Week(state, build_report(state), holder, watcher, levels)
+    return Week(state, build_report(state, board_null(state, tape)), holder, watcher, levels)
 
 
 def _body(turns: list[Turn], day: str) -> dict[str, Any]:
@@ -221,9 +222,11 @@ def test_report_json_has_every_field_the_issue_names(week: Week) -> None:
     assert agents["stopped"]["metrics"]["win_rate"] == "0.00"  # its one closed trade lost
 
 
-def test_cli_board_table_shows_metrics_counts_verdicts_and_luck_st_1_st_2(week: Week) -> None:
+def test_cli_board_table_shows_metrics_counts_verdicts_and_luck_st_1_st_2(
+    week: Week, tape: MarketTape
+) -> None:
     """T-SCO-1, ST-1, ST-2: the terminal board has every metric, its counts, both verdicts."""
-    rows = board_rows(week.state)
+    rows = board_rows(week.state, board_null(week.state, tape))
     console = Console(width=250, record=True, color_system=None)
     console.print(board_table(rows))
     text = console.export_text()
@@ -243,3 +246,4 @@ def test_cli_board_table_shows_metrics_counts_verdicts_and_luck_st_1_st_2(week: 
     luck = rows[0]["luckiest_of_n"]
     assert luck is not None
     assert f"Luckiest of {len(rows)} agents with no skill: {luck}%" in text
+    assert week.report["luckiest_of_n"]["expected_best_return"] == luck

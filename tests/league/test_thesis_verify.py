@@ -74,7 +74,7 @@ def test_verify_rebuilds_every_thesis_portfolio_and_finds_an_edit_c_4(
     ]
 
     # T-MON-1, T-CYC-10: REPORT.json names the close and each fill's fee, symbols normalised
-    built = {a["name"]: a for a in build_report(state)["agents"]}  # type: ignore[attr-defined]
+    built = {a["name"]: a for a in build_report(state, None)["agents"]}  # type: ignore[attr-defined]
     (close,) = state.monitor_closes
     assert built["stopped"]["monitor_closes"] == [
         {

@@ -39,6 +39,7 @@ from tradeleague.league.answers import answers_payload
 from tradeleague.league.thesis.agents import build_roster
 from tradeleague.league.thesis.cycle import CycleConfig
 from tradeleague.league.thesis.data import load_tape, replay_sources
+from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.replay import cycle_times, replay_season_id, run_season
 from tradeleague.league.thesis.report import build_report
 from tradeleague.league.thesis.state import SeasonState
@@ -117,8 +118,13 @@ def board_table(rows: list[dict[str, object]]) -> Table:
         cells = [_cell(row[h]) if h != "name" else name for h in heads]
         table.add_row(*cells)
     luck = rows[0].get("luckiest_of_n") if rows else None
+    line = (
+        f"{luck}% (the expected best of {len(rows)} coin flippers simulated under the rules)"
+        if luck is not None
+        else "not simulated (the season's folders are not at hand)"
+    )
     table.caption = (
-        f"Luckiest of {len(rows)} agents with no skill: {luck}% (simulated).\n"
+        f"Luckiest of {len(rows)} agents with no skill: {line}.\n"
         "Return, max drawdown, win rate and exposure in %. vs cash, vs SPY: whether the "
         "result is distinguishable from cash and from holding SPY (a paired bootstrap over the "
         'daily returns, 5% level): "differs" can be worse as well as better.\n' + DISCLAIMER
@@ -246,7 +252,7 @@ def register_replay(replay_app: typer.Typer) -> None:
                     replay_sources(crypto, stocks, stocks_hourly), config, console, seed,
                 )
             )  # fmt: skip
-            report = build_report(state)
+            report = build_report(state, board_null(state, tape))
             board = report["board"]
             console.print(board_table(board if isinstance(board, list) else []))
             status = print_summary(console, store, season_id)

@@ -28,6 +28,7 @@ from tradeleague.host.config import LeagueConfig
 from tradeleague.host.drivers import DRILL, missed_slots
 from tradeleague.host.seasons import season_window
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import build_report as thesis_report
 from tradeleague.league.thesis.state import SeasonState as ThesisState
 from tradeleague.league.weights import events as wev
@@ -238,7 +239,7 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
         return payload
     thesis = _thesis_state(store, season)
     if thesis.started:
-        body = thesis_report(thesis)
+        body = thesis_report(thesis, board_null(thesis))  # the line over the recorded folders
         body["answers"] = answers_payload(store, season)  # as `replay thesis --out` writes it
         return body
     ledger = fold(s.event for s in store.events(stream))

@@ -5,6 +5,10 @@ and shaped by the same functions that write REPORT.json, so the board page,
 ``/api/v1/thesis`` and the report cannot disagree. The agent page is the
 transparency page: every cycle's attempts, each decision with its thesis,
 invalidation level and status, and the model's reasoning (T-CYC-10).
+
+The board's luckiest-of-N line is the season's no-skill null
+(``league/thesis/null.board_null``, over the folders a replayed season
+recorded), simulated once per season and event count and kept.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights.text import plain_text
-from tradeleague.league.thesis.report import board_rows, build_report
+from tradeleague.league.thesis.null import board_null
+from tradeleague.league.thesis.report import board_rows, build_report, luck_payload
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.stats.null import SeasonNull
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound, json_answer
@@ -36,6 +42,8 @@ _PREFIX = f"{tev.FORMAT}/"
 
 _SEASON_CACHE: Final = 16
 """Seasons the read models keep folded in memory (the most recently read)."""
+_NULL_CACHE: Final = 8
+"""Boards' no-skill nulls kept, each for its season at one event count."""
 
 
 def _note_season(seasons: list[str], stored: StoredEvent) -> None:
@@ -67,6 +75,8 @@ class ThesisReads:
         self._index: StreamFold[list[str]] = StreamFold(None, list, _note_season)
         self._changes: tuple[int, list[dict[str, str]]] | None = None
         self._changes_lock = threading.Lock()
+        self._nulls: dict[tuple[str, int], SeasonNull | None] = {}
+        self._nulls_lock = threading.Lock()
 
     def _fold(self, season: str) -> StreamFold[SeasonState]:
         with self._folds_lock:
@@ -79,6 +89,16 @@ class ThesisReads:
             while len(self._folds) > _SEASON_CACHE:
                 del self._folds[next(iter(self._folds))]
         return fold
+
+    def _null(self, season: str, state: SeasonState) -> SeasonNull | None:
+        """Return the board's null; a season's log only grows, so its last seq keys it."""
+        key = (season, self._fold(season).last_seq)
+        with self._nulls_lock:
+            if key not in self._nulls:
+                if len(self._nulls) >= _NULL_CACHE:
+                    del self._nulls[next(iter(self._nulls))]
+                self._nulls[key] = board_null(state)
+            return self._nulls[key]
 
     @contextmanager
     def _state(self, season: str) -> Iterator[SeasonState]:
@@ -120,6 +140,7 @@ class ThesisReads:
     def board(self, season: str) -> dict[str, Any]:
         """Return a season's board: every metric, counts and verdicts (raises ``NotFound``)."""
         with self._state(season) as state:
+            null = self._null(season, state)
             return {
                 "disclaimer": DISCLAIMER,
                 "season": season,
@@ -129,13 +150,14 @@ class ThesisReads:
                 "ended": state.ended,
                 "scoring_version": state.scoring_version,
                 "prompt_version": state.prompt_version,
-                "rows": board_rows(state),
+                "rows": board_rows(state, null),
+                "luckiest_of_n": luck_payload(null),
             }
 
     def agent(self, season: str, name: str) -> dict[str, Any]:
         """Return one agent's entries, decisions, theses and closes (raises ``NotFound``)."""
         with self._state(season) as state:
-            report = build_report(state)
+            report = build_report(state, self._null(season, state))
         agents = report["agents"]
         for row in agents if isinstance(agents, list) else []:
             if row["name"] == name:

@@ -23,7 +23,7 @@ import numpy as np
 
 from tradeleague.errors import ConfigError
 
-__all__ = ["BASELINES", "ThesisView", "make_baseline", "render"]
+__all__ = ["BASELINES", "ThesisView", "coin_heads", "make_baseline", "render"]
 
 BASELINES = ("cash", "buy-and-hold", "coin-flip")
 """The baselines' spec names (``buy_and_hold`` and ``coin_flip`` are read as the same)."""
@@ -104,6 +104,14 @@ def _buy_and_hold(view: ThesisView) -> Decision | None:
     return [_open(n, view.prices[n], True, far=True) for n in names[:10] if n in view.prices]
 
 
+def coin_heads(seed: int, index: int) -> bool:
+    """Return the coin of the coin-flip baseline seeded ``seed`` at cycle ``index``: long if heads.
+
+    The no-skill null's agents draw the same coin (``formats/thesis/null.py``).
+    """
+    return bool(np.random.default_rng([seed, index]).integers(0, 2))
+
+
 def _coin(seed: int) -> Callable[[ThesisView], Decision | None]:
     def decide(view: ThesisView) -> Decision | None:
         if view.positions:
@@ -111,8 +119,7 @@ def _coin(seed: int) -> Callable[[ThesisView], Decision | None]:
         names = [n for n in view.screened if n in view.crypto and n in view.prices]
         if not names:
             return []
-        heads = bool(np.random.default_rng([seed, view.index]).integers(0, 2))
-        return [_open(names[0], view.prices[names[0]], heads, far=False)]
+        return [_open(names[0], view.prices[names[0]], coin_heads(seed, view.index), far=False)]
 
     return decide
 

@@ -5,7 +5,8 @@ Sharpe and Sortino over its step returns (``stats.risk``); win rate over closed
 trades (a close, whole or partial, whose realised P&L after fees is positive);
 exposure is the mean over the path's points of gross exposure / equity. The
 board's verdicts compare each agent's step returns with cash and with holding
-SPY by the paired bootstrap, and show the luckiest-of-N line (ST-2).
+SPY by the paired bootstrap; the luckiest-of-N line beside them is the
+no-skill null simulated under the league's rules (``null.py``, ST-2).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from fractions import Fraction
 import numpy as np
 
 from tradeleague.stats.bootstrap import paired_bootstrap
-from tradeleague.stats.luckiest import luckiest_of_n
 from tradeleague.stats.returns import max_drawdown, season_return, step_returns
 from tradeleague.stats.risk import sharpe, sortino
 from tradeleague.stats.rounding import round_half_up
@@ -142,11 +142,3 @@ def verdicts(
         vs_spy=None if hold is None else hold.distinguishable,
         steps=n,
     )
-
-
-def luckiest_line(pool: Sequence[float], agents: int, steps: int, seed: int = 11) -> float | None:
-    """Return the expected best return of ``agents`` no-skill agents over ``steps`` (ST-2)."""
-    if agents < 1 or steps < 1 or not pool:
-        return None
-    rng = np.random.default_rng(seed)
-    return luckiest_of_n(pool, agents=agents, steps=steps, rng=rng, simulations=500).expected_best

@@ -6,6 +6,11 @@ and price when it was seen while the market was closed), the metrics with the
 counts they rest on, the verdicts against cash and holding SPY (a paired
 bootstrap over step returns) and the luckiest-of-N line; agentic agents are
 marked. Money is in dollars as decimal strings; symbols are normalised.
+
+The luckiest-of-N line is the season's no-skill null (``league/thesis/null.py``:
+coin-flip agents simulated under the league's rules over the season's cycles),
+N the agents on the board, its figure ST-2's expected best of N; the caller
+passes it in, since it needs the season's tape (``None``: no line).
 """
 
 from __future__ import annotations
@@ -14,13 +19,12 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION
-from tradeleague.formats.thesis.scoring import Metrics, luckiest_line, metrics, rank, verdicts
+from tradeleague.formats.thesis.scoring import Metrics, metrics, rank, verdicts
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.money import MICRO, micros_to_str
-from tradeleague.stats.returns import step_returns
-from tradeleague.stats.rounding import round_half_up
+from tradeleague.stats.null import SeasonNull
 
-__all__ = ["board_rows", "build_report"]
+__all__ = ["board_rows", "build_report", "luck_payload"]
 
 
 def _dollars(raw: object) -> str | None:
@@ -100,17 +104,17 @@ def _scores(state: SeasonState) -> dict[str, Metrics]:
     }
 
 
-def board_rows(state: SeasonState) -> list[dict[str, object]]:
-    """Return the board: every T-SCO-1 metric, the counts (ST-1) and the ST-2 verdicts, ranked."""
+def board_rows(state: SeasonState, null: SeasonNull | None) -> list[dict[str, object]]:
+    """Return the board: every T-SCO-1 metric, the counts (ST-1) and the ST-2 verdicts, ranked.
+
+    ``null`` is the season's no-skill null of N agents (``null.board_null``); each row's
+    ``luckiest_of_n`` is its expected best of N, in percent (``None`` without one).
+    """
     scores = _scores(state)
     ranks = rank(scores)
     spy = _spy_path(state)
     start = int(state.preset.start_cash)
-    pool: list[float] = []
-    for a in state.agents.values():
-        pool.extend(float(r) for r in step_returns([start, *a.equity]))
-    steps = max((len(a.equity) for a in state.agents.values()), default=0)
-    luck = luckiest_line(pool, len(scores), steps)
+    luck = None if null is None else str(null.expected_best)
     rows = []
     for name in sorted(scores, key=lambda n: ranks[n]):
         a = state.agents[name]
@@ -126,7 +130,7 @@ def board_rows(state: SeasonState) -> list[dict[str, object]]:
                 "steps": v.steps,
                 "differs_from_cash": v.vs_cash,
                 "differs_from_spy": v.vs_spy,
-                "luckiest_of_n": None if luck is None else str(round_half_up(luck * 100, 2)),
+                "luckiest_of_n": luck,
             }
         )
     return rows
@@ -148,9 +152,27 @@ def _monitor_close(c: Mapping[str, object]) -> dict[str, object]:
     return row
 
 
-def build_report(state: SeasonState) -> dict[str, object]:
-    """Return REPORT.json's content."""
-    board = {row["name"]: row for row in board_rows(state)}
+def luck_payload(null: SeasonNull | None) -> dict[str, object] | None:
+    """Return how the luckiest-of-N line was found and its figures (percent strings), or null."""
+    if null is None:
+        return None
+    line = null.line
+    return {
+        "method": "no-skill null under the league's rules",
+        "kind": null.kind.value,
+        "agents": line.agents,
+        "cycles": line.rounds,
+        "quantiles": {k: str(v) for k, v in line.quantiles.items()},
+        "luckiest": str(line.luckiest),
+        "simulations": len(null.cloud.values),
+        "seasons": null.seasons,
+        "expected_best_return": str(null.expected_best),
+    }
+
+
+def build_report(state: SeasonState, null: SeasonNull | None) -> dict[str, object]:
+    """Return REPORT.json's content; ``null`` as for `board_rows`."""
+    board = {row["name"]: row for row in board_rows(state, null)}
     agents = []
     for name, a in state.agents.items():
         row = board.get(name, {})
@@ -196,4 +218,5 @@ def build_report(state: SeasonState) -> dict[str, object]:
         "cycles": cycles,
         "agents": agents,
         "board": list(board.values()),
+        "luckiest_of_n": luck_payload(null),
     }

@@ -50,6 +50,8 @@ class SeasonState:
     ended: bool = False
     scoring_version: str = ""
     prompt_version: str = ""
+    sources: dict[str, str] = field(default_factory=dict)
+    replay: bool = False
     agents: dict[str, AgentState] = field(default_factory=dict)
     cycles: dict[str, dict[str, object]] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
@@ -74,6 +76,10 @@ class SeasonState:
             self.season, self.start, self.end = str(p["season"]), str(p["start"]), str(p["end"])
             self.scoring_version = str(p["scoring_version"])
             self.prompt_version = str(p["prompt_version"])
+            sources = p["sources"]
+            if isinstance(sources, dict):
+                self.sources = {str(k): str(v) for k, v in sources.items()}
+            self.replay = bool(p["replay"])
         elif kind == tev.AGENT_ENTERED:
             name = str(p["agent"])
             self.agents[name] = AgentState(

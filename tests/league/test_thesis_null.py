@@ -1,0 +1,132 @@
+"""The thesis board's luckiest-of-N line: coin agents simulated in arrays, as replayed (ST-2).
+
+The null's agent ``null-<i>`` is the coin-flip baseline of that name in the
+season; simulated over the season's recorded cycles and its tape, each must
+end on the equity its replay through the event path ends on, to the
+micro-dollar: monitor closes, no-reopen rejections and fees included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from datetime import date, timedelta
+from pathlib import Path
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from test_thesis_replay import SOURCES, tape  # type: ignore[import-not-found]
+
+from tradeleague.formats.thesis.picture import MarketTape
+from tradeleague.league.thesis.agents import build_roster
+from tradeleague.league.thesis.null import (
+    CLOUD_AGENTS,
+    null_cycles,
+    null_names,
+    null_values,
+    season_null,
+)
+from tradeleague.league.thesis.replay import run_season
+from tradeleague.league.thesis.report import board_rows, build_report
+from tradeleague.league.thesis.state import SeasonState
+from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.stats.null import expected_best
+from tradeleague.store import open_store
+
+__all__ = ["tape"]  # the module-scoped fixture, shared with the replay tests
+
+FTX_WEEK = date(2022, 11, 7)  # crypto fell 10% and more within days: the monitor closes
+
+
+def _replay(tape: MarketTape, season: str, start: date, days: int, agents: int) -> SeasonState:
+    """Replay ``agents`` coin flippers named as the null's agents; return the folded season."""
+    texts = [f"{name}=baseline:coin-flip" for name in null_names(agents)]
+    entrants, built = build_roster(texts, [], ReplayGateway(RecordedAnswers([])), season=season)
+    with (
+        tempfile.TemporaryDirectory(prefix="thesis-null-") as tmp,
+        open_store(f"sqlite:///{Path(tmp) / 'n.db'}") as store,
+    ):
+        return asyncio.run(
+            run_season(
+                store, tape, entrants, built, season_id=season, start=start,
+                end=start + timedelta(days=days), sources=SOURCES,
+            )
+        )  # fmt: skip
+
+
+@settings(max_examples=6)
+@given(
+    season=st.text("abcdefgh-0123", min_size=1, max_size=8),
+    start=st.dates(date(2022, 1, 1), date(2025, 12, 31)),
+    days=st.integers(2, 7),
+    agents=st.integers(1, 4),
+)
+@example(season="ftx", start=FTX_WEEK, days=7, agents=4)
+def test_each_simulated_agent_is_its_replay_to_the_micro_dollar_st_2(
+    tape: MarketTape, season: str, start: date, days: int, agents: int
+) -> None:
+    """ST-2: the null's coin agents end where the event path's coin flippers end, exactly."""
+    state = _replay(tape, season, start, days, agents)
+    cycles = null_cycles(state, tape)
+    assert cycles is not None
+    assert len(cycles) == days
+    values = null_values(state, cycles, agents)
+    replayed = [state.agents[name].equity[-1] for name in null_names(agents)]
+    assert [int(v) for v in values] == replayed
+    if start == FTX_WEEK:  # the monitor's closes and the no-reopen rule were exercised
+        assert state.monitor_closes
+        reasons = {
+            d["reason_code"]
+            for a in state.agents.values()
+            for e in a.entries
+            for d in e["decisions"]  # type: ignore[attr-defined]
+        }
+        assert "no_reopen" in reasons
+
+
+def test_board_line_is_the_null_expected_best_of_n_st_2(tape: MarketTape) -> None:
+    """ST-2: every row's luckiest-of-N is the expected best of N from the null's cloud."""
+    state = _replay(tape, "line", FTX_WEEK, 4, 3)
+    null = season_null(state, tape, 3)
+    assert null is not None
+    assert len(null.cloud.values) == CLOUD_AGENTS
+    assert null.line.agents == 3
+    values = null_values(state, null_cycles(state, tape) or [], CLOUD_AGENTS)
+    best, seasons = expected_best(values, 3, int(state.preset.start_cash))
+    assert (null.expected_best, null.seasons) == (best, seasons)
+    rows = board_rows(state, null)
+    assert [r["luckiest_of_n"] for r in rows] == [str(best)] * 3
+    report = build_report(state, null)
+    luck = report["luckiest_of_n"]
+    assert isinstance(luck, dict)
+    assert luck["expected_best_return"] == str(best)
+    assert luck["agents"] == 3
+    assert luck["seasons"] == seasons
+    assert luck["cycles"] == 4
+    assert board_rows(state, None)[0]["luckiest_of_n"] is None  # no tape, no line
+
+
+def test_same_season_same_figure_st_2(tape: MarketTape) -> None:
+    """ST-2: the line is a function of the season: the same season gives the same figure."""
+    one = _replay(tape, "again", FTX_WEEK, 3, 2)
+    two = _replay(tape, "again", FTX_WEEK, 3, 2)
+    a, b = season_null(one, tape, 2), season_null(two, tape, 2)
+    assert a is not None
+    assert b is not None
+    assert a.expected_best == b.expected_best
+    assert (a.cloud.values == b.cloud.values).all()
+    other = season_null(_replay(tape, "other", FTX_WEEK, 3, 2), tape, 2)
+    assert other is not None
+    assert not (other.cloud.values == a.cloud.values).all()  # another season, other coins
+
+
+def test_a_tape_that_is_not_the_seasons_gives_no_line(tape: MarketTape) -> None:
+    """The recorded prices must be the tape's: another week's season gives no null."""
+    state = _replay(tape, "moved", FTX_WEEK, 2, 1)
+    first = next(iter(state.cycles.values()))
+    prices = first["prices"]
+    assert isinstance(prices, dict)
+    name = next(iter(prices))
+    prices[name] = "1"  # as if recorded from other data
+    assert null_cycles(state, tape) is None
+    assert season_null(state, tape, 1) is None
