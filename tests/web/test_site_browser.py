@@ -174,7 +174,9 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
     luck = lb["significance"]["luckiest_of_n"]
     line = page.locator('[data-field="luckiest_of_n"]').inner_text()
     assert f"Luckiest of {luck['agents']}:" in line
-    assert f"return {luck['expected_best_return']}%" in line
+    assert f"return {luck['expected_best']}%" in line
+    bins = page.locator('figure.cloud[data-cloud="scenario"] svg .chart-bar')
+    assert bins.count() == len(lb["baseline_cloud"]["bins"])
     context.close()
 
 

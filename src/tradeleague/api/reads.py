@@ -12,12 +12,18 @@ from tradeleague.api.service import ScenarioService
 from tradeleague.api.service.views import decimal_text
 from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import METRICS, Entry, rank
+from tradeleague.stats import percent
 
 __all__ = ["changelog_payload", "leaderboard_payload", "run_payload", "scenarios_payload"]
 
 
 def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str) -> dict[str, Any]:
     """Return a scenario's published runs ranked by ``metric`` (S-SCO-2), steps per row (ST-1).
+
+    Beside the rows: ``significance``, the stated test and the luckiest-of-N line
+    (ST-2: the expected best of N no-skill agents under the scenario's rules, N
+    the published runs), and ``baseline_cloud``, those agents' distribution of
+    final returns with each run placed in it (``None`` with no published run).
 
     Raises
     ------
@@ -28,6 +34,7 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
     entries = [Entry(r, a, res) for r, a, res in service.published(scenario_id)]
     records = {e.run_id: service.run_record(e.run_id)[0] for e in entries}
     luck = service.board_luck(scenario_id, list(records.values()))
+    ranked = rank(entries, metric)
     return {
         "scenario": found.view(),
         "metric": metric,
@@ -46,9 +53,20 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
                 "vs_cash": luck.rows[e.entry.run_id].vs_cash.to_payload(),
                 "vs_buy_and_hold": luck.rows[e.entry.run_id].vs_buy_and_hold.to_payload(),
             }
-            for e in rank(entries, metric)
+            for e in ranked
         ],
         "significance": luck.to_payload(),
+        "baseline_cloud": None
+        if luck.null is None
+        else luck.null.cloud_payload(
+            (
+                e.entry.run_id,
+                e.entry.run_id,
+                percent(e.entry.results.total_return),
+                int(e.entry.results.final_equity),
+            )
+            for e in ranked
+        ),
     }
 
 

@@ -19,11 +19,12 @@ Pure: the draws come from a ``numpy.random.Generator`` made from the seed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -255,3 +256,31 @@ class SeasonNull:
     expected_best: Decimal
     seasons: int
     rules: str = "the league's rules"
+
+    def cloud_payload(self, marks: Iterable[tuple[str, str, Decimal, int]]) -> dict[str, Any]:
+        """Return the cloud's distribution with each board entry placed in it, JSON-safe.
+
+        ``marks`` are the board's entries: (id, name, return in percent, final
+        value in micro-dollars); each is drawn on the cloud and told the share of
+        no-skill agents that ended below it.
+        """
+        cloud = self.cloud
+        summary = cloud.summary
+        return {
+            "kind": self.kind.value,
+            "seed": self.seed,
+            "agents": summary.agents,
+            "rounds": summary.rounds,
+            "quantiles": {k: str(v) for k, v in summary.quantiles.items()},
+            "luckiest": str(summary.luckiest),
+            "bins": [{"low": str(lo), "high": str(hi), "agents": n} for lo, hi, n in cloud.bins()],
+            "marks": [
+                {
+                    "agent": agent,
+                    "name": name,
+                    "season_return": str(returned),
+                    "below": str(cloud.share_below(value)),
+                }
+                for agent, name, returned, value in marks
+            ],
+        }

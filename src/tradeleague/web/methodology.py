@@ -23,6 +23,7 @@ from tradeleague.formats.direction.season import SeasonEnd
 from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.formats.direction.visitors import Refusal
 from tradeleague.formats.scenario import ServicePreset
+from tradeleague.formats.scenario.methodology import SCENARIO_NOTES
 from tradeleague.formats.scenario.run import RunStatus
 from tradeleague.formats.thesis.answer import Reason as ThesisReason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
@@ -181,5 +182,5 @@ def methodology(
     else:
         raise KeyError(name)
     limits: Sequence[str] = LIMITS.get(name, ())
-    notes = THESIS_NOTES if name == "thesis" else ()
+    notes = {"thesis": THESIS_NOTES, "scenario": SCENARIO_NOTES}.get(name, ())
     return Methodology(name, title, _settings(preset), _codes(groups), tuple(limits), notes)

@@ -86,16 +86,19 @@ def _number(text: object) -> float:
         return 0.0
 
 
-def _cloud(table: dict[str, Any]) -> Markup | None:
-    """Return a weights table's baseline cloud as SVG (its numbers are in the page's tables)."""
-    cloud = table["baseline_cloud"]
+def _cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | None:
+    """Return a board's baseline cloud as SVG (its numbers are in the page's tables).
+
+    ``board`` names the board (``Pro division``), ``marked`` what each line is
+    (``agent``, ``run``); the weights tables and the scenario board share it.
+    """
     if cloud is None:
         return None
     bins = [(float(b["low"]), float(b["high"]), int(b["agents"])) for b in cloud["bins"]]
     marks = [(shown(m["name"]), float(m["season_return"])) for m in cloud["marks"]]
     label = (
-        f"{table['division'].capitalize()} division: final returns of {cloud['agents']} "
-        "agents with no skill, each agent's return marked"
+        f"{board}: final returns of {cloud['agents']} agents with no skill, "
+        f"each {marked}'s return marked"
     )
     return Markup(cloud_chart(bins, marks, label))  # noqa: S704 - numbers and escaped text
 
@@ -205,7 +208,12 @@ def install_pages(
                 title=f"Weights league: {season_id}",
                 season=season,
                 tables=tables,
-                clouds={t["division"]: _cloud(t) for t in tables},
+                clouds={
+                    t["division"]: _cloud(
+                        t["baseline_cloud"], f"{t['division'].capitalize()} division", "agent"
+                    )
+                    for t in tables
+                },
             )
 
         return guarded(build)
@@ -316,6 +324,7 @@ def install_pages(
                 title=f"Leaderboard: {scenario_id}",
                 board=board,
                 metrics=list(METRICS),
+                cloud=_cloud(board["baseline_cloud"], f"Scenario {scenario_id}", "run"),
             )
 
         return guarded(build)

@@ -239,26 +239,9 @@ def _cloud_payload(luck: TableLuck, rows: list[TableRow]) -> dict[str, Any] | No
     """Return the null's distribution with each row placed in it; ``None`` with no null."""
     if luck.null is None:
         return None
-    cloud = luck.null.cloud
-    summary = cloud.summary
-    return {
-        "kind": luck.null.kind.value,
-        "seed": luck.null.seed,
-        "agents": summary.agents,
-        "rounds": summary.rounds,
-        "quantiles": {k: str(v) for k, v in summary.quantiles.items()},
-        "luckiest": str(summary.luckiest),
-        "bins": [{"low": str(lo), "high": str(hi), "agents": n} for lo, hi, n in cloud.bins()],
-        "marks": [
-            {
-                "agent": r.agent,
-                "name": plain_text(r.name),
-                "season_return": str(r.season_return),
-                "below": str(cloud.share_below(int(r.value))),
-            }
-            for r in rows
-        ],
-    }
+    return luck.null.cloud_payload(
+        (r.agent, plain_text(r.name), r.season_return, int(r.value)) for r in rows
+    )
 
 
 def _agent_payload(
