@@ -19,6 +19,7 @@ from tradeleague.clock import WallClock
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe, normalise
+from tradeleague.league.thesis.null import CLOUD_AGENTS
 from tradeleague.store import open_store
 from tradeleague.web.methodology import methodology
 
@@ -80,6 +81,14 @@ DECISIONS = {
         "scripted answer files",
         "same agent specs",
         "Verdicts compare every agent with cash and with holding SPY",
+    ],
+    "luckiest of N (ST-2)": [
+        "the coin flip baseline with its own seed",
+        "by the league's own rules over the season's cycles",
+        "every monitor check between cycles",
+        f"At least {CLOUD_AGENTS:,} such agents are simulated",
+        "the best of each season is averaged",
+        "shows no line",
     ],
 }
 

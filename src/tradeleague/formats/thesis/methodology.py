@@ -54,4 +54,12 @@ THESIS_NOTES: Final = (
     "purchase of all 60 assets impossible); coin flip opens one screened crypto a cycle by a "
     "seeded coin and closes it the next. Verdicts compare every agent with cash and with "
     "holding SPY, which no agent may hold.",
+    "Luckiest of N: beside the verdicts, the best return expected of as many agents with no "
+    "skill as the board holds. Each is the coin flip baseline with its own seed, derived from "
+    "the season and the agent's name, played by the league's own rules over the season's "
+    "cycles: every monitor check between cycles, the fee, and the rejections (the no-reopen "
+    "rule turns away half its reopenings). At least 1,000 such agents are simulated; they are "
+    "cut into whole seasons of N, and the best of each season is averaged. The prices the "
+    "monitor reads between cycles come from the folders a replayed season recorded, so a "
+    "season whose folders are not at hand (a live one) shows no line.",
 )
