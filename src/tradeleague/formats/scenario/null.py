@@ -53,7 +53,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tradeleague.formats.scenario.bars import ScenarioBars
+from tradeleague.formats.scenario.bars import OHLCV, ScenarioBars
 from tradeleague.formats.scenario.config import ScenarioConfig
 from tradeleague.money import MICRO, Qty, Usd
 from tradeleague.sim import Order, Portfolio, Side
@@ -77,6 +77,7 @@ __all__ = [
     "agent_directions",
     "coin_flip_orders",
     "null_seed",
+    "null_values",
     "scenario_null",
     "simulate_null",
 ]
@@ -198,7 +199,7 @@ def _check(cash: Ints, value: Ints) -> None:
 
 def _prices(bars: ScenarioBars, field: str) -> Ints:
     """Return shape (bars, symbols): one field of every bar, micro-dollars."""
-    k = ("open", "high", "low", "close", "volume").index(field)
+    k = OHLCV.index(field)
     return np.array([bars.values[s][k] for s in bars.symbols], dtype=np.int64).T.copy()
 
 
