@@ -84,6 +84,8 @@ class ServiceBase:
         self._scenarios: dict[str, Scenario] = {}
         self._keys: dict[str, tuple[Account, float]] = {}
         self._states: dict[str, tuple[str, RunState]] = {}
+        # each run's account and scenario (they never change), as its rows were read
+        self._owners: dict[str, tuple[str, str]] = {}
         # completed runs' records (immutable once complete), read from the log once
         self._run_records: dict[str, tuple[RunRecord, tuple[dict[str, object], ...]]] = {}
         # leaderboards' ST-2 columns by (scenario, published runs): see `board_luck`
@@ -213,4 +215,16 @@ class ServiceBase:
         row = conn.execute(RUN_FOR_UPDATE if lock else RUN, {"p_run": run_id}).one_or_none()
         if row is None or row.account != account.name:
             raise not_found(run_id)
+        self.note_owner(row)
         return row
+
+    def note_owner(self, row: sa.Row[tuple[object, ...]]) -> None:
+        """Keep a run row's account and scenario: neither ever changes (see `owner`)."""
+        owners = self._owners
+        if len(owners) >= CACHE_LIMIT:
+            owners.clear()
+        owners[str(row.id)] = (str(row.account), str(row.scenario_id))
+
+    def owner(self, run_id: str) -> tuple[str, str] | None:
+        """Return the account and scenario of a run whose row was read, if kept."""
+        return self._owners.get(run_id)

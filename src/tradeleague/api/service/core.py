@@ -8,7 +8,9 @@ per responsibility:
   per-run write lock of S-SVC-2) and the scenario catalogue (S-SCN-1, S-SCN-2);
 - `tradeleague.api.service.accounts`: API keys (S-SVC-4);
 - `tradeleague.api.service.runs`: quotas (S-SVC-5), the agent loop
-  (S-API-1..4) and abandonment (S-SVC-3);
+  (S-API-1, S-API-2, S-API-4) and abandonment (S-SVC-3);
+- `tradeleague.api.service.steps`: the step (S-API-3), alone or many in one
+  transaction;
 - `tradeleague.api.service.publishing`: publishing and the public reads
   (S-API-5, S-SCO-2).
 
@@ -21,7 +23,8 @@ from __future__ import annotations
 from tradeleague.api.service.accounts import KEY_CACHE_SECONDS, ServiceAccounts
 from tradeleague.api.service.base import AGENT_ACCOUNT, month_bounds, run_stream
 from tradeleague.api.service.publishing import ServicePublishing
-from tradeleague.api.service.runs import TOUCH_EVERY, ServiceRuns
+from tradeleague.api.service.runs import TOUCH_EVERY
+from tradeleague.api.service.steps import ServiceSteps
 from tradeleague.formats.scenario import ServicePreset
 
 __all__ = [
@@ -35,7 +38,7 @@ __all__ = [
 ]
 
 
-class ScenarioService(ServiceAccounts, ServiceRuns, ServicePublishing):
+class ScenarioService(ServiceAccounts, ServiceSteps, ServicePublishing):
     """Every operation of the scenario benchmark, on one store, one clock and one preset.
 
     Parameters

@@ -32,6 +32,7 @@ __all__ = [
     "RUN",
     "RUN_FOR_UPDATE",
     "SAVE_STATE",
+    "STEP_STATE",
     "TOUCH",
     "abandoned",
     "fast_sqlite",
@@ -55,6 +56,24 @@ SAVE_STATE: Final = (
     .values(state=sa.bindparam("p_state"), active_at=sa.bindparam("p_now"))
 )
 """Store a run's new state and mark it active (parameters ``p_run``, ``p_state``, ``p_now``)."""
+
+STEP_STATE: Final = (
+    sa.update(scenario_runs)
+    .where(
+        scenario_runs.c.id == sa.bindparam("p_run"),
+        scenario_runs.c.status == RunStatus.ACTIVE.value,
+        scenario_runs.c.state == sa.bindparam("p_before"),
+        scenario_runs.c.active_at > sa.bindparam("p_cutoff"),
+    )
+    .values(state=sa.bindparam("p_state"), active_at=sa.bindparam("p_now"))
+)
+"""Store a run's next state only if it is active, not idle and still holds ``p_before``.
+
+The step's write without a read first: one row changed means the state the
+service kept for the run was the stored one, and the run could step
+(``p_cutoff``: now minus the idle limit; a run last active then or before is
+idle, S-SVC-3). No row changed means it must be read after all.
+"""
 
 APPEND_EQUITY: Final = sa.insert(scenario_run_equity).values(
     run_id=sa.bindparam("p_run"), idx=sa.bindparam("p_idx"), equity=sa.bindparam("p_equity")

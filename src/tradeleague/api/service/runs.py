@@ -1,11 +1,12 @@
-"""Runs of the scenario service: create, read, trade, step, results, abandon.
+"""Runs of the scenario service: create, read, trade, results, abandon (the step: `steps`).
 
-A step writes the new run state (small: cash, positions, queue), appends its
-equity to the run's path (``scenario_run_equity``, one row a step, so a step
-costs the same late in a run as early) and appends its fills (and, at the
-end, the results and the whole path) to the hash-chained event log, all in
-one transaction, so ``verify`` covers them. Quotas (S-SVC-5) and the idle
-limit (S-SVC-3) come from the service's `ServicePreset`.
+A step (`tradeleague.api.service.steps`) writes the new run state (small:
+cash, positions, queue), appends its equity to the run's path
+(``scenario_run_equity``, one row a step, so a step costs the same late in a
+run as early) and appends its fills (and, at the end, the results and the
+whole path) to the hash-chained event log, all in one transaction, so
+``verify`` covers them. Quotas (S-SVC-5) and the idle limit (S-SVC-3) come
+from the service's `ServicePreset`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from tradeleague.api.service.errors import ServiceError
 from tradeleague.api.service.keys import Account, Tier
 from tradeleague.api.service.rows import (
     APPEND_EQUITY,
-    EQUITY_PATH,
     SAVE_STATE,
     TOUCH,
     abandoned,
@@ -32,24 +32,21 @@ from tradeleague.api.service.rows import (
     results_of,
 )
 from tradeleague.api.service.tables import api_accounts, scenario_runs
-from tradeleague.api.service.views import market_view, order_view, step_view
-from tradeleague.events import Event, EventKind, canonical_json, utc_iso
+from tradeleague.api.service.views import market_view, order_view
+from tradeleague.events import Event, utc_iso
 from tradeleague.events.scenario import (
     SCENARIO_RUN_ABANDONED,
-    SCENARIO_RUN_COMPLETED,
     SCENARIO_RUN_STARTED,
 )
 from tradeleague.formats.scenario import (
     RunStatus,
     can_transition,
-    compute_results,
     queue_orders,
     start_run,
-    step,
 )
 from tradeleague.ids import new_id
 from tradeleague.sim import Order
-from tradeleague.store import account_opened, order_filled
+from tradeleague.store import account_opened
 
 __all__ = ["TOUCH_EVERY", "ServiceRuns"]
 
@@ -63,7 +60,7 @@ abandonment clock is then at most this much early relative to the last read
 
 
 class ServiceRuns(ServiceBase):
-    """The agent loop on stored runs (S-API-1..5, S-SVC-2, S-SVC-3, S-SVC-5)."""
+    """The agent loop on stored runs but the step (S-API-1, 2, 4, 5, S-SVC-2, S-SVC-3, S-SVC-5)."""
 
     def create_run(self, account: Account, scenario_id: str) -> dict[str, object]:
         """Start a run of ``scenario_id`` (an id, or a name: its latest version), pinned to it.
@@ -300,66 +297,6 @@ class ServiceRuns(ServiceBase):
             "cancelled": order_view(cancelled),
             "queued": [order_view(o) for o in state.queued],
         }
-
-    def step(self, account: Account, run_id: str) -> dict[str, object]:
-        """Advance the run one bar, filling queued orders at the next open (S-API-3, S-SVC-2)."""
-        with self._mutate(account, run_id, "step a run in") as (conn, row, now):
-            scenario = self.scenario(str(row.scenario_id))
-            before = self._state(run_id, str(row.state))
-            after, report = step(before, scenario.bars, scenario.config, rules=scenario.rules)
-            text = after.to_json()
-            conn.execute(
-                APPEND_EQUITY,
-                {"p_run": run_id, "p_idx": report.index, "p_equity": int(report.equity)},
-            )
-            stream = run_stream(run_id)
-            bar_time = scenario.views.event_time(report.index)
-            extra = {"run": run_id, "index": report.index, "bar_time": bar_time}
-            batch = [
-                order_filled(stream, AGENT_ACCOUNT, f, now, {**extra, "forced": report.liquidated})
-                for f in report.fills
-            ]
-            if report.liquidated:
-                batch.append(
-                    Event(
-                        stream,
-                        EventKind.POSITION_LIQUIDATED,
-                        {**extra, "equity": str(report.equity)},
-                        now,
-                    )
-                )
-            if after.done:
-                # the whole path is read once, at the end (this step's row included)
-                equity = [int(v) for v in conn.execute(EQUITY_PATH, {"p_run": run_id}).scalars()]
-                if len(equity) != report.index + 1:  # never scored from a path with a hole
-                    raise ValueError(
-                        f"run {run_id} has {len(equity)} equity rows, not {report.index + 1}"
-                    )
-                results = compute_results(
-                    equity,
-                    periods_per_year=scenario.config.periods_per_year,
-                    liquidated=after.liquidated,
-                )
-                payload = results.to_payload()
-                # The equity path rides on the completion event so the record alone
-                # rebuilds the run's chart and its ST-2 verdicts (older events lack it).
-                path = [str(v) for v in equity]
-                completed = {"run": run_id, **payload, "equity": path}
-                batch.append(Event(stream, SCENARIO_RUN_COMPLETED, completed, now))
-                move_status(
-                    conn,
-                    run_id,
-                    RunStatus.ACTIVE,
-                    RunStatus.COMPLETE,
-                    state=text,
-                    active_at=now,
-                    results=canonical_json(payload),
-                )
-            else:
-                conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
-            self.store.append_in(conn, batch)
-        self._remember(run_id, text, after)
-        return step_view(run_id, report, after, scenario.views)
 
     def results(self, account: Account, run_id: str) -> dict[str, object]:
         """Return a completed run's metrics (S-API-4); 409 ``run_not_complete`` before."""
