@@ -5,8 +5,10 @@ An agent's loop is mostly bare steps: no body, no idempotency key, the key in
 much CPU in routing, dependency solving and middleware as in the service call
 itself (`bench/api_steps.py`, profiled with py-spy). `StepLane` sits in front
 of the app and answers exactly those requests itself: the same service calls
-(`ScenarioService.authenticate`, then ``step``) in a worker thread, the same
-response bytes and headers, the same JSON error bodies. Every other request,
+(`ScenarioService.authenticate`, then the step), in a worker thread and
+batched with the bare steps that arrive meanwhile (`StepBatcher`: one
+transaction for all of them), the same response bytes and headers, the same
+JSON error bodies. Every other request,
 including a step with a body, an ``Idempotency-Key`` header, a Bearer token, a
 ``Content-Encoding`` or a run id the route would refuse, goes on to the app
 unchanged, so the route in `tradeleague.api.app` stays the one definition of
@@ -21,6 +23,7 @@ from typing import Final
 from tradeleague.api.bodies import ASGIApp, Receive, Scope, Send
 from tradeleague.api.errors import service_error_response, store_error_response
 from tradeleague.api.service import ScenarioService, ServiceError
+from tradeleague.api.stepbatch import StepBatcher
 from tradeleague.errors import StoreError
 
 __all__ = ["StepLane"]
@@ -82,8 +85,7 @@ class StepLane:
 
         self.app = app
         self.service = service
-        self._call = call
-        self._dumps = dumps
+        self._batcher = StepBatcher(service, call, dumps)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer a bare step; hand anything else to the app."""
@@ -99,13 +101,8 @@ class StepLane:
     async def _step(
         self, run_id: str, key: str, scope: Scope, receive: Receive, send: Send
     ) -> None:
-        service, dumps = self.service, self._dumps
-
-        def work() -> bytes:
-            return dumps(service.step(service.authenticate(key), run_id)).encode("utf-8")
-
         try:
-            body = await self._call(service, work)  # in a worker thread, never on the loop
+            body = await self._batcher.step(key, run_id)  # in a worker thread, never on the loop
         except ServiceError as exc:  # rendered as the app's handlers render them
             await service_error_response(exc)(scope, receive, send)
             return
