@@ -162,3 +162,16 @@ def test_liquidation_closes_everything_at_next_price() -> None:
     assert [(f.symbol, f.side) for f in result.fills] == [("KO", Side.SELL), ("SPY", Side.COVER)]
     assert result.portfolio.cash == usd(1_000) - usd(400) - usd(400)
     assert not needs_liquidation(result.portfolio, {}, 2)
+
+
+def test_holdings_are_valued_conservatively_and_a_missing_price_is_an_error() -> None:
+    """W-EXE-1: each position's value rounds down (longs and shorts), every symbol needs a price."""
+    from tradeleague.sim import Portfolio, SimError
+
+    book = Portfolio(usd("10"), {"AAA": qty("0.000003"), "BBB": qty("-0.000001")})
+    prices = {"AAA": usd("0.333333"), "BBB": usd("0.5")}
+    # 3e-6 x 0.333333 = 0.000000999999 -> 0 ; -1e-6 x 0.5 = -0.0000005 -> -0.000001
+    assert book.holdings_value(prices) == -1
+    assert book.equity(prices) == usd("10") - 1
+    with pytest.raises(SimError, match="no price for held symbol BBB"):
+        book.holdings_value({"AAA": usd("1")})

@@ -117,12 +117,10 @@ class Portfolio:
         SimError
             If a held symbol has no price.
         """
-        return Usd(
-            sum(
-                div_round(q * self._price(prices, s), MICRO, Rounding.DOWN)
-                for s, q in self.positions.items()
-            )
-        )
+        try:  # floor division is Rounding.DOWN: a value every entry and every round takes
+            return Usd(sum([q * prices[s] // MICRO for s, q in self.positions.items()]))
+        except KeyError as missing:
+            raise SimError(f"no price for held symbol {missing.args[0]}") from None
 
     def equity(self, prices: Mapping[str, Usd]) -> Usd:
         """Return cash plus the conservative value of every position (W-EXE-1)."""
