@@ -11,8 +11,8 @@ loop, and each step's response body is encoded there too.
 Each request gets its own step's answer or error, exactly as if it had
 stepped alone; one batch at a time per loop also keeps the steps of a
 process from queueing on SQLite's write lock one by one. A request
-cancelled while waiting (its client went away) still has its step written
-if its batch had started, as a step on its own would.
+cancelled while its batch is written still has its step written, as a step
+on its own would; one cancelled before its batch starts is left out of it.
 """
 
 from __future__ import annotations
@@ -91,11 +91,14 @@ class StepBatcher:
         queue.waiting.append((key, run_id, future))
         if not queue.busy:
             self._start(queue)
-        # a cancelled wait cancels only the future: its batch still writes the step
+        # a cancelled wait cancels only the future (see the module notes)
         return await future
 
     def _start(self, queue: _Queue) -> None:
-        batch, queue.waiting = queue.waiting[:MAX_BATCH], queue.waiting[MAX_BATCH:]
+        waiting = [w for w in queue.waiting if not w[2].done()]  # not the cancelled
+        batch, queue.waiting = waiting[:MAX_BATCH], waiting[MAX_BATCH:]
+        if not batch:
+            return
         queue.busy = True
         task = asyncio.get_running_loop().create_task(self._write(queue, batch))
         queue.tasks.add(task)  # kept until done: the loop holds tasks only weakly
