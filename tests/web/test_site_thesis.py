@@ -18,11 +18,14 @@ from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.formats.thesis.baselines import make_baseline
+from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.league.thesis.cycle import Entrant
 from tradeleague.league.thesis.data import load_tape
+from tradeleague.league.thesis.null import CLOUD_AGENTS, season_null
 from tradeleague.league.thesis.replay import run_season
+from tradeleague.league.thesis.state import SeasonState
 from tradeleague.store import open_store
 
 EVIL = "<script>alert(1)</script> & more"
@@ -200,3 +203,103 @@ def test_c3_the_thesis_methodology_page_shows_the_changelog(site_db: str) -> Non
     assert "<h2>Changelog</h2>" in html
     assert '<a href="/api/v1/thesis/changelog">' in html
     assert "<time>2025-03-03</time> Season t1 opened" in html
+
+
+@pytest.fixture(scope="module")
+def cloud_site(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, SeasonState, MarketTape]:
+    """A season replayed over folders still at hand: its board has the null's line and cloud."""
+    tmp = tmp_path_factory.mktemp("thesis_cloud")
+    crypto, stocks = shared_data / "crypto_4h", shared_data / "us_equities_daily"
+    tape = load_tape(load_universe(), crypto, stocks)
+    agents: dict[str, Agent] = {
+        name: BaselineAgent(name, *make_baseline(name, seed))
+        for name, seed in (("cash", 0), ("buy-and-hold", 0), ("coin-flip", 7))
+    }
+    entrants = [Entrant(name=n, spec=n, kind=a.kind, agentic=False) for n, a in agents.items()]
+    url = f"sqlite:///{tmp / 'cloud.db'}"
+    with open_store(url) as store:
+        state = asyncio.run(
+            run_season(
+                store, tape, entrants, agents, season_id="c1", start=date(2025, 3, 3),
+                end=date(2025, 3, 7), sources={"crypto": str(crypto), "stocks": str(stocks)},
+            )
+        )  # fmt: skip
+    return url, state, tape
+
+
+def test_board_json_carries_the_null_cloud_with_every_agent_marked_st_2(
+    cloud_site: tuple[str, SeasonState, MarketTape],
+) -> None:
+    """ST-2: the board's cloud is the season's null, each agent's final value placed in it."""
+    url, state, tape = cloud_site
+    with _client(url) as client:
+        board = client.get("/api/v1/thesis/c1").json()
+        again = client.get("/api/v1/thesis/c1").json()
+    null = season_null(state, tape, len(board["rows"]))
+    assert null is not None
+    cloud = board["baseline_cloud"]
+    assert cloud["kind"] == "coin-flip" == board["luckiest_of_n"]["kind"]
+    assert cloud["agents"] == CLOUD_AGENTS == board["luckiest_of_n"]["simulations"]
+    assert cloud["rounds"] == board["cycles"] == 4
+    assert cloud["luckiest"] == str(null.cloud.summary.luckiest)
+    assert cloud["quantiles"] == {k: str(v) for k, v in null.cloud.summary.quantiles.items()}
+    assert [(b["low"], b["high"], b["agents"]) for b in cloud["bins"]] == [
+        (str(lo), str(hi), n) for lo, hi, n in null.cloud.bins()
+    ]
+    assert sum(b["agents"] for b in cloud["bins"]) == CLOUD_AGENTS
+    assert board["luckiest_of_n"]["expected_best_return"] == str(null.expected_best)
+    # one mark per board row, in the board's order: its return and the share below its value
+    assert [m["agent"] for m in cloud["marks"]] == [r["name"] for r in board["rows"]]
+    for mark, row in zip(cloud["marks"], board["rows"], strict=True):
+        assert mark["season_return"] == row["return"]
+        final = state.agents[row["name"]].equity[-1]
+        assert mark["below"] == str(null.cloud.share_below(final))
+    cash = next(m for m in cloud["marks"] if m["agent"] == "cash")
+    assert cash["season_return"] == "0.00"  # cash never trades: it is where it started
+    assert again == board  # seeded by the season: the same cloud every read
+
+
+def test_board_page_draws_the_cloud_as_the_json_serves_it_st_2(
+    cloud_site: tuple[str, SeasonState, MarketTape],
+) -> None:
+    """ST-2: the season page's SVG, bins and marks hold the board JSON's numbers."""
+    url, _, _ = cloud_site
+    with _client(url) as client:
+        board = client.get("/api/v1/thesis/c1").json()
+        page = client.get("/thesis/c1").text
+    cloud = board["baseline_cloud"]
+    figure = re.search(r'<figure class="cloud" data-cloud="thesis">(.*?)</figure>', page, re.S)
+    assert figure is not None
+    svg = figure.group(1)
+    assert svg.count('class="chart-bar"') == len(cloud["bins"])
+    titles = re.findall(r'class="chart-mark"[^>]*><title>([^<]*)</title>', svg)
+    assert titles == [f"{m['name']}: {float(m['season_return']):+.2f}%" for m in cloud["marks"]]
+    assert f"final returns of {CLOUD_AGENTS} agents with no skill" in svg
+    bins = re.search(r'<table class="cloud-bins" data-cloud="thesis">(.*?)</table>', page, re.S)
+    assert bins is not None
+    cells = re.findall(r'<td class="num">([^<]*)</td>', bins.group(1))
+    assert cells == [str(x) for b in cloud["bins"] for x in (b["low"], b["high"], b["agents"])]
+    marks = re.findall(
+        r'<tr data-mark="([^"]*)"><td>[^<]*</td><td class="num" data-field="mark_return">'
+        r'([^<]*)</td><td class="num" data-field="below">([^<]*)</td></tr>',
+        page,
+    )
+    assert marks == [(m["agent"], m["season_return"], m["below"]) for m in cloud["marks"]]
+    line = board["luckiest_of_n"]
+    assert f": {line['expected_best_return']}%;" in page
+    assert f"over the season's {cloud['rounds']} cycles); each line is an agent" in page
+    assert "No baseline cloud" not in page
+
+
+def test_a_season_without_its_folders_says_it_has_no_cloud_st_2(site_db: str) -> None:
+    """ST-2: where the season's folders are not at hand, no line and no cloud, said in words."""
+    with _client(site_db) as client:
+        board = client.get("/api/v1/thesis/t1").json()
+        page = client.get("/thesis/t1").text
+    assert board["luckiest_of_n"] is None
+    assert board["baseline_cloud"] is None
+    assert '<figure class="cloud"' not in page
+    assert "4 agents with no skill: not simulated" in page
+    assert '<p data-field="baseline_cloud">No baseline cloud either:' in page

@@ -90,7 +90,8 @@ def _cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | No
     """Return a board's baseline cloud as SVG (its numbers are in the page's tables).
 
     ``board`` names the board (``Pro division``), ``marked`` what each line is
-    (``agent``, ``run``); the weights tables and the scenario board share it.
+    (``agent``, ``run``); the weights tables, the scenario board and the thesis
+    board share it.
     """
     if cloud is None:
         return None
@@ -341,7 +342,7 @@ def install_pages(
         install_visitor_pages(router, direction, calls, page, guarded, direction_page)
 
     if thesis is not None:
-        install_thesis_pages(router, thesis, page, guarded)
+        install_thesis_pages(router, thesis, page, guarded, _cloud)
 
     @router.get("/methodology/{name}", response_class=HTMLResponse)
     def methodology_page(name: str, season: str | None = None) -> HTMLResponse:

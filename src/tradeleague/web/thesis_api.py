@@ -8,7 +8,10 @@ invalidation level and status, and the model's reasoning (T-CYC-10).
 
 The board's luckiest-of-N line is the season's no-skill null
 (``league/thesis/null.board_null``, over the folders a replayed season
-recorded), simulated once per season and event count and kept.
+recorded), simulated once per season and event count and kept; its
+``baseline_cloud`` is the same null's distribution of final returns, each
+agent on the board placed in it (``SeasonNull.cloud_payload``, as the
+weights and scenario boards serve it), ``None`` where the line is.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from typing import Any, Final
 
 from fastapi import APIRouter
@@ -141,6 +145,7 @@ class ThesisReads:
         """Return a season's board: every metric, counts and verdicts (raises ``NotFound``)."""
         with self._state(season) as state:
             null = self._null(season, state)
+            rows = board_rows(state, null)
             return {
                 "disclaimer": DISCLAIMER,
                 "season": season,
@@ -150,8 +155,9 @@ class ThesisReads:
                 "ended": state.ended,
                 "scoring_version": state.scoring_version,
                 "prompt_version": state.prompt_version,
-                "rows": board_rows(state, null),
+                "rows": rows,
                 "luckiest_of_n": luck_payload(null),
+                "baseline_cloud": _cloud_payload(state, null, rows),
             }
 
     def agent(self, season: str, name: str) -> dict[str, Any]:
@@ -163,6 +169,27 @@ class ThesisReads:
             if row["name"] == name:
                 return {"disclaimer": DISCLAIMER, "season": season, **_escaped(row)}
         raise NotFound(f"no agent {name!r} in thesis season {season!r}")
+
+
+def _cloud_payload(
+    state: SeasonState, null: SeasonNull | None, rows: list[dict[str, object]]
+) -> dict[str, Any] | None:
+    """Return the null's distribution with each board row placed in it; ``None`` with no null.
+
+    A row's mark is its return as the board shows it and its last equity, the
+    final value the null's agents are compared with.
+    """
+    if null is None:
+        return None
+    return null.cloud_payload(
+        (
+            str(r["name"]),
+            str(r["name"]),
+            Decimal(str(r["return"])),
+            state.agents[str(r["name"])].equity[-1],
+        )
+        for r in rows
+    )
 
 
 _MODEL_TEXT = frozenset(

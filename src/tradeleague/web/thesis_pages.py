@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 
 from tradeleague.web.thesis_api import ThesisReads
 
@@ -18,12 +19,17 @@ __all__ = ["install_thesis_pages"]
 
 Page = Callable[..., HTMLResponse]
 Guarded = Callable[[Callable[[], HTMLResponse]], HTMLResponse]
+Cloud = Callable[[dict[str, Any] | None, str, str], Markup | None]
 
 
 def install_thesis_pages(
-    router: APIRouter, reads: ThesisReads, page: Page, guarded: Guarded
+    router: APIRouter, reads: ThesisReads, page: Page, guarded: Guarded, cloud: Cloud
 ) -> None:
-    """Add the season list, a season's board and an agent's decisions to ``router``."""
+    """Add the season list, a season's board and an agent's decisions to ``router``.
+
+    ``cloud`` draws a board's baseline cloud (``pages._cloud``, which the weights
+    and scenario boards use), from the board JSON's ``baseline_cloud``.
+    """
 
     @router.get("/thesis", response_class=HTMLResponse)
     def thesis_index() -> HTMLResponse:
@@ -32,11 +38,16 @@ def install_thesis_pages(
 
     @router.get("/thesis/{season}", response_class=HTMLResponse)
     def thesis_season(season: str) -> HTMLResponse:
-        return guarded(
-            lambda: page(
-                "thesis_season.html", title=f"Thesis league: {season}", board=reads.board(season)
+        def build() -> HTMLResponse:
+            board = reads.board(season)
+            return page(
+                "thesis_season.html",
+                title=f"Thesis league: {season}",
+                board=board,
+                cloud=cloud(board["baseline_cloud"], f"Season {season}", "agent"),
             )
-        )
+
+        return guarded(build)
 
     @router.get("/thesis/{season}/agents/{agent:path}", response_class=HTMLResponse)
     def thesis_agent(season: str, agent: str) -> HTMLResponse:
