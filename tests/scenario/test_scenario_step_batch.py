@@ -69,11 +69,21 @@ def _stored(service: ScenarioService, runs: Sequence[str]) -> list[tuple[object,
     return out
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_batch_answers_and_writes_as_the_same_steps_one_by_one(
-    tmp_path: Path, clock: ReplayClock
+    tmp_path: Path, clock: ReplayClock, backend: str, request: pytest.FixtureRequest
 ) -> None:
-    """S-API-3, S-SVC-2: repeats, strangers, unknown ids and a completing run in one batch."""
-    batched, me_b, other_b, runs_b = _world(f"sqlite:///{tmp_path / 'b.db'}", clock)
+    """S-API-3, S-SVC-2: repeats, strangers, unknown ids and a completing run in one batch.
+
+    The batch runs on SQLite and on PostgreSQL (its rows locked in one order); the
+    same steps one by one run on SQLite.
+    """
+    url = (
+        f"sqlite:///{tmp_path / 'b.db'}"
+        if backend == "sqlite"
+        else str(request.getfixturevalue("pg_url"))
+    )
+    batched, me_b, other_b, runs_b = _world(url, clock)
     alone, me_a, other_a, runs_a = _world(f"sqlite:///{tmp_path / 'a.db'}", clock)
 
     def plan(me: Account, other: Account, runs: list[str]) -> list[tuple[Account, str]]:
