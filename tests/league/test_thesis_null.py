@@ -3,7 +3,11 @@
 The null's agent ``null-<i>`` is the coin-flip baseline of that name in the
 season; simulated over the season's recorded cycles and its tape, each must
 end on the equity its replay through the event path ends on, to the
-micro-dollar: monitor closes, no-reopen rejections and fees included.
+micro-dollar: monitor closes, no-reopen rejections and fees included. The
+season records the prices the null reads (``NullPricesRead``), so the same
+null comes from the record alone, as a live season's must; a record written
+before them still gets its line from its tape, and a record whose null prices
+are not its tape's gets none.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_thesis_replay import SOURCES, tape  # type: ignore[import-not-found]
 
+from tradeleague.events import check_payload
+from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.league.thesis.agents import build_roster
 from tradeleague.league.thesis.null import (
@@ -73,6 +79,15 @@ def test_each_simulated_agent_is_its_replay_to_the_micro_dollar_st_2(
     values = null_values(state, cycles, agents)
     replayed = [state.agents[name].equity[-1] for name in null_names(agents)]
     assert [int(v) for v in values] == replayed
+    # T-MON-1, ST-2: the record alone (no tape, as live) gives the same null, to the micro-dollar
+    recorded = null_cycles(state)
+    assert recorded is not None
+    assert [int(v) for v in null_values(state, recorded, agents)] == replayed
+    for mine, theirs in zip(recorded, cycles, strict=True):
+        assert (mine.index, mine.first) == (theirs.index, theirs.first)
+        assert (mine.prices == theirs.prices).all()
+        assert (mine.checks == theirs.checks).all()
+    assert len(state.null_prices) == days
     if start == FTX_WEEK:  # the monitor's closes and the no-reopen rule were exercised
         assert state.monitor_closes
         reasons = {
@@ -103,7 +118,7 @@ def test_board_line_is_the_null_expected_best_of_n_st_2(tape: MarketTape) -> Non
     assert luck["agents"] == 3
     assert luck["seasons"] == seasons
     assert luck["cycles"] == 4
-    assert board_rows(state, None)[0]["luckiest_of_n"] is None  # no tape, no line
+    assert board_rows(state, None)[0]["luckiest_of_n"] is None  # no null, no line
 
 
 def test_same_season_same_figure_st_2(tape: MarketTape) -> None:
@@ -130,3 +145,44 @@ def test_a_tape_that_is_not_the_seasons_gives_no_line(tape: MarketTape) -> None:
     prices[name] = "1"  # as if recorded from other data
     assert null_cycles(state, tape) is None
     assert season_null(state, tape, 1) is None
+
+
+def test_the_record_alone_gives_the_line_and_agrees_with_its_tape_st_2(tape: MarketTape) -> None:
+    """ST-2, T-MON-1: recorded null prices give the tape's null; edited, the tape refuses them."""
+    state = _replay(tape, "ftx", FTX_WEEK, 7, 4)
+    assert state.monitor_closes  # checks between cycles matter in this week
+    for payload in state.null_prices.values():
+        assert check_payload(tev.NULL_PRICES_READ, payload, tev.FORMAT) == []
+    with_tape, alone = season_null(state, tape, 4), season_null(state, None, 4)
+    assert with_tape is not None
+    assert alone is not None
+    assert alone.expected_best == with_tape.expected_best
+    assert (alone.cloud.values == with_tape.cloud.values).all()
+    # a check the monitor read, moved: the record is not its tape's, so no null over the tape
+    held = next(p for p in state.null_prices.values() if p["checks"])
+    checks = held["checks"]
+    assert isinstance(checks, dict)
+    when = next(iter(checks))
+    checks[when] = str(int(str(checks[when])) + 1)
+    assert null_cycles(state, tape) is None
+    assert season_null(state, tape, 4) is None
+
+
+def test_a_record_without_null_prices_needs_its_tape_st_2(tape: MarketTape) -> None:
+    """ST-2: a season recorded before its null prices were gets its line from its tape only."""
+    state = _replay(tape, "older", FTX_WEEK, 3, 1)
+    line = season_null(state, tape, 1)
+    state.null_prices.clear()  # as written before the null's prices were recorded
+    older = season_null(state, tape, 1)
+    assert line is not None
+    assert older is not None
+    assert older.expected_best == line.expected_best
+    assert null_cycles(state) is None
+    assert season_null(state, None, 1) is None
+    # a record whose checks miss one the monitor ran gives no null, tape or not
+    state = _replay(tape, "older", FTX_WEEK, 3, 1)
+    held = next(p for p in state.null_prices.values() if p["checks"])
+    checks = held["checks"]
+    assert isinstance(checks, dict)
+    del checks[next(iter(checks))]
+    assert null_cycles(state) is None

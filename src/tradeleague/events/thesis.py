@@ -3,8 +3,9 @@
 A thesis season is the stream ``thesis/<season id>``. Amounts are micro-unit
 integers as decimal strings; times are ISO 8601 UTC text; symbols are provider
 symbols in state and fills, normalised names in what a model or reader sees.
-A cycle's events (its monitor checks since the cycle before, its picture, every
-attempt and fill) are appended in one transaction, so a season holds whole
+A cycle's events (its monitor checks since the cycle before, its picture, the
+prices the board's no-skill null reads, every attempt and fill) are appended in
+one transaction, so a season holds whole
 cycles only and resumes by skipping the cycles it holds.
 """
 
@@ -20,6 +21,7 @@ __all__ = [
     "ATTEMPT_JUDGED",
     "FORMAT",
     "INVALIDATION_BROKEN",
+    "NULL_PRICES_READ",
     "POSITION_INVALIDATED",
     "season_stream",
 ]
@@ -30,6 +32,7 @@ AGENT_ENTERED: Final = "AgentEntered"
 ATTEMPT_JUDGED: Final = "AttemptJudged"
 POSITION_INVALIDATED: Final = "PositionInvalidated"
 INVALIDATION_BROKEN: Final = "InvalidationBroken"
+NULL_PRICES_READ: Final = "NullPricesRead"
 
 _ROUND = req("round", STR, doc="the cycle's instant, UTC")
 _AGENT = req("agent", STR, doc="the agent's name")
@@ -79,6 +82,31 @@ _t(
         req("prices", OBJ, doc="SYMBOL: decimal string"),
     ),
     "A cycle's picture: the screen, RSI and prices every model is shown (T-CYC-1..3).",
+)
+_t(
+    NULL_PRICES_READ,
+    (
+        _ROUND,
+        req("index", INT, doc="the cycle's number"),
+        req(
+            "held",
+            STR,
+            NULL,
+            doc="what a coin flipper may hold since the cycle before (the coin's pick then), "
+            "normalised; null for nothing",
+        ),
+        req(
+            "checks",
+            OBJ,
+            doc="each monitor check since the cycle before, UTC: the held symbol's price there, "
+            "micro-dollars as an integer string, or null without one; empty with nothing held",
+        ),
+        req("price", STR, NULL, doc="the held symbol's price at the cycle, micro-dollars"),
+        req("pick", STR, NULL, doc="the coin's pick: the first screened crypto with a price"),
+        req("eligible", BOOL, doc="whether the pick may be opened at the cycle"),
+    ),
+    "The prices the board's no-skill null reads at a cycle, so a live season's line rests on "
+    "its record alone (ST-2, T-MON-1).",
 )
 _t(
     ATTEMPT_JUDGED,

@@ -2,7 +2,8 @@
 
 The monitor's checks in ``(previous cycle, this cycle]`` run first, so at the
 cycle's own instant it closes broken positions before any decision. Then one
-picture for everyone (screen, RSI, prices), one prompt per model (its own
+picture for everyone (screen, RSI, prices), recorded with the prices the
+board's no-skill null reads (``NullPricesRead``), one prompt per model (its own
 holdings added; while NYSE is closed its universe rows are the crypto and the
 stocks it holds), every agent asked through ``pacing.turns`` at once, each
 answer judged and executed in the order the turns end; the agents whose answer
@@ -36,6 +37,7 @@ from tradeleague.formats.thesis.prompt import (
 from tradeleague.formats.thesis.screen import Scored
 from tradeleague.formats.thesis.universe import AssetClass, normalise
 from tradeleague.league.pacing import Pacing
+from tradeleague.league.thesis.null import null_prices_payload
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.league.turns import TakenTurn
 from tradeleague.llm.records import CallKey
@@ -393,6 +395,16 @@ async def play_cycle(
             stream,
             EventKind.ROUND_STARTED,
             _picture_payload(picture, books, index, round_iso, tape, preset),
+            at,
+        )
+    )
+    # ST-2: what the board's no-skill null reads here, so its line needs no tape
+    previous = state.cycles.get(state.last_cycle) if state.last_cycle else None
+    events.append(
+        Event(
+            stream,
+            tev.NULL_PRICES_READ,
+            null_prices_payload(tape, picture, index, previous, preset),
             at,
         )
     )

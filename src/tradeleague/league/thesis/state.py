@@ -3,7 +3,8 @@
 Every fact comes from the stream, so a resumed season continues exactly where
 the recorded one stopped: each ``AttemptJudged``, ``InvalidationBroken`` and
 ``PositionInvalidated`` carries the book after it (a pending monitor close is
-a mark on the book's thesis, T-MON-1), and ``RoundFinished`` the equity path.
+a mark on the book's thesis, T-MON-1), and ``RoundFinished`` the equity path;
+``NullPricesRead`` keeps what the board's no-skill null reads at each cycle.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class SeasonState:
     replay: bool = False
     agents: dict[str, AgentState] = field(default_factory=dict)
     cycles: dict[str, dict[str, object]] = field(default_factory=dict)
+    null_prices: dict[str, dict[str, object]] = field(default_factory=dict)
+    """Each cycle's ``NullPricesRead`` by its instant (a record written before it had none)."""
     finished: set[str] = field(default_factory=set)
     monitor_closes: list[dict[str, object]] = field(default_factory=list)
     last_index: int = -1
@@ -95,6 +98,8 @@ class SeasonState:
             self.last_index = int(str(p["index"]))
             self.last_cycle = str(p["round"])
             self.monitored_to = str(p["round"])
+        elif kind == tev.NULL_PRICES_READ:
+            self.null_prices[str(p["round"])] = dict(p)
         elif kind == tev.ATTEMPT_JUDGED:
             agent = self.agents[str(p["agent"])]
             agent.attempts += 1
