@@ -5,6 +5,9 @@ serve the frozen folders in their providers' protocols; the host's thesis
 driver, built live on a clock set to a cycle, reads them through its
 ``LiveTape`` and plays the cycle. What it shows and does equals the replay's
 cycle over the same folders: the same screen, RSI and prices, the same fills.
+Played on to its next cycle, the live season's board has the no-skill null's
+line from its record alone (a live season has no folders to read again), the
+replay's line to the micro-dollar.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from tradeleague.formats.thesis.candles import candles_of
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.host.config import HostAgent, ThesisConfig
 from tradeleague.host.drivers import ThesisDriver
+from tradeleague.host.reads import season_report
 from tradeleague.league.thesis.agents import build_roster
 from tradeleague.league.thesis.data import load_tape
+from tradeleague.league.thesis.null import season_null
 from tradeleague.league.thesis.replay import run_season
+from tradeleague.league.thesis.report import build_report
 from tradeleague.llm.gateway import Gateway
 from tradeleague.market.calendars import CONTINUOUS, NYSE
 from tradeleague.market.loader import load_dataset
@@ -112,3 +118,42 @@ async def test_live_thesis_driver_plays_a_cycle_as_the_replay_t_uni_2(
     # Both providers were asked through their protocols: paged klines, the chart with a crumb.
     assert sum("symbol=ETHUSDT" in s for s in seen) >= 2
     assert any(s.startswith("GET /v8/finance/chart/BRK-B?") for s in yahoo.seen)
+
+
+async def test_live_thesis_season_has_the_null_line_from_its_record_st_2(
+    shared_data: Path, tmp_path: Path, providers: tuple[str, str, list[str], YahooFake]
+) -> None:
+    """ST-2, T-MON-1: a live season's record holds the null's prices; its line is the replay's."""
+    binance_url, yahoo_url, _, _ = providers
+    agents = (*AGENTS, HostAgent(name="coin", spec="baseline:coin-flip"))
+    config = ThesisConfig(
+        season="L2", start=START, end=END, agents=agents, api_base=binance_url,
+        yahoo_base=yahoo_url,
+    )  # fmt: skip
+    second = datetime(2025, 3, 4, 16, tzinfo=UTC)
+    clock = ReplayClock(datetime(2025, 3, 3, 16, 0, 2, tzinfo=UTC))
+    with open_store(f"sqlite:///{tmp_path / 'live.db'}") as store:
+        driver = ThesisDriver(store, config, clock=clock)
+        try:
+            live = await driver.play(CYCLE)
+            clock.set(datetime(2025, 3, 4, 16, 0, 2, tzinfo=UTC))
+            live += await driver.play(second)
+        finally:
+            await driver.aclose()
+        report = season_report(store, "L2")
+    tape = load_tape(load_universe(), shared_data / "crypto_4h", shared_data / "us_equities_daily")
+    entrants, built = build_roster([f"{a.name}={a.spec}" for a in agents], [], Gateway({}))
+    with open_store(f"sqlite:///{tmp_path / 'replay.db'}") as store:
+        state = await run_season(
+            store, tape, entrants, built, season_id="L2", start=START, end=END,
+            sources={"crypto": "x", "stocks": "y"},
+        )  # fmt: skip
+    recorded = [dict(e.payload) for e in live if e.kind == tev.NULL_PRICES_READ]
+    assert recorded == [state.null_prices[str(p["round"])] for p in recorded]
+    assert len(recorded) == 2
+    assert recorded[1]["checks"]  # the coin's pick of the first cycle, at every check since
+    luck = report["luckiest_of_n"]
+    assert luck is not None
+    assert luck == build_report(state, season_null(state, tape, len(agents)))["luckiest_of_n"]
+    assert luck["agents"] == len(agents)
+    assert luck["cycles"] == 2

@@ -239,7 +239,7 @@ def season_report(store: Store, season: str, *, stream: str = "direction") -> di
         return payload
     thesis = _thesis_state(store, season)
     if thesis.started:
-        body = thesis_report(thesis, board_null(thesis))  # the line over the recorded folders
+        body = thesis_report(thesis, board_null(thesis))  # the line from the record
         body["answers"] = answers_payload(store, season)  # as `replay thesis --out` writes it
         return body
     ledger = fold(s.event for s in store.events(stream))

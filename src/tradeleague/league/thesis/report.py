@@ -10,7 +10,8 @@ marked. Money is in dollars as decimal strings; symbols are normalised.
 The luckiest-of-N line is the season's no-skill null (``league/thesis/null.py``:
 coin-flip agents simulated under the league's rules over the season's cycles),
 N the agents on the board, its figure ST-2's expected best of N; the caller
-passes it in, since it needs the season's tape (``None``: no line).
+passes it in (``board_null``: from the season's record, checked against its
+tape where one is at hand; ``None``: no line).
 """
 
 from __future__ import annotations
