@@ -88,6 +88,8 @@ DECISIONS = {
         "every monitor check between cycles",
         f"At least {CLOUD_AGENTS:,} such agents are simulated",
         "the best of each season is averaged",
+        "a live season has its line from its record alone",
+        "the record must agree with them",
         "shows no line",
     ],
 }

@@ -7,11 +7,12 @@ transparency page: every cycle's attempts, each decision with its thesis,
 invalidation level and status, and the model's reasoning (T-CYC-10).
 
 The board's luckiest-of-N line is the season's no-skill null
-(``league/thesis/null.board_null``, over the folders a replayed season
-recorded), simulated once per season and event count and kept; its
-``baseline_cloud`` is the same null's distribution of final returns, each
-agent on the board placed in it (``SeasonNull.cloud_payload``, as the
-weights and scenario boards serve it), ``None`` where the line is.
+(``league/thesis/null.board_null``, from the prices the season recorded,
+checked against its folders while they are at hand), simulated once per
+season and event count and kept; its ``baseline_cloud`` is the same
+null's distribution of final returns, each agent on the board placed in it
+(``SeasonNull.cloud_payload``, as the weights and scenario boards serve
+it), ``None`` where the line is.
 """
 
 from __future__ import annotations

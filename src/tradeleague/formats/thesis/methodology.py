@@ -59,7 +59,10 @@ THESIS_NOTES: Final = (
     "the season and the agent's name, played by the league's own rules over the season's "
     "cycles: every monitor check between cycles, the fee, and the rejections (the no-reopen "
     "rule turns away half its reopenings). At least 1,000 such agents are simulated; they are "
-    "cut into whole seasons of N, and the best of each season is averaged. The prices the "
-    "monitor reads between cycles come from the folders a replayed season recorded, so a "
-    "season whose folders are not at hand (a live one) shows no line.",
+    "cut into whole seasons of N, and the best of each season is averaged. Each cycle records "
+    "the prices these agents read (the price of the one symbol they may hold at every "
+    "monitor check since the cycle before), so a live season has its line from its record "
+    "alone; where a replayed season's folders are at hand the record must agree with them. "
+    "A season recorded before these prices were, whose folders are not at hand, shows no "
+    "line.",
 )
