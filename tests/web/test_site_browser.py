@@ -125,6 +125,20 @@ def test_every_page_loads_clean_accessible_at_both_widths(
             context.close()
 
 
+def _cloud_shows(page: Any, key: str, cloud: dict[str, Any], rows: int) -> None:
+    """The baseline cloud ``key``: one bar per bin, one mark per row, its tables the API's."""
+    figure = page.locator(f'figure.cloud[data-cloud="{key}"]')
+    assert figure.locator("svg .chart-bar").count() == len(cloud["bins"])
+    assert figure.locator("svg .chart-mark").count() == len(cloud["marks"]) == rows
+    marks = page.locator(f'table.cloud-marks[data-cloud="{key}"]')
+    below = marks.locator('[data-field="below"]').all_text_contents()  # inside <details>
+    assert below == [m["below"] for m in cloud["marks"]]
+    shown = marks.locator('[data-field="mark_return"]').all_text_contents()
+    assert shown == [m["season_return"] for m in cloud["marks"]]
+    counts = page.locator(f'table.cloud-bins[data-cloud="{key}"] td:nth-child(3)')
+    assert counts.all_text_contents() == [str(b["agents"]) for b in cloud["bins"]]
+
+
 def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], browser: Any) -> None:
     """Each board row shows value, return, drawdown and trades exactly as /api/v1 serves them."""
     base, scenario, _ = site
@@ -134,16 +148,7 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
         tr = page.locator(f'table[data-division="pro"] tr[data-agent="{row["agent"]}"]')
         for field in ("value", "season_return", "max_drawdown", "trades"):
             assert tr.locator(f'[data-field="{field}"]').inner_text() == str(row[field])
-    # the baseline cloud: one bar per bin, one mark per row, its tables the API's numbers
-    cloud = table["baseline_cloud"]
-    figure = page.locator('figure.cloud[data-cloud="pro"]')
-    assert figure.locator("svg .chart-bar").count() == len(cloud["bins"])
-    assert figure.locator("svg .chart-mark").count() == len(table["rows"])
-    marks = page.locator('table.cloud-marks[data-cloud="pro"]')
-    below = marks.locator('[data-field="below"]').all_text_contents()  # inside <details>
-    assert below == [m["below"] for m in cloud["marks"]]
-    counts = page.locator('table.cloud-bins[data-cloud="pro"] td:nth-child(3)')
-    assert counts.all_text_contents() == [str(b["agents"]) for b in cloud["bins"]]
+    _cloud_shows(page, "pro", table["baseline_cloud"], len(table["rows"]))
     context.close()
     board = httpx.get(f"{base}/api/v1/direction/boards").json()
     context, page, _ = _visit(browser, base, "/direction", 1440)
@@ -296,13 +301,13 @@ def test_thesis_board_numbers_equal_the_json_api(
             want = {True: "yes", False: "no", None: "–"}[row[field]]
             assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
     luck = page.locator('[data-field="luckiest_of_n"]').inner_text()
-    null = board["luckiest_of_n"]  # ST-2: the season's no-skill null, when its folders are at hand
-    if null is None:
-        assert board["rows"][0]["luckiest_of_n"] is None
-        assert f"{len(names)} agents with no skill: not simulated" in luck
-    else:
-        assert f": {null['expected_best_return']}%;" in luck
-        assert board["rows"][0]["luckiest_of_n"] == null["expected_best_return"]
+    # ST-2: the season's no-skill null, from its record (a synthetic tape has no folders)
+    null = board["luckiest_of_n"]
+    assert null is not None
+    assert f": {null['expected_best_return']}%;" in luck
+    assert board["rows"][0]["luckiest_of_n"] == null["expected_best_return"]
+    assert board["baseline_cloud"]["agents"] == null["simulations"]
+    _cloud_shows(page, "thesis", board["baseline_cloud"], len(names))
     # The slashed name's link reaches its page.
     page.locator(f'table.board tr[data-agent="{THESIS_SLASHED}"] a').click()
     page.wait_for_load_state()

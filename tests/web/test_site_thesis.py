@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import re
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -17,8 +19,8 @@ from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
+from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.baselines import make_baseline
-from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.league.thesis.cycle import Entrant
@@ -205,44 +207,37 @@ def test_c3_the_thesis_methodology_page_shows_the_changelog(site_db: str) -> Non
     assert "<time>2025-03-03</time> Season t1 opened" in html
 
 
-@pytest.fixture(scope="module")
-def cloud_site(
-    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[str, SeasonState, MarketTape]:
-    """A season replayed over folders still at hand: its board has the null's line and cloud."""
-    tmp = tmp_path_factory.mktemp("thesis_cloud")
-    crypto, stocks = shared_data / "crypto_4h", shared_data / "us_equities_daily"
-    tape = load_tape(load_universe(), crypto, stocks)
-    agents: dict[str, Agent] = {
-        name: BaselineAgent(name, *make_baseline(name, seed))
-        for name, seed in (("cash", 0), ("buy-and-hold", 0), ("coin-flip", 7))
-    }
-    entrants = [Entrant(name=n, spec=n, kind=a.kind, agentic=False) for n, a in agents.items()]
-    url = f"sqlite:///{tmp / 'cloud.db'}"
+def _season(url: str, season: str) -> SeasonState:
+    """Return the season folded from the store's record alone."""
+    state = SeasonState(ThesisPreset())
     with open_store(url) as store:
-        state = asyncio.run(
-            run_season(
-                store, tape, entrants, agents, season_id="c1", start=date(2025, 3, 3),
-                end=date(2025, 3, 7), sources={"crypto": str(crypto), "stocks": str(stocks)},
-            )
-        )  # fmt: skip
-    return url, state, tape
+        for stored in store.events(tev.season_stream(season)):
+            state.apply(stored.event)
+    return state
 
 
-def test_board_json_carries_the_null_cloud_with_every_agent_marked_st_2(
-    cloud_site: tuple[str, SeasonState, MarketTape],
-) -> None:
-    """ST-2: the board's cloud is the season's null, each agent's final value placed in it."""
-    url, state, tape = cloud_site
-    with _client(url) as client:
-        board = client.get("/api/v1/thesis/c1").json()
-        again = client.get("/api/v1/thesis/c1").json()
-    null = season_null(state, tape, len(board["rows"]))
+@pytest.fixture(scope="module")
+def older_db(site_db: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The same season as written before a cycle recorded its null prices, folders not at hand."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('thesis_older') / 'older.db'}"
+    with open_store(site_db) as store, open_store(url) as older:
+        older.append(s.event for s in store.events() if s.event.kind != tev.NULL_PRICES_READ)
+    return url
+
+
+def test_board_json_carries_the_null_cloud_with_every_agent_marked_st_2(site_db: str) -> None:
+    """ST-2: the board's cloud is the season's null from its record (its folders are not at
+    hand), each agent's final value placed in it."""
+    with _client(site_db) as client:
+        board = client.get("/api/v1/thesis/t1").json()
+        again = client.get("/api/v1/thesis/t1").json()
+    state = _season(site_db, "t1")
+    null = season_null(state, None, len(board["rows"]))
     assert null is not None
     cloud = board["baseline_cloud"]
     assert cloud["kind"] == "coin-flip" == board["luckiest_of_n"]["kind"]
     assert cloud["agents"] == CLOUD_AGENTS == board["luckiest_of_n"]["simulations"]
-    assert cloud["rounds"] == board["cycles"] == 4
+    assert cloud["rounds"] == board["cycles"] == 3
     assert cloud["luckiest"] == str(null.cloud.summary.luckiest)
     assert cloud["quantiles"] == {k: str(v) for k, v in null.cloud.summary.quantiles.items()}
     assert [(b["low"], b["high"], b["agents"]) for b in cloud["bins"]] == [
@@ -257,25 +252,23 @@ def test_board_json_carries_the_null_cloud_with_every_agent_marked_st_2(
         final = state.agents[row["name"]].equity[-1]
         assert mark["below"] == str(null.cloud.share_below(final))
     cash = next(m for m in cloud["marks"] if m["agent"] == "cash")
-    assert cash["season_return"] == "0.00"  # cash never trades: it is where it started
+    assert Decimal(cash["season_return"]) == 0  # cash never trades: it ends where it started
     assert again == board  # seeded by the season: the same cloud every read
 
 
-def test_board_page_draws_the_cloud_as_the_json_serves_it_st_2(
-    cloud_site: tuple[str, SeasonState, MarketTape],
-) -> None:
+def test_board_page_draws_the_cloud_as_the_json_serves_it_st_2(site_db: str) -> None:
     """ST-2: the season page's SVG, bins and marks hold the board JSON's numbers."""
-    url, _, _ = cloud_site
-    with _client(url) as client:
-        board = client.get("/api/v1/thesis/c1").json()
-        page = client.get("/thesis/c1").text
+    with _client(site_db) as client:
+        board = client.get("/api/v1/thesis/t1").json()
+        page = client.get("/thesis/t1").text
     cloud = board["baseline_cloud"]
     figure = re.search(r'<figure class="cloud" data-cloud="thesis">(.*?)</figure>', page, re.S)
     assert figure is not None
     svg = figure.group(1)
     assert svg.count('class="chart-bar"') == len(cloud["bins"])
     titles = re.findall(r'class="chart-mark"[^>]*><title>([^<]*)</title>', svg)
-    assert titles == [f"{m['name']}: {float(m['season_return']):+.2f}%" for m in cloud["marks"]]
+    want = [f"{m['name']}: {float(m['season_return']):+.2f}%" for m in cloud["marks"]]
+    assert titles == [html.escape(t) for t in want]
     assert f"final returns of {CLOUD_AGENTS} agents with no skill" in svg
     bins = re.search(r'<table class="cloud-bins" data-cloud="thesis">(.*?)</table>', page, re.S)
     assert bins is not None
@@ -286,18 +279,21 @@ def test_board_page_draws_the_cloud_as_the_json_serves_it_st_2(
         r'([^<]*)</td><td class="num" data-field="below">([^<]*)</td></tr>',
         page,
     )
-    assert marks == [(m["agent"], m["season_return"], m["below"]) for m in cloud["marks"]]
+    assert marks == [
+        (html.escape(m["agent"]), m["season_return"], m["below"]) for m in cloud["marks"]
+    ]
     line = board["luckiest_of_n"]
     assert f": {line['expected_best_return']}%;" in page
     assert f"over the season's {cloud['rounds']} cycles); each line is an agent" in page
     assert "No baseline cloud" not in page
 
 
-def test_a_season_without_its_folders_says_it_has_no_cloud_st_2(site_db: str) -> None:
-    """ST-2: where the season's folders are not at hand, no line and no cloud, said in words."""
-    with _client(site_db) as client:
+def test_a_season_without_its_null_prices_says_it_has_no_cloud_st_2(older_db: str) -> None:
+    """ST-2: recorded before its null prices, folders not at hand: no line, no cloud, in words."""
+    with _client(older_db) as client:
         board = client.get("/api/v1/thesis/t1").json()
         page = client.get("/thesis/t1").text
+    assert len(board["rows"]) == 4  # the board itself is the record's, as before
     assert board["luckiest_of_n"] is None
     assert board["baseline_cloud"] is None
     assert '<figure class="cloud"' not in page
