@@ -186,3 +186,13 @@ def test_a_record_without_null_prices_needs_its_tape_st_2(tape: MarketTape) -> N
     assert isinstance(checks, dict)
     del checks[next(iter(checks))]
     assert null_cycles(state) is None
+
+
+def test_a_held_symbol_without_a_price_at_a_cycle_gives_no_line_st_2(tape: MarketTape) -> None:
+    """ST-2: a cycle whose recorded price of the held coin is missing (a feed that failed)
+    cannot be simulated exactly: the board shows no line rather than a guess or a crash."""
+    state = _replay(tape, "gap", FTX_WEEK, 3, 1)
+    assert season_null(state, None, 1) is not None
+    held = next(p for p in state.null_prices.values() if p["held"] is not None)
+    held["price"] = None
+    assert season_null(state, None, 1) is None

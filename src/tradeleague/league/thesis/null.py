@@ -288,6 +288,9 @@ def null_values(state: SeasonState, cycles: Sequence[NullCycle], agents: int) ->
 def season_null(state: SeasonState, tape: MarketTape | None, agents: int) -> SeasonNull | None:
     """Return the board's null with ``agents`` agents; ``None`` without agents or cycles.
 
+    ``None`` too where the record cannot be simulated exactly (a held symbol
+    without a price at a cycle, say, from a feed that failed): never a guess.
+
     Its prices are the record's, checked against ``tape`` where one is given.
     """
     if agents < 1:
@@ -296,7 +299,10 @@ def season_null(state: SeasonState, tape: MarketTape | None, agents: int) -> Sea
     if cycles is None:
         return None
     start_cash = int(state.preset.start_cash)
-    values = null_values(state, cycles, max(agents, CLOUD_AGENTS))
+    try:
+        values = null_values(state, cycles, max(agents, CLOUD_AGENTS))
+    except ValueError:  # a held symbol with no price at a cycle: no exact null, so no line
+        return None
     best, seasons = expected_best(values, agents, start_cash)
     return SeasonNull(
         kind=BOARD_KIND,
