@@ -65,4 +65,8 @@ THESIS_NOTES: Final = (
     "alone; where a replayed season's folders are at hand the record must agree with them. "
     "A season recorded before these prices were, whose folders are not at hand, shows no "
     "line.",
+    "Baseline cloud: the season page draws the final returns of those 1,000 or more agents "
+    "with no skill, with a line at each agent of the board and the share of them that ended "
+    "below it; its numbers are in the tables beside it. Where the season shows no line it "
+    "shows no cloud either.",
 )
