@@ -12,7 +12,7 @@ checked against its folders while they are at hand), simulated once per
 season and event count and kept; its ``baseline_cloud`` is the same
 null's distribution of final returns, each agent on the board placed in it
 (``SeasonNull.cloud_payload``, as the weights and scenario boards serve
-it), ``None`` where the line is.
+it), ``None`` where there is no line.
 """
 
 from __future__ import annotations
