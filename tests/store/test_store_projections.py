@@ -169,3 +169,71 @@ def test_the_registry_names_what_it_knows(counter: str) -> None:
         register_projector("broken", object())  # type: ignore[arg-type]
     register_projector(counter, StreamCounter(), replace=True)
     assert isinstance(get_projector(counter), StreamCounter)
+
+
+class KindCounter:
+    """A projector that names the one kind it folds: a refresh reads no other rows for it."""
+
+    kinds: frozenset[str] = frozenset({"Noted"})
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def key(self, event: Event) -> str | None:
+        self.seen.append(event.kind)
+        return event.stream if event.kind == "Noted" else None
+
+    def initial(self) -> object:
+        return 0
+
+    def apply(self, state: object, event: Event) -> object:
+        assert isinstance(state, int)
+        return state + 1
+
+
+def _cursor(store: object, name: str) -> int:
+    from tradeleague.store.schema import projection_cursors
+
+    engine: sa.Engine = store.engine  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        query = sa.select(projection_cursors.c.last_seq).where(projection_cursors.c.name == name)
+        return int(conn.execute(query).scalar_one())
+
+
+def test_a_projector_that_names_its_kinds_reads_only_those_and_keeps_up_with_the_head(
+    db_url: str,
+) -> None:
+    """C-4: only the named kinds are read; the cursor still moves to the head, every time."""
+    projector = KindCounter()
+    register_projector("kind_count", projector)
+    try:
+        with open_store(db_url) as store:
+            store.append([Event("s1", "Other", {}, T0), Event("s1", "Noted", {}, T0)])
+            store.append([Event("s2", "Other", {}, T0)])
+            assert store.refresh_projections(["kind_count"]) == {"kind_count": 1}
+            assert projector.seen == ["Noted"]
+            assert _cursor(store, "kind_count") == 3  # past the last row, though not its kind
+            store.append([Event("s1", "Other", {}, T0)])
+            assert store.refresh_projections(["kind_count"]) == {"kind_count": 0}
+            assert _cursor(store, "kind_count") == 4
+            store.append([Event("s1", "Noted", {}, T0)])
+            assert store.refresh_projections(["kind_count"]) == {"kind_count": 1}
+            assert store.projection("kind_count", "s1") == 2
+            assert projector.seen == ["Noted", "Noted"]
+            assert verify(store).ok
+    finally:
+        unregister_projector("kind_count")
+
+
+def test_a_projector_whose_kinds_are_not_kind_names_is_refused(db_url: str) -> None:
+    """A ``kinds`` attribute that is not a frozenset of names is an error, not a silent read."""
+    projector = KindCounter()
+    projector.kinds = ["Noted"]  # type: ignore[assignment]
+    register_projector("kind_count", projector)
+    try:
+        with open_store(db_url) as store:
+            store.append([Event("s1", "Noted", {}, T0)])
+            with pytest.raises(ProjectionError, match="frozenset"):
+                store.refresh_projections(["kind_count"])
+    finally:
+        unregister_projector("kind_count")

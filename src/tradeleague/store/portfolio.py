@@ -77,6 +77,9 @@ _BOOKS_KEPT: Final = 100_000
 class PortfolioProjector:
     """Fold account openings and fills into `Portfolio.state` dicts (through `fold_account`)."""
 
+    kinds: frozenset[str] = ACCOUNT_KINDS
+    """The only kinds it folds: a refresh reads no other rows for it."""
+
     def __init__(self) -> None:
         # the portfolio behind each state this projector returned, by the state's identity:
         # a refresh hands the state back for the account's next event, and rebuilding the

@@ -4,6 +4,12 @@ Each projection keeps a cursor (the last seq it has read). A refresh locks the
 cursor row, folds the events after it through the pure projector, and writes
 the changed states and the new cursor in the same transaction, so two
 refreshes never apply an event twice.
+
+A projector may name the only kinds it folds (a ``kinds`` attribute, a
+frozenset of kind names: its ``key`` is ``None`` for every other kind); its
+refresh then reads only those rows, up to the chain head read first, and
+moves its cursor to that head. ``verify`` still folds every row through
+``key``, so a projector that folds a kind it did not name is found there.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from tradeleague.store.projection import (
     registered_projectors,
 )
 from tradeleague.store.rows import BATCH, iter_rows, row_to_stored
-from tradeleague.store.schema import projection_cursors, projections
+from tradeleague.store.schema import chain_head, projection_cursors, projections
 
 if TYPE_CHECKING:
     from tradeleague.store.event_store import Store
@@ -100,7 +106,11 @@ def _refresh_one(connection: sa.Connection, name: str, projector: Projector) -> 
     changed: dict[str, int] = {}
     last = cursor
     applied = 0
-    source = iter_rows(connection, after_seq=cursor)
+    kinds = _kinds(projector)
+    head: int | None = None
+    if kinds is not None:  # the head first: every row up to it is committed and read
+        head = int(connection.execute(sa.select(chain_head.c.seq)).scalar_one())
+    source = iter_rows(connection, after_seq=cursor, until_seq=head, kinds=kinds)
     while batch := list(islice(source, BATCH)):
         # the keys of a batch first, so the states they need are read in one query
         keyed, failed = _keyed(batch, projector)
@@ -138,6 +148,8 @@ def _refresh_one(connection: sa.Connection, name: str, projector: Projector) -> 
             ) from error
         rows.append({"name": name, "key": k, "state": text, "last_seq": s})
     upsert(connection, projections, rows, ["name", "key"])
+    if head is not None:
+        last = max(last, head)
     if last != cursor:
         connection.execute(
             sa.update(projection_cursors)
@@ -145,6 +157,16 @@ def _refresh_one(connection: sa.Connection, name: str, projector: Projector) -> 
             .values(last_seq=last)
         )
     return applied
+
+
+def _kinds(projector: Projector) -> frozenset[str] | None:
+    """Return the kinds ``projector`` says it folds, or ``None`` (it reads every row)."""
+    kinds = getattr(projector, "kinds", None)
+    if kinds is None:
+        return None
+    if not isinstance(kinds, frozenset) or not all(isinstance(k, str) for k in kinds):
+        raise ProjectionError(f"a projector's kinds must be a frozenset of kind names: {kinds!r}")
+    return kinds
 
 
 def refresh(store: Store, names: Sequence[str] | None = None) -> dict[str, int]:

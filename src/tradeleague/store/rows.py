@@ -27,6 +27,7 @@ def read_batch(
     after_seq: int = 0,
     until_seq: int | None = None,
     limit: int = BATCH,
+    kinds: frozenset[str] | None = None,
 ) -> list[sa.Row[tuple[object, ...]]]:
     """Return up to ``limit`` raw ``events`` rows with ``after_seq < seq <= until_seq``.
 
@@ -36,10 +37,14 @@ def read_batch(
         Only this stream's rows, if given.
     until_seq
         No upper bound when ``None``.
+    kinds
+        Only rows of these kinds, if given.
     """
     query = sa.select(events).where(events.c.seq > after_seq).order_by(events.c.seq).limit(limit)
     if stream is not None:
         query = query.where(events.c.stream == stream)
+    if kinds is not None:
+        query = query.where(events.c.kind.in_(sorted(kinds)))
     if until_seq is not None:
         query = query.where(events.c.seq <= until_seq)
     return list(connection.execute(query).all())
@@ -52,12 +57,18 @@ def iter_rows(
     after_seq: int = 0,
     until_seq: int | None = None,
     batch: int = BATCH,
+    kinds: frozenset[str] | None = None,
 ) -> Iterator[sa.Row[tuple[object, ...]]]:
     """Yield every raw row `read_batch` would, batch after batch (keyset pagination)."""
     last = after_seq
     while True:
         rows = read_batch(
-            connection, stream=stream, after_seq=last, until_seq=until_seq, limit=batch
+            connection,
+            stream=stream,
+            after_seq=last,
+            until_seq=until_seq,
+            limit=batch,
+            kinds=kinds,
         )
         yield from rows
         if len(rows) < batch:

@@ -49,6 +49,9 @@ class WeightsEntriesProjector:
     store loads it from JSON, a rebuild starts from ``initial``).
     """
 
+    kinds: frozenset[str] = _KINDS
+    """The only kinds it folds: a refresh reads no other rows for it."""
+
     def key(self, event: Event) -> str | None:
         """Return the season stream for the kinds it folds, else ``None``."""
         if event.stream.startswith(STREAM_PREFIX) and event.kind in _KINDS:
