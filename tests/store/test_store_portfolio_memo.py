@@ -62,3 +62,40 @@ def test_a_state_it_did_not_return_is_rebuilt_not_remembered() -> None:
     changed = {"cash": "5000000", "positions": {}}
     after = projector.apply(changed, buy)
     assert after == {"cash": str(5_000_000 - 1000 * 10**6), "positions": {"AAPL": "10000000"}}
+
+
+@given(_fills)
+def test_a_recorded_fill_is_the_fill_its_payload_parses_to_and_is_not_parsed_again(
+    fills: list[tuple[str, int, int]],
+) -> None:
+    """C-4: ``order_filled`` hands its fill to the folds; it is exactly what the payload holds.
+
+    Each fill kept for an event's payload equals ``Fill.from_payload`` of that
+    payload (so the shortcut changes nothing), and folding the events parses
+    no fill.
+    """
+    from tradeleague.sim import accounts
+
+    events = _events(fills)
+    for event in events[1:]:
+        recorded = event.payload_view["fill"]
+        assert isinstance(recorded, dict)
+        kept = accounts._PARSED[id(recorded)]
+        assert kept[0] is recorded
+        assert kept[1] == Fill.from_payload(recorded)
+    parsed: list[object] = []
+    real = Fill.from_payload
+
+    def counting(payload: dict[str, object]) -> Fill:
+        parsed.append(payload)
+        return real(payload)
+
+    try:
+        Fill.from_payload = counting  # type: ignore[method-assign]
+        state: object = None
+        projector = PortfolioProjector()
+        for event in events:
+            state = projector.apply(state, event)
+    finally:
+        Fill.from_payload = real  # type: ignore[method-assign]
+    assert parsed == []

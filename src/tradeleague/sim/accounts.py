@@ -9,7 +9,9 @@ portfolio means the same thing wherever it is read back.
 A fill's payload is parsed once per payload object: the season state and the
 ``portfolio`` projection fold the same events (the same shared payload view,
 `Event.payload_view`) one after the other, and the second fold takes the
-`Fill` the first made (`_fill_of`).
+`Fill` the first made (`_fill_of`). The code that records a fill hands its
+`Fill` over with the event's payload (`remember_fill`), so a replay that
+folds the events it has just made parses no fill at all.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from tradeleague.sim.errors import PayloadError
 from tradeleague.sim.fill import Fill, parse_int_str
 from tradeleague.sim.portfolio import Portfolio
 
-__all__ = ["ACCOUNT_KINDS", "account_of", "fold_account"]
+__all__ = ["ACCOUNT_KINDS", "account_of", "fold_account", "remember_fill"]
 
 _FILLS_KEPT: Final = 100_000
 """Fill payloads whose parsed `Fill` is kept (as many as the store keeps appended events)."""
@@ -83,6 +85,18 @@ def fold_account(
     if not isinstance(fill, dict):
         raise PayloadError(f"{kind}: payload needs a 'fill' object")
     return portfolio.apply(_fill_of(fill))
+
+
+def remember_fill(payload: Mapping[str, object], fill: Fill) -> None:
+    """Keep ``fill`` as what ``payload`` parses to, so no fold of it parses it again.
+
+    Only for a payload that is ``fill.to_payload()`` as an event decoded it
+    (`Event.payload_view` of the payload the fill was recorded with): the
+    round trip gives the same fill back exactly (a property test holds it).
+    """
+    if len(_PARSED) >= _FILLS_KEPT:
+        _PARSED.clear()
+    _PARSED[id(payload)] = (payload, fill)
 
 
 def _fill_of(payload: dict[str, object]) -> Fill:

@@ -24,6 +24,7 @@ from typing import Final
 from tradeleague.events import Event, EventKind
 from tradeleague.money import Usd
 from tradeleague.sim import ACCOUNT_KINDS, Fill, Portfolio, account_of, fold_account
+from tradeleague.sim.accounts import remember_fill
 
 __all__ = [
     "PORTFOLIO",
@@ -67,7 +68,11 @@ def order_filled(
     if {"account", "fill"} & payload.keys():
         raise ValueError("extra payload fields may not be named 'account' or 'fill'")
     payload.update(account=account, fill=fill.to_payload())
-    return Event(stream, EventKind.ORDER_FILLED, payload, occurred_at)
+    event = Event(stream, EventKind.ORDER_FILLED, payload, occurred_at)
+    recorded = event.payload_view["fill"]
+    if isinstance(recorded, dict):  # the folds of this event take the fill, not its text
+        remember_fill(recorded, fill)
+    return event
 
 
 _BOOKS_KEPT: Final = 100_000
