@@ -76,6 +76,7 @@ def test_a_recorded_fill_is_the_fill_its_payload_parses_to_and_is_not_parsed_aga
     """
     from tradeleague.sim import accounts
 
+    accounts._PARSED.clear()  # room for every fill here (a full memo starts over)
     events = _events(fills)
     for event in events[1:]:
         recorded = event.payload_view["fill"]
