@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 
+from tradeleague.collect import fewer_collections
 from tradeleague.events import Event, canonical_json
 from tradeleague.store.projection import (
     ProjectionError,
@@ -176,7 +177,8 @@ def refresh(store: Store, names: Sequence[str] | None = None) -> dict[str, int]:
     """
     chosen = registered_projectors() if names is None else {n: get_projector(n) for n in names}
     applied: dict[str, int] = {}
-    for name, projector in sorted(chosen.items()):
-        with store.transaction("refresh projections in", write=True) as connection:
-            applied[name] = _refresh_one(connection, name, projector)
+    with fewer_collections():  # a refresh after a replay folds as many events as it wrote
+        for name, projector in sorted(chosen.items()):
+            with store.transaction("refresh projections in", write=True) as connection:
+                applied[name] = _refresh_one(connection, name, projector)
     return applied

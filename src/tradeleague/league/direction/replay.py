@@ -25,6 +25,7 @@ from tradeleague.agents.recorded import NotACallRecord, calls_in
 from tradeleague.broker.base import Broker
 from tradeleague.broker.paper import PaperBroker
 from tradeleague.clock import ReplayClock
+from tradeleague.collect import collecting_less
 from tradeleague.errors import ConfigError
 from tradeleague.events import utc_iso
 from tradeleague.feeds.candles.base import CandleSource
@@ -101,6 +102,7 @@ def load_board(
     return build_board(view, scoring_version=p.scoring_version, sparkline=p.sparkline)
 
 
+@collecting_less
 async def replay_direction(
     store: Store,
     dataset: Dataset,

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime
 
 from tradeleague.agents.base import Agent
 from tradeleague.clock import ReplayClock
+from tradeleague.collect import collecting_less
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.league.pacing import ReplayPacing
@@ -34,6 +35,7 @@ def replay_season_id(start: date, end: date) -> str:
     return f"replay-{start}-{end}"
 
 
+@collecting_less
 async def run_season(
     store: Store,
     tape: MarketTape,

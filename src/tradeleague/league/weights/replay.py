@@ -24,6 +24,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from tradeleague.agents.base import Agent, resume_agent
 from tradeleague.agents.recorded import NotACallRecord, calls_in
 from tradeleague.clock import ReplayClock
+from tradeleague.collect import collecting_less
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
 from tradeleague.feeds import FrozenBarsSource, PriceSource
@@ -210,6 +211,7 @@ resume_agents = _resume_agents
 """Resume every agent after the turns a season already played (the host's restart too)."""
 
 
+@collecting_less
 async def run_season(
     store: Store,
     source: FrozenBarsSource,
