@@ -19,6 +19,7 @@ from tradeleague.formats.scenario.methodology import SCENARIO_NOTES
 from tradeleague.formats.scenario.null import CLOUD_AGENTS, EXPOSURE_BPS, FLIPS, scenario_null
 from tradeleague.stats import percent
 from tradeleague.store import open_store
+from web.cloud_tables import bin_cells, cloud_tables  # type: ignore[import-not-found]
 from web.site_fill import fill_scenario  # type: ignore[import-not-found]
 
 
@@ -86,15 +87,8 @@ def test_the_board_page_draws_the_cloud_and_the_line_as_the_api_serves(tmp_path:
     assert figure is not None
     assert figure.group(1).count('class="chart-bar"') == len(cloud["bins"])
     assert figure.group(1).count('class="chart-mark"') == len(board["entries"]) == 2
-    bins = re.search(r'<table class="cloud-bins" data-cloud="scenario">(.*?)</table>', page, re.S)
-    assert bins is not None
-    cells = re.findall(r'<td class="num">([^<]*)</td>', bins.group(1))
-    assert cells == [str(x) for b in cloud["bins"] for x in (b["low"], b["high"], b["agents"])]
-    marks = re.findall(
-        r'<tr data-mark="([^"]*)"><td>[^<]*</td><td class="num" data-field="mark_return">'
-        r'([^<]*)</td><td class="num" data-field="below">([^<]*)</td></tr>',
-        page,
-    )
+    cells, marks = cloud_tables(page, "scenario")
+    assert cells == bin_cells(cloud)
     assert marks == [(m["agent"], m["season_return"], m["below"]) for m in cloud["marks"]]
     luck = re.search(r'<p class="luck" data-field="luckiest_of_n">(.*?)</p>', page, re.S)
     assert luck is not None

@@ -29,6 +29,7 @@ from tradeleague.league.thesis.null import CLOUD_AGENTS, season_null
 from tradeleague.league.thesis.replay import run_season
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.store import open_store
+from web.cloud_tables import bin_cells, cloud_tables  # type: ignore[import-not-found]
 
 EVIL = "<script>alert(1)</script> & more"
 
@@ -270,15 +271,8 @@ def test_board_page_draws_the_cloud_as_the_json_serves_it_st_2(site_db: str) -> 
     want = [f"{m['name']}: {float(m['season_return']):+.2f}%" for m in cloud["marks"]]
     assert titles == [html.escape(t) for t in want]
     assert f"final returns of {CLOUD_AGENTS} agents with no skill" in svg
-    bins = re.search(r'<table class="cloud-bins" data-cloud="thesis">(.*?)</table>', page, re.S)
-    assert bins is not None
-    cells = re.findall(r'<td class="num">([^<]*)</td>', bins.group(1))
-    assert cells == [str(x) for b in cloud["bins"] for x in (b["low"], b["high"], b["agents"])]
-    marks = re.findall(
-        r'<tr data-mark="([^"]*)"><td>[^<]*</td><td class="num" data-field="mark_return">'
-        r'([^<]*)</td><td class="num" data-field="below">([^<]*)</td></tr>',
-        page,
-    )
+    cells, marks = cloud_tables(page, "thesis")
+    assert cells == bin_cells(cloud)
     assert marks == [
         (html.escape(m["agent"]), m["season_return"], m["below"]) for m in cloud["marks"]
     ]
