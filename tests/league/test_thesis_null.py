@@ -196,3 +196,15 @@ def test_a_held_symbol_without_a_price_at_a_cycle_gives_no_line_st_2(tape: Marke
     held = next(p for p in state.null_prices.values() if p["held"] is not None)
     held["price"] = None
     assert season_null(state, None, 1) is None
+
+
+def test_a_record_whose_null_prices_are_not_numbers_gives_no_line_st_2(tape: MarketTape) -> None:
+    """ST-2: null prices edited into text or past int64 give no line, never an error."""
+    for garbage in ("abc", str(10**30), {"nested": "object"}):
+        state = _replay(tape, "garbage", FTX_WEEK, 3, 1)
+        held = next(p for p in state.null_prices.values() if p["checks"])
+        checks = held["checks"]
+        assert isinstance(checks, dict)
+        checks[next(iter(checks))] = garbage
+        assert season_null(state, None, 1) is None
+        assert board_rows(state, None)  # the board itself still reads

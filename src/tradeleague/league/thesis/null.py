@@ -288,21 +288,24 @@ def null_values(state: SeasonState, cycles: Sequence[NullCycle], agents: int) ->
 def season_null(state: SeasonState, tape: MarketTape | None, agents: int) -> SeasonNull | None:
     """Return the board's null with ``agents`` agents; ``None`` without agents or cycles.
 
-    ``None`` too where the record cannot be simulated exactly (a held symbol
-    without a price at a cycle, say, from a feed that failed): never a guess.
+    ``None`` too where the record cannot be read or simulated exactly (a price
+    that is not a number, a held symbol without a price at a cycle): never a
+    guess, never an error on a board read.
 
     Its prices are the record's, checked against ``tape`` where one is given.
     """
     if agents < 1:
         return None
-    cycles = null_cycles(state, tape)
-    if cycles is None:
+    try:
+        cycles = null_cycles(state, tape)
+        if cycles is None:
+            return None
+        values = null_values(state, cycles, max(agents, CLOUD_AGENTS))
+    except (ValueError, TypeError, KeyError, OverflowError):
+        # a record the null cannot read (a price that is not a number, or too large for
+        # its arrays) or cannot simulate exactly (a held symbol without a price): no line
         return None
     start_cash = int(state.preset.start_cash)
-    try:
-        values = null_values(state, cycles, max(agents, CLOUD_AGENTS))
-    except ValueError:  # a held symbol with no price at a cycle: no exact null, so no line
-        return None
     best, seasons = expected_best(values, agents, start_cash)
     return SeasonNull(
         kind=BOARD_KIND,
