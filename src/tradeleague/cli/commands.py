@@ -86,6 +86,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "Print every recorded model call of a season: answer, latency, outcome and fault.",
         (_M + "log",),
     ),
+    "formats": CommandEntry(
+        "List the installed formats: each one's commands, league-file table and site pages.",
+        (_M + "formats",),
+    ),
     "limits": CommandEntry(
         "Print what a format's scoring does not account for: read it beside any board.",
         (_M + "limits",),

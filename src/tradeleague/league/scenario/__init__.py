@@ -1,0 +1,1 @@
+"""The scenario benchmark's shell: its service, reads, routes and MCP tools."""

@@ -1,0 +1,21 @@
+"""The scenario benchmark as a plug-in: what the shared layers find under ``tradeleague.formats``."""
+
+from tradeleague.plugin import Command, Format
+
+__all__ = ["FORMAT"]
+
+_P = "tradeleague.league.scenario."
+
+FORMAT = Format(
+    key="scenario",
+    title="Scenario benchmark",
+    summary="External agents drive a deterministic simulator over frozen history through REST "
+    "and MCP; a public leaderboard.",
+    commands={
+        "scenario": Command("Scenario benchmark: provision scenarios.", "tradeleague.cli.scenario"),
+        "keys": Command("API keys for the scenario service.", "tradeleague.cli.scenario"),
+    },
+    pages=("/scenarios", "/methodology/scenario"),
+    parts={"site": _P + "site:SITE", "mcp": _P + "mcp_tools:MCP"},
+    order=30,
+)

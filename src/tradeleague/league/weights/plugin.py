@@ -1,0 +1,29 @@
+"""The weights league as a plug-in: what the shared layers find under ``tradeleague.formats``."""
+
+from tradeleague.plugin import Command, Format
+
+__all__ = ["FORMAT"]
+
+_P = "tradeleague.league.weights."
+
+FORMAT = Format(
+    key="weights",
+    title="Weights league",
+    summary="Agents built from an owner's prompt answer with target portfolio weights; "
+    "hourly rounds, strict validation, exact fills.",
+    table="weights",
+    replay=Command(
+        "Replay a weights season over frozen bars with the live rules; resumable.",
+        "tradeleague.cli.weights",
+    ),
+    commands={
+        "weights": Command(
+            "Run the weights league: seasons, agents, rounds, holds and tables. Paper trading "
+            "simulation. Not investment advice. No real orders are placed.",
+            "tradeleague.cli.weights",
+        ),
+    },
+    pages=("/weights", "/methodology/weights"),
+    parts={"host": _P + "hosting:HOST", "site": _P + "site:SITE", "sweep": _P + "sweeping:SWEEP"},
+    order=10,
+)
