@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from tradeleague.disclaimer import DISCLAIMER
@@ -34,18 +35,20 @@ def formats(
         return
     table = Table(title="Installed formats", show_lines=True)
     for column in ("format", "title", "commands", "league file", "pages"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, no_wrap=column != "title")
     for f in found:
         commands = ([f["replay"]] if f["replay"] else []) + f["commands"]
         table.add_row(
-            f["key"],
-            f"{f['title']}\n[dim]{f['summary']}[/]",
-            "\n".join(commands) or "-",
-            f["league_file_table"] or "not hosted",
-            "\n".join(f["pages"]) or "-",
+            escape(f["key"]),
+            escape(f["title"]),
+            escape("\n".join(commands)) or "-",
+            escape(f["league_file_table"] or "not hosted"),
+            escape("\n".join(f["pages"])) or "-",
         )
     console = Console()
     console.print(table)
+    for f in found:
+        console.print(f"[bold]{escape(f['key'])}[/]: {escape(f['summary'])}", highlight=False)
     console.print(DISCLAIMER, highlight=False)
 
 
