@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tradeleague.events.weights import season_stream
 from tradeleague.formats.weights import Division
-from tradeleague.league.weights.events import season_stream
 from tradeleague.league.weights.replay import replay_season_id
 from tradeleague.store import open_store, verify
 

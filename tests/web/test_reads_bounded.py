@@ -29,10 +29,10 @@ from tradeleague.api.service.publishing import LUCKS_KEPT
 from tradeleague.clock import WallClock
 from tradeleague.events import Event
 from tradeleague.events import thesis as tev
+from tradeleague.events import weights as ev
 from tradeleague.formats.scenario.luck import RunRecord, scenario_luck
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.league.thesis.state import SeasonState as ThesisState
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.report import agent_season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.store import Store, StoredEvent, open_store

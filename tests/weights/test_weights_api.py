@@ -20,9 +20,9 @@ from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind, check_events
+from tradeleague.events import weights as ev
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import SCORING_VERSION, Division, chart_points
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights import ops as ops
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season

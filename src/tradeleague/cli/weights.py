@@ -45,7 +45,7 @@ from tradeleague.league.answers import answers_payload
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents, owner_key_readers
-from tradeleague.league.weights.events import season_stream
+from tradeleague.events.weights import season_stream
 from tradeleague.league.weights.replay import (
     RosterEntry,
     recorded_answers,

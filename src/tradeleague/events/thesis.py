@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from tradeleague.events import streams
 from tradeleague.events.common import FILL_FIELDS, EventKind
 from tradeleague.events.schema import ARR, BOOL, INT, NULL, OBJ, STR, Field, opt, register, req
 
@@ -40,8 +41,8 @@ _BOOK = req("book", OBJ, doc="the book after: portfolio state, theses, recent cl
 
 
 def season_stream(season_id: str) -> str:
-    """Return the stream of season ``season_id``."""
-    return f"{FORMAT}/{season_id}"
+    """Return the stream of season ``season_id`` (`tradeleague.events.streams.season_stream`)."""
+    return streams.season_stream(FORMAT, season_id)
 
 
 def _t(kind: str, fields: tuple[Field, ...], doc: str) -> None:

@@ -1,14 +1,20 @@
-"""The weights league's event kinds and payload schemas (C-4, W-*).
+"""The weights league's events: its stream, kinds, payload schemas and payload helpers (C-4, W-*).
 
 Every step of a weights season is one of these facts in the stream
-``weights/<season id>``. Amounts are micro-unit integers as decimal strings;
-times are ISO 8601 UTC text (`tradeleague.events.utc_iso`).
+``weights/<season id>`` (`season_stream`); the league state, the tables, the
+report and the ``weights_entries`` projection are folds over them. Amounts are
+micro-unit integers as decimal strings; times are ISO 8601 UTC text
+(`tradeleague.events.utc_iso`, `iso` here).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Final, Protocol
 
+from tradeleague.events import streams
+from tradeleague.events.base import Event, utc_iso
 from tradeleague.events.common import FILL_FIELDS, EventKind
 from tradeleague.events.schema import (
     ARR,
@@ -33,11 +39,59 @@ __all__ = [
     "MARKET_CLOSED",
     "PROMPT_CHANGED",
     "STRATEGY_SUMMARIZED",
+    "STREAM_PREFIX",
     "UNIVERSE_CHOSEN",
     "UNIVERSE_ROW_FIELDS",
+    "Book",
+    "book_payload",
+    "event",
+    "iso",
+    "season_stream",
 ]
 
 FORMAT: Final = "weights"
+
+STREAM_PREFIX: Final = streams.stream_prefix(FORMAT)
+"""Every weights season's stream starts with this."""
+
+
+def season_stream(season_id: str) -> str:
+    """Return the stream of season ``season_id`` (`tradeleague.events.streams.season_stream`)."""
+    return streams.season_stream(FORMAT, season_id)
+
+
+def event(stream: str, kind: str, payload: Mapping[str, object], at: datetime) -> Event:
+    """Return an event of ``kind`` in ``stream`` at ``at``."""
+    return Event(stream, kind, payload, at)
+
+
+class Book(Protocol):
+    """What an entry's book fields are read from: a portfolio's cash and positions."""
+
+    @property
+    def cash(self) -> int:
+        """Cash in micro-units."""
+        ...
+
+    @property
+    def positions(self) -> Mapping[str, int]:
+        """Signed quantity held of each symbol, in micro-units."""
+        ...
+
+
+def book_payload(portfolio: Book, value: int) -> dict[str, object]:
+    """Return the value, cash and holdings fields an entry carries."""
+    return {
+        "value": str(value),
+        "cash": str(int(portfolio.cash)),
+        "holdings": {s: str(int(q)) for s, q in sorted(portfolio.positions.items())},
+    }
+
+
+def iso(moment: datetime) -> str:
+    """Return ``moment`` as canonical UTC text."""
+    return utc_iso(moment)
+
 
 AGENT_CREATED: Final = "AgentCreated"
 PROMPT_CHANGED: Final = "PromptChanged"

@@ -25,6 +25,7 @@ from tradeleague.clock import Clock, ReplayClock
 from tradeleague.errors import ConfigError, DataError
 from tradeleague.events import Event
 from tradeleague.events import thesis as tev
+from tradeleague.events import weights as wev
 from tradeleague.events.host import NO_UNIVERSE, SLOT_MISSED, host_stream
 from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.feeds.candles.base import CandleSource
@@ -49,7 +50,6 @@ from tradeleague.league.thesis.cycle import CycleConfig
 from tradeleague.league.thesis.data import load_tape, replay_sources
 from tradeleague.league.thesis.live import LiveTape
 from tradeleague.league.thesis.season import ThesisSeason
-from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, opening_events, resume_agents
 from tradeleague.league.weights.round import RoundConfig, play_round

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind, utc_iso
 from tradeleague.events import thesis as tev
+from tradeleague.events import weights as wev
 from tradeleague.formats.direction.board import build_board
 from tradeleague.formats.direction.ledger import fold
 from tradeleague.formats.direction.preset import DirectionPreset
@@ -31,7 +32,6 @@ from tradeleague.league.answers import answers_payload
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import build_report as thesis_report
 from tradeleague.league.thesis.state import SeasonState as ThesisState
-from tradeleague.league.weights import events as wev
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_view

@@ -24,6 +24,7 @@ from tradeleague.agents.recorded import call_record_of
 from tradeleague.calls import Outcome
 from tradeleague.events import Event, EventKind
 from tradeleague.events import thesis as tev
+from tradeleague.events import weights as wev
 from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.store import Store, StoredEvent
 
@@ -138,7 +139,7 @@ class CallRow:
 
 def season_streams(season: str) -> tuple[str, ...]:
     """Return the streams a season id may name: itself, ``weights/ID`` and ``thesis/ID``."""
-    return (season, f"weights/{season}", tev.season_stream(season))
+    return (season, wev.season_stream(season), tev.season_stream(season))
 
 
 def _season_events(store: Store, season: str) -> Iterable[StoredEvent]:

@@ -48,6 +48,7 @@ from fastapi.responses import JSONResponse
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind
+from tradeleague.events import weights as ev
 from tradeleague.formats.weights import (
     LEAGUE_PAUSED,
     ClosedReason,
@@ -61,7 +62,6 @@ from tradeleague.formats.weights import (
     plain_text,
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.report import season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries

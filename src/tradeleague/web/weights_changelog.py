@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from tradeleague.events import Event, EventKind
+from tradeleague.events import weights as ev
 from tradeleague.formats.weights.text import plain_text
-from tradeleague.league.weights import events as ev
 from tradeleague.money import micros_to_str
 
 __all__ = ["changelog_entries"]

@@ -28,11 +28,11 @@ from tradeleague.api.service.rows import iso
 from tradeleague.api.service.tables import api_accounts, api_keys, scenario_runs
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
+from tradeleague.events import weights as ev
 from tradeleague.formats.weights import Division, WeightsPreset, division_cap
 from tradeleague.keys import Secret, mask
 from tradeleague.keys.stored import OwnerKeys
 from tradeleague.keys.vault import KeyUnreadable
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights import ops
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.league.weights.summary import latest_summaries

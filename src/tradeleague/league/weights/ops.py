@@ -14,6 +14,7 @@ from datetime import datetime
 from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
+from tradeleague.events import weights as ev
 from tradeleague.formats.weights import (
     Division,
     WeightsPreset,
@@ -22,7 +23,6 @@ from tradeleague.formats.weights import (
     season_window,
 )
 from tradeleague.ids import new_id
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_event
 from tradeleague.store import Store

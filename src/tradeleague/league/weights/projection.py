@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from tradeleague.events import Event, EventKind
-from tradeleague.league.weights.events import ENTRY_KINDS, STREAM_PREFIX
+from tradeleague.events.weights import ENTRY_KINDS, STREAM_PREFIX
 from tradeleague.money import Usd
 from tradeleague.sim import ACCOUNT_KINDS, Portfolio, account_of, fold_account
 from tradeleague.store.projection import register_projector

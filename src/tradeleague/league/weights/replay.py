@@ -27,6 +27,7 @@ from tradeleague.clock import ReplayClock
 from tradeleague.collect import collecting_less
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
+from tradeleague.events import weights as ev
 from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.formats.weights import (
     Division,
@@ -36,7 +37,6 @@ from tradeleague.formats.weights import (
     round_hours_on,
 )
 from tradeleague.league.pacing import ReplayPacing
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_event

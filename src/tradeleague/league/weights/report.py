@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.events import weights as ev
 from tradeleague.formats.weights import AgentRecord, Division
 from tradeleague.formats.weights.luck import (
     AgentLuck,
@@ -37,7 +38,6 @@ from tradeleague.formats.weights.luck import (
     benchmark_symbol,
     table_luck,
 )
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.null import season_null
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.money import micros_to_str

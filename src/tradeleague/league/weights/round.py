@@ -28,6 +28,7 @@ from tradeleague.agents.baselines import WeightsView
 from tradeleague.calls import CallParams, Outcome
 from tradeleague.clock import Clock
 from tradeleague.events import Event, EventKind, model_called_payload
+from tradeleague.events import weights as ev
 from tradeleague.feeds import PriceSource, SourceReading
 from tradeleague.formats.weights import (
     AskFacts,
@@ -54,7 +55,6 @@ from tradeleague.formats.weights import (
 )
 from tradeleague.league.pacing import Pacing
 from tradeleague.league.turns import GRACE_S
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
 from tradeleague.money import Usd

@@ -13,6 +13,7 @@ from datetime import date, datetime
 from typing import Any
 
 from tradeleague.events import Event, EventKind
+from tradeleague.events import weights as ev
 from tradeleague.formats.weights import (
     AgentRecord,
     Division,
@@ -24,7 +25,6 @@ from tradeleague.formats.weights import (
     counts_toward_pause,
     rank_table,
 )
-from tradeleague.league.weights import events as ev
 from tradeleague.money import Qty, Usd
 from tradeleague.sim import Portfolio, fold_account
 

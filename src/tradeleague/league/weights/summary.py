@@ -21,9 +21,9 @@ from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind, model_called_payload
+from tradeleague.events import weights as ev
 from tradeleague.events.weights import STRATEGY_SUMMARIZED
 from tradeleague.formats.weights import summary_shown
-from tradeleague.league.weights import events as ev
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.gateway import Call, ModelGateway
 from tradeleague.llm.records import CallKey, CallRecord

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event
+from tradeleague.events import weights as ev
 from tradeleague.events.weights import UNIVERSE_CHOSEN
 from tradeleague.formats.weights import (
     FeedReading,
@@ -33,7 +34,6 @@ from tradeleague.formats.weights import (
     WeightsPreset,
     choose_universe,
 )
-from tradeleague.league.weights import events as ev
 from tradeleague.money import micros_to_str
 
 if TYPE_CHECKING:
