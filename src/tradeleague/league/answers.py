@@ -2,8 +2,9 @@
 
 Every format records a ``ModelCalled`` event per attempt and how each turn
 ended: one entry per turn (``DecisionMade``, ``NoDecisionMade`` or
-``TurnSkipped``), or in the thesis league one ``AttemptJudged`` per attempt
-(the answer and, after a rejection, its correction). ``turn_ends`` reads both
+``TurnSkipped``), or, in a format whose turn may take several attempts (the
+thesis league's answer and correction), one judged event per attempt, which
+the format's ``turns`` part (`AttemptReader`) reads. ``turn_ends`` reads both
 as one ending per turn. This module folds a season's events into the rows
 ``tradeleague log`` prints and REPORT.json carries (the raw answer text
 without invisible characters (C-10), the latency, the outcome and the
@@ -18,18 +19,19 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.calls import Outcome
 from tradeleague.events import Event, EventKind
-from tradeleague.events import thesis as tev
-from tradeleague.events import weights as wev
+from tradeleague.events.streams import season_stream
 from tradeleague.llm.records import CallRecord, RecordFormatError
+from tradeleague.plugin import formats
 from tradeleague.store import Store, StoredEvent
 
 __all__ = [
     "AgentSummary",
+    "AttemptReader",
     "CallRow",
     "TurnEnd",
     "answers_payload",
@@ -138,8 +140,8 @@ class CallRow:
 
 
 def season_streams(season: str) -> tuple[str, ...]:
-    """Return the streams a season id may name: itself, ``weights/ID`` and ``thesis/ID``."""
-    return (season, wev.season_stream(season), tev.season_stream(season))
+    """Return the streams a season id may name: itself, and each format's ``FORMAT/ID``."""
+    return (season, *(season_stream(f.key, season) for f in formats()))
 
 
 def _season_events(store: Store, season: str) -> Iterable[StoredEvent]:
@@ -268,47 +270,45 @@ class TurnEnd:
     reason: str | None = None
 
 
-def _judged_end(payload: dict[str, Any], agent: str) -> TurnEnd:
-    """Return the ending of one thesis attempt (T-CYC-7, T-CYC-9).
+class AttemptReader(Protocol):
+    """A format's ``turns`` part: how one attempt of a turn of several attempts ended.
 
-    A valid answer is a decision (an empty list of actions too), unless every
-    one of its actions was rejected: then it is no decision, its reason the
-    first action's code, as for an answer rejected whole (the answer's code).
-    A call that did not answer is no decision, its reason the call's outcome;
-    a fault on the league's side is a skipped turn.
+    A turn is every attempt an agent made in one round; it is a decision if any
+    attempt was, else it ends as its last attempt did, and it ends with its
+    round's ``RoundFinished``.
     """
-    outcome = str(payload.get("outcome") or "unknown")
-    if outcome == "fault":
-        return TurnEnd(agent, SKIPPED, "league_fault")
-    if outcome != Outcome.ANSWERED.value:
-        return TurnEnd(agent, NO_DECISION, outcome)
-    reason = payload.get("answer_reason")
-    if reason is not None:
-        return TurnEnd(agent, NO_DECISION, str(reason))
-    decisions = payload.get("decisions")
-    rows = [d for d in decisions if isinstance(d, dict)] if isinstance(decisions, list) else []
-    if rows and all(d.get("status") == "rejected" for d in rows):
-        return TurnEnd(agent, NO_DECISION, str(rows[0].get("reason_code") or "rejected"))
-    return TurnEnd(agent, DECISION)
+
+    kind: str
+    """The event kind that records one judged attempt (with ``agent`` and ``round``)."""
+
+    def judge(self, payload: dict[str, Any], agent: str) -> TurnEnd:
+        """Return how the attempt recorded in ``payload`` ended."""
+        ...
+
+
+def _attempt_readers() -> dict[str, AttemptReader]:
+    readers = (f.part("turns") for f in formats() if f.has("turns"))
+    return {reader.kind: reader for reader in readers}
 
 
 def turn_ends(events: Iterable[Event]) -> Iterator[TurnEnd]:
     """Yield how each turn in ``events`` ended, in the order the turns end.
 
     ``DecisionMade``, ``NoDecisionMade`` and ``TurnSkipped`` are one turn each.
-    A thesis turn is its ``AttemptJudged`` events (the answer, then the
-    correction if there was one): it is a decision if either attempt was a
-    valid answer, else it ends as its last attempt did; it ends with its
-    cycle's ``RoundFinished`` (or with ``events``).
+    A turn of several attempts (a format's `AttemptReader`: the thesis league's
+    answer, then its correction if there was one) is a decision if any attempt
+    was, else it ends as its last attempt did; it ends with its round's
+    ``RoundFinished`` (or with ``events``).
     """
+    readers = _attempt_readers()
     open_turns: dict[tuple[str, str], TurnEnd] = {}
     for event in events:
         kind, payload = event.kind, event.payload
         agent = payload.get("agent")
-        if kind == tev.ATTEMPT_JUDGED and isinstance(agent, str):
+        if kind in readers and isinstance(agent, str):
             key = (str(payload.get("round")), agent)
             before = open_turns.get(key)
-            end = _judged_end(payload, agent)
+            end = readers[kind].judge(payload, agent)
             open_turns[key] = before if before is not None and before.ending == DECISION else end
         elif kind == EventKind.ROUND_FINISHED:
             cycle = str(payload.get("round"))
@@ -334,6 +334,7 @@ def summarise(store: Store, season: str) -> list[AgentSummary]:
     ``error_class``.
     """
     agents: dict[str, AgentSummary] = {}
+    attempts = frozenset(_attempt_readers())
 
     def of(name: str) -> AgentSummary:
         return agents.setdefault(name, AgentSummary(name))
@@ -343,8 +344,8 @@ def summarise(store: Store, season: str) -> list[AgentSummary]:
             kind, payload = stored.event.kind, stored.event.payload
             if kind != EventKind.MODEL_CALLED:
                 name = payload.get("agent")
-                if kind == tev.ATTEMPT_JUDGED and isinstance(name, str):
-                    of(name)  # listed when first judged, not when its cycle ends
+                if kind in attempts and isinstance(name, str):
+                    of(name)  # listed when first judged, not when its round ends
                 yield stored.event
                 continue
             try:

@@ -17,6 +17,11 @@ FORMAT = Format(
         "tradeleague.cli.thesis",
     ),
     pages=("/thesis", "/methodology/thesis"),
-    parts={"host": _P + "hosting:HOST", "site": _P + "site:SITE", "sweep": _P + "sweeping:SWEEP"},
+    parts={
+        "host": _P + "hosting:HOST",
+        "site": _P + "site:SITE",
+        "sweep": _P + "sweeping:SWEEP",
+        "turns": _P + "turns:TURNS",
+    },
     order=40,
 )
