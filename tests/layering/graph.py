@@ -72,11 +72,10 @@ def read_graph(root: Path, package: str = "tradeleague") -> ModuleGraph:
         here = module if path.name == "__init__.py" else module.rpartition(".")[0]
         for node in ast.walk(tree):
             for target in _targets(node, here, files):
-                if target.split(".")[0] == package and (resolved := _resolve(target, files)):
-                    if resolved != module:
-                        found.append(
-                            Import(module, resolved, getattr(node, "lineno", 0), id(node) in typing_only)
-                        )
+                resolved = _resolve(target, files) if target.split(".")[0] == package else None
+                if resolved is not None and resolved != module:
+                    line = getattr(node, "lineno", 0)
+                    found.append(Import(module, resolved, line, id(node) in typing_only))
     return ModuleGraph(package, files, tuple(found))
 
 
@@ -92,12 +91,15 @@ def _targets(node: ast.AST, here: str, files: Mapping[str, Path]) -> Iterator[st
         for alias in node.names:
             sub = f"{module}.{alias.name}"
             yield sub if sub in files else module
-    elif isinstance(node, ast.Call) and _is_import_module(node.func):
+    elif (
+        isinstance(node, ast.Call)
+        and _is_import_module(node.func)
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
         # importlib.import_module("tradeleague.x") with a constant name is an import too
-        if node.args and isinstance(node.args[0], ast.Constant):
-            value = node.args[0].value
-            if isinstance(value, str):
-                yield value
+        yield node.args[0].value
 
 
 def _is_import_module(func: ast.expr) -> bool:

@@ -123,7 +123,7 @@ def _is_format_node(node: str) -> bool:
 
 
 def layer_violations(graph: ModuleGraph, keys: Iterable[str]) -> list[Violation]:
-    """Return every import that goes up a layer, across interfaces, or from shared code to a format."""
+    """Return every import up a layer, across interfaces, or from shared code to a format."""
     keys = tuple(keys)
     out: list[Violation] = []
     for module in graph.files:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from layering.graph import read_graph  # type: ignore[import-not-found]
 from layering.rules import (  # type: ignore[import-not-found]
     Violation,
@@ -138,7 +139,7 @@ def test_an_import_only_for_type_checking_makes_no_cycle(pristine: Path, tmp_pat
             "def f(k: str) -> int:\n    match k:\n        case 'direction':\n"
             "            return 1\n        case _:\n            return 0\n",
         ),
-        ("web/templates/planted.html", "{% if m.format == \"weights\" %}x{% endif %}\n"),
+        ("web/templates/planted.html", '{% if m.format == "weights" %}x{% endif %}\n'),
     ],
 )
 def test_a_planted_format_name_is_found(

@@ -1,4 +1,4 @@
-"""``tradeleague formats``: the installed formats, with their commands, league-file tables and pages."""
+"""``tradeleague formats``: the installed formats: commands, league-file tables and pages."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ def formats(
     """List the installed formats: each one's commands, league-file table and site pages.
 
     A format installed from another package (registered under the
-    ``tradeleague.formats`` entry points) is listed here as the built-ins are,
-    and the host, the site and ``sweep`` use it the same way.
+    "tradeleague.formats" entry points) is listed here as the built-ins are,
+    and the host, the site and sweep use it the same way.
 
     Example: tradeleague formats --json
     """

@@ -54,7 +54,8 @@ def _installed() -> tuple[Format, ...]:
             if seen[point.name] == point.value:
                 continue  # the same distribution seen twice on sys.path (an editable install)
             raise ConfigError(
-                f"two format plug-ins are named {point.name!r}: {seen[point.name]} and {point.value}"
+                f"two format plug-ins are named {point.name!r}: "
+                f"{seen[point.name]} and {point.value}"
             )
         seen[point.name] = point.value
         found[point.name] = _load(point)

@@ -1,4 +1,4 @@
-"""The scenario benchmark as a plug-in: what the shared layers find under ``tradeleague.formats``."""
+"""The scenario benchmark as a plug-in, found under the ``tradeleague.formats`` entry points."""
 
 from tradeleague.plugin import Command, Format
 
