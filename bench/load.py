@@ -42,9 +42,9 @@ from pathlib import Path
 
 import httpx
 
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import Tier, provision_from_market
+from tradeleague.accounts import Tier
 from tradeleague.clock import WallClock
+from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
 from tradeleague.testing.hostile import hostile_corpus

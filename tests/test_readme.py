@@ -10,10 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tradeleague import DISCLAIMER
-from tradeleague.api import ScenarioService, create_app
-from tradeleague.api.service import Tier, provision_from_market
+from tradeleague.accounts import Tier
 from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
+from tradeleague.league.scenario import ScenarioService, provision_from_market
+from tradeleague.league.scenario.routes import create_app
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi

@@ -8,10 +8,15 @@ Bad *answers* from agents are not exceptions: they are data with reason codes
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from tradeleague.disclaimer import DISCLAIMER
+
 __all__ = [
     "ConfigError",
     "DataError",
     "IntegrityError",
+    "ServiceError",
     "StoreError",
     "TradeleagueError",
 ]
@@ -35,3 +40,38 @@ class StoreError(TradeleagueError):
 
 class IntegrityError(StoreError):
     """The event log failed verification (a broken chain or a derived-state mismatch)."""
+
+
+class ServiceError(TradeleagueError):
+    """An expected failure of a service call: a stable code, an HTTP status and one sentence.
+
+    Every failure a client of a service (a format's, or the accounts') can
+    cause is one; the REST layer renders it as
+    ``{"error": {"code": ..., "message": ..., **extra}}`` and the MCP layer as a
+    tool error with the same code and sentence.
+
+    Parameters
+    ----------
+    status
+        The HTTP status it maps to.
+    code
+        A stable, machine-readable code (``quota_exceeded``).
+    message
+        One sentence for people.
+    extra
+        More fields for the error object (``checkout_url``, ``resets_at``).
+    """
+
+    def __init__(
+        self, status: int, code: str, message: str, extra: Mapping[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = dict(extra or {})
+
+    def body(self) -> dict[str, object]:
+        """Return the JSON error body."""
+        error = {"code": self.code, "message": self.message, **self.extra}
+        return {"error": error, "disclaimer": DISCLAIMER}

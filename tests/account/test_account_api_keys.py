@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from account.owners_kit import NOW, new_season, owner, site  # type: ignore[import-not-found]
-from tradeleague.api import ScenarioService
-from tradeleague.api.service.core import KEY_CACHE_SECONDS
+from tradeleague.accounts import KEY_CACHE_SECONDS
 from tradeleague.clock import ReplayClock
+from tradeleague.league.scenario import ScenarioService
 from tradeleague.store import open_store
 
 

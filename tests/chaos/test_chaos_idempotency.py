@@ -20,11 +20,12 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from tradeleague.api import ScenarioService, create_app
-from tradeleague.api.service import Tier, provision_from_market
-from tradeleague.api.service.idempotency import IN_FLIGHT_LEASE, fingerprint
-from tradeleague.api.service.idempotency import _claim as claim
+from tradeleague.accounts import Tier
+from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, fingerprint
+from tradeleague.accounts.idempotency import _claim as claim
 from tradeleague.clock import ReplayClock
+from tradeleague.league.scenario import ScenarioService, provision_from_market
+from tradeleague.league.scenario.routes import create_app
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store, verify
 from tradeleague.testing.server import serve_asgi

@@ -27,8 +27,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tradeleague.api.service import ScenarioService, Tier, provision_from_market
+from tradeleague.accounts import Tier
 from tradeleague.clock import WallClock
+from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store, verify
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe, normalise
+from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.thesis.null import CLOUD_AGENTS
 from tradeleague.store import open_store
 from tradeleague.web.methodology import methodology

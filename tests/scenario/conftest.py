@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 import pytest
 from fastapi.testclient import TestClient
 
-from tradeleague.api import ScenarioService, create_app
-from tradeleague.api.service import Scenario, Tier, provision_from_market
+from tradeleague.accounts import Tier
 from tradeleague.clock import ReplayClock
+from tradeleague.league.scenario import Scenario, ScenarioService, provision_from_market
+from tradeleague.league.scenario.routes import create_app
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
@@ -63,7 +64,7 @@ def key(service: ScenarioService) -> str:
 
 
 @pytest.fixture
-def api(service: ScenarioService, key: str) -> Iterator[TestClient]:
+def api(key: str, service: ScenarioService) -> Iterator[TestClient]:
     with TestClient(create_app(service), headers={"X-API-Key": key}) as client:
         yield client
 

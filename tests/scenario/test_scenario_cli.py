@@ -13,8 +13,8 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
-from tradeleague.api.service import hash_key
-from tradeleague.api.service.tables import api_keys
+from tradeleague.accounts import hash_key
+from tradeleague.accounts.tables import api_keys
 from tradeleague.cli import app, main
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import MICRO

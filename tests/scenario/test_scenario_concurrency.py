@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 
 from conftest import make_service, serve, synthetic_scenario  # type: ignore[import-not-found]
-from tradeleague.api.service import Tier
+from tradeleague.accounts import Tier
 from tradeleague.clock import ReplayClock
 from tradeleague.store import verify
 

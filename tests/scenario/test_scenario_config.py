@@ -9,8 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import END, START, SYMBOLS  # type: ignore[import-not-found]
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import provision_from_market
 from tradeleague.errors import DataError
 from tradeleague.formats.scenario import (
     HIGH_VARIANCE,
@@ -19,6 +17,7 @@ from tradeleague.formats.scenario import (
     default_slippage,
     parse_slippage_overrides,
 )
+from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import usd
 

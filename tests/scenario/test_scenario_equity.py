@@ -20,21 +20,19 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 
 from conftest import hand_scenario, synthetic_scenario  # type: ignore[import-not-found]
-from tradeleague.api import ScenarioService
-from tradeleague.api.reads import leaderboard_payload, run_payload
-from tradeleague.api.service import Scenario, Tier
-from tradeleague.api.service.keys import Account
-from tradeleague.api.service.tables import (
-    api_accounts,
-    api_keys,
-    idempotency_keys,
+from tradeleague.accounts import Tier
+from tradeleague.accounts.keys import Account
+from tradeleague.accounts.tables import api_accounts, api_keys, idempotency_keys
+from tradeleague.clock import ReplayClock
+from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED
+from tradeleague.league.scenario import Scenario, ScenarioService
+from tradeleague.league.scenario.reads import leaderboard_payload, run_payload
+from tradeleague.league.scenario.tables import (
     scenario_bars,
     scenario_run_equity,
     scenario_runs,
     scenario_versions,
 )
-from tradeleague.clock import ReplayClock
-from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.store import migrate, open_store, verify

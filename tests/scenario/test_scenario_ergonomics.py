@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tradeleague.api import ScenarioService
-from tradeleague.api.app import create_app
-from tradeleague.api.service import Scenario, Tier
+from tradeleague.accounts import Tier
+from tradeleague.league.scenario import Scenario, ScenarioService
+from tradeleague.league.scenario.routes import create_app
 
 
 def test_post_runs_takes_a_scenario_name_for_its_latest_version(

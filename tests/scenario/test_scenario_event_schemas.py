@@ -14,8 +14,7 @@ from fastapi.testclient import TestClient
 from test_scenario_reference import run_agent  # type: ignore[import-not-found]
 
 from conftest import hand_scenario, serve  # type: ignore[import-not-found]
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import Scenario, Tier
+from tradeleague.accounts import Tier
 from tradeleague.client import ScenarioClient
 from tradeleague.clock import ReplayClock
 from tradeleague.events import EventKind, check_events
@@ -25,6 +24,7 @@ from tradeleague.events.scenario import (
     SCENARIO_RUN_PUBLISHED,
     SCENARIO_RUN_STARTED,
 )
+from tradeleague.league.scenario import Scenario, ScenarioService
 
 
 def _start(api: TestClient, scenario: Scenario) -> str:

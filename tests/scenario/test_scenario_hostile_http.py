@@ -16,12 +16,13 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, _claim
 from tradeleague.api.app import idempotency_key
-from tradeleague.api.service import ScenarioService, ServiceError
-from tradeleague.api.service.idempotency import IN_FLIGHT_LEASE, _claim
-from tradeleague.api.service.scenarios import Scenario
 from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
+from tradeleague.errors import ServiceError
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario.scenarios import Scenario
 from tradeleague.testing.hostile import hostile_corpus
 from tradeleague.testing.server import serve_asgi
 
@@ -117,7 +118,7 @@ def test_a_key_left_in_flight_lapses_after_its_lease(
     account = service.authenticate(key)
     with httpx.Client(base_url=site, headers={"X-API-Key": key}) as client:
         run = client.post("/api/v1/runs", json={"scenario": scenario.id}).json()["id"]
-        from tradeleague.api.service import fingerprint
+        from tradeleague.accounts import fingerprint
 
         digest = fingerprint("POST", f"/runs/{run}/step", {})
         assert _claim(service, account, "lost", digest) is None  # claimed, then the DB died

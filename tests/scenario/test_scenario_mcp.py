@@ -11,9 +11,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import Scenario, Tier
-from tradeleague.mcp import TOOLS
+from tradeleague.accounts import Tier
+from tradeleague.league.scenario import Scenario, ScenarioService
+from tradeleague.league.scenario.mcp_tools import TOOLS
 
 
 def _text(result: CallToolResult) -> str:

@@ -18,10 +18,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult, TextContent
 
 import tradeleague
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import Scenario, Tier
+from tradeleague.accounts import Tier
 from tradeleague.api.site import create_site
-from tradeleague.mcp import TOOLS
+from tradeleague.league.scenario import Scenario, ScenarioService
+from tradeleague.league.scenario.mcp_tools import TOOLS
 from tradeleague.testing.server import serve_asgi
 
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import provision_from_market
+from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.market import load_dataset
 
 START = datetime(2025, 6, 2, tzinfo=UTC)

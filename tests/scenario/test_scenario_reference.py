@@ -14,9 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from conftest import HAND_BARS, hand_scenario, serve  # type: ignore[import-not-found]
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import Tier
+from tradeleague.accounts import Tier
 from tradeleague.client import OrderSpec, ScenarioClient
+from tradeleague.league.scenario import ScenarioService
 
 BPS = {"SPY": 3, "TSLA": 20}
 PLAN: dict[int, list[OrderSpec]] = {

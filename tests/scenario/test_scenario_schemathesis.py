@@ -8,8 +8,9 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 
-from tradeleague.api import ScenarioService, create_app
-from tradeleague.api.service import Scenario, Tier
+from tradeleague.accounts import Tier
+from tradeleague.league.scenario import Scenario, ScenarioService
+from tradeleague.league.scenario.routes import create_app
 
 
 def test_schemathesis_finds_no_server_error(service: ScenarioService, scenario: Scenario) -> None:

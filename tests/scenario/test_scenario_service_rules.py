@@ -13,10 +13,11 @@ from fastapi.testclient import TestClient
 
 from conftest import synthetic_scenario  # type: ignore[import-not-found]
 from tradeleague import DISCLAIMER
-from tradeleague.api import ScenarioService, create_app
-from tradeleague.api.service import Scenario, Tier
-from tradeleague.api.service.tables import scenario_runs
+from tradeleague.accounts import Tier
 from tradeleague.clock import ReplayClock
+from tradeleague.league.scenario import Scenario, ScenarioService
+from tradeleague.league.scenario.routes import create_app
+from tradeleague.league.scenario.tables import scenario_runs
 from tradeleague.store import verify
 
 
@@ -173,8 +174,8 @@ def test_idempotency_in_flight_is_409_and_keys_expire_after_24h(
     service: ScenarioService, clock: ReplayClock, api: TestClient, key: str, scenario: Scenario
 ) -> None:
     """S-SVC-1: a duplicate while the first is in flight is 409; a key is forgotten after 24 h."""
-    from tradeleague.api.service import fingerprint
-    from tradeleague.api.service.idempotency import _claim
+    from tradeleague.accounts import fingerprint
+    from tradeleague.accounts.idempotency import _claim
 
     run = _run(api, scenario)
     account = service.authenticate(key)
@@ -231,7 +232,7 @@ def test_reading_the_market_counts_as_activity(
     the recorded activity time is at most `TOUCH_EVERY` behind the last read,
     so abandonment can come at most that much early and never late.
     """
-    from tradeleague.api.service.core import TOUCH_EVERY
+    from tradeleague.league.scenario.runs import TOUCH_EVERY
 
     run = _run(api, scenario)
     created = _active_at(service, run)

@@ -2,7 +2,7 @@
 
 from fastapi.testclient import TestClient
 
-from tradeleague.api.service import Scenario
+from tradeleague.league.scenario import Scenario
 
 
 def test_loop_runs_to_the_end(api: TestClient, scenario: Scenario) -> None:

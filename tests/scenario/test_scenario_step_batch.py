@@ -20,10 +20,13 @@ import pytest
 import sqlalchemy as sa
 
 from conftest import make_service, serve, synthetic_scenario  # type: ignore[import-not-found]
-from tradeleague.api.service import Account, ScenarioService, ServiceError, Tier
-from tradeleague.api.service import steps as steps_module
-from tradeleague.api.service.tables import scenario_run_equity, scenario_runs
+from tradeleague.accounts import Account, Tier
 from tradeleague.clock import ReplayClock
+from tradeleague.errors import ServiceError
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario import steps as steps_module
+from tradeleague.league.scenario.steps import Stepper
+from tradeleague.league.scenario.tables import scenario_run_equity, scenario_runs
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.store import verify
@@ -208,14 +211,14 @@ def test_concurrent_bare_steps_share_transactions_and_none_is_lost(
 def _kept_outcomes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Record, for every lone step, whether it was written from the kept state."""
     seen: list[bool] = []
-    real = ScenarioService._step_kept
+    real = Stepper._step_kept
 
-    def spy(self: ScenarioService, *args: Any) -> Any:
+    def spy(self: Stepper, *args: Any) -> Any:
         result = real(self, *args)
         seen.append(result is not None)
         return result
 
-    monkeypatch.setattr(ScenarioService, "_step_kept", spy)
+    monkeypatch.setattr(Stepper, "_step_kept", spy)
     return seen
 
 
@@ -274,7 +277,7 @@ def test_steps_from_the_kept_state_write_what_steps_from_the_row_write(
     seen = _kept_outcomes(monkeypatch)
     for _ in range(6):  # the order fills, then on to the end and one past it
         got = _try(lambda: kept.step(me_k, runs_k[0]))
-        cold._states.clear()  # nothing kept: every step reads its row
+        cold.book.states.clear()  # nothing kept: every step reads its row
         want = _try(lambda: cold.step(me_c, runs_c[0]))
         assert _answer(got, runs_k) == _answer(want, runs_c)
     assert _stored(kept, runs_k) == _stored(cold, runs_c)

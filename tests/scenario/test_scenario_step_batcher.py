@@ -1,6 +1,6 @@
 """The event loop's step batches: who waits, who goes together, and what each request gets.
 
-`StepBatcher` (``tradeleague.api.stepbatch``) starts a batch for a lone step
+`StepBatcher` (``tradeleague.league.scenario.stepbatch``) starts a batch for a lone step
 at once and sends the steps that arrive meanwhile as the next batch; every
 request gets its own answer or error, a request that stops waiting still has
 its step written once its batch has started (not before), and a hand-off
@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from conftest import make_service, synthetic_scenario  # type: ignore[import-not-found]
+from tradeleague.accounts import Tier
 from tradeleague.api.app import call, dumps
-from tradeleague.api.service import ScenarioService, ServiceError, Tier
-from tradeleague.api.stepbatch import Answers, StepBatcher
 from tradeleague.clock import ReplayClock
+from tradeleague.errors import ServiceError
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario.stepbatch import Answers, StepBatcher
 
 
 def _setup(tmp_path: Path, clock: ReplayClock, runs: int) -> tuple[ScenarioService, str, list[str]]:

@@ -18,10 +18,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import make_service, synthetic_scenario  # type: ignore[import-not-found]
-from tradeleague.api import create_app
-from tradeleague.api.service import Tier
-from tradeleague.api.steplane import StepLane
+from tradeleague.accounts import Tier
 from tradeleague.clock import ReplayClock
+from tradeleague.league.scenario.routes import create_app
+from tradeleague.league.scenario.steplane import StepLane
 
 
 @dataclass

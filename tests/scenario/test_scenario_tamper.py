@@ -7,8 +7,7 @@ import json
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from tradeleague.api import ScenarioService
-from tradeleague.api.service import Scenario
+from tradeleague.league.scenario import Scenario, ScenarioService
 from tradeleague.store import verify
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from tradeleague.api.service import ScenarioService
-from tradeleague.api.service.runs import move_status
-from tradeleague.api.service.scenarios import Scenario
-from tradeleague.api.service.tables import scenario_runs
 from tradeleague.formats.scenario import TRANSITIONS, RunStatus, can_transition
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario.runs import move_status
+from tradeleague.league.scenario.scenarios import Scenario
+from tradeleague.league.scenario.tables import scenario_runs
 
 
 def _status(service: ScenarioService, run_id: str) -> str:

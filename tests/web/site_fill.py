@@ -9,12 +9,11 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from urllib.parse import quote
 
+from tradeleague.accounts import Tier
 from tradeleague.agents.base import Agent, AgentReply, Turn
 from tradeleague.agents.baseline_agent import BaselineAgent
 from tradeleague.agents.inverse import SharedAgent
 from tradeleague.agents.thesis import ThesisMirror
-from tradeleague.api.reads import leaderboard_payload
-from tradeleague.api.service import ScenarioService, Tier, provision_from_market
 from tradeleague.calls import Outcome
 from tradeleague.cli.demo import direction_roster
 from tradeleague.feeds import FrozenBarsSource
@@ -27,6 +26,8 @@ from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.formats.weights import Division
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
+from tradeleague.league.scenario import ScenarioService, provision_from_market
+from tradeleague.league.scenario.reads import leaderboard_payload
 from tradeleague.league.thesis.cycle import Entrant as ThesisEntrant
 from tradeleague.league.thesis.replay import run_season as run_thesis_season
 from tradeleague.league.weights.agents import build_agents

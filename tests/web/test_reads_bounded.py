@@ -22,16 +22,16 @@ from typing import Any
 
 import pytest
 
-from tradeleague.api import ScenarioService
-from tradeleague.api.reads import leaderboard_payload
-from tradeleague.api.service import Tier, publishing
-from tradeleague.api.service.publishing import LUCKS_KEPT
+from tradeleague.accounts import Tier
 from tradeleague.clock import WallClock
 from tradeleague.events import Event
 from tradeleague.events import thesis as tev
 from tradeleague.events import weights as ev
 from tradeleague.formats.scenario.luck import RunRecord, scenario_luck
 from tradeleague.formats.weights import Division, WeightsPreset
+from tradeleague.league.scenario import ScenarioService, publishing
+from tradeleague.league.scenario.publishing import LUCKS_KEPT
+from tradeleague.league.scenario.reads import leaderboard_payload
 from tradeleague.league.thesis.state import SeasonState as ThesisState
 from tradeleague.league.weights.report import agent_season_luck
 from tradeleague.league.weights.state import SeasonState

@@ -16,9 +16,9 @@ import pytest
 from eth_account import Account
 from eth_account.messages import encode_defunct
 
-from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
+from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights import ops
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi

@@ -10,7 +10,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tradeleague.agents.base import AgentReply, Turn
-from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock, WallClock
@@ -20,6 +19,7 @@ from tradeleague.formats.scenario import ServicePreset
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.league.direction.replay import replay_direction
+from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights import ops
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import usd
@@ -180,7 +180,7 @@ def test_c3_a_version_changed_between_rounds_is_in_the_weights_changelog() -> No
 
 def test_c3_s_scn_2_the_scenario_methodology_page_shows_the_changelog(tmp_path: Path) -> None:
     """C-3, S-SCN-2: each scenario version is a dated change; a later one says what moved."""
-    from tradeleague.api.service.provision import provision_from_market
+    from tradeleague.league.scenario.provision import provision_from_market
 
     store = open_store(f"sqlite:///{tmp_path / 'scenario-log.db'}")
     clock = ReplayClock(datetime(2026, 9, 1, 12, tzinfo=UTC))

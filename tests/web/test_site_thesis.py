@@ -16,13 +16,13 @@ from fastapi.testclient import TestClient
 from tradeleague.agents.base import Agent
 from tradeleague.agents.baseline_agent import BaselineAgent
 from tradeleague.agents.scripted import ScriptedAgent
-from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.baselines import make_baseline
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe
+from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.thesis.cycle import Entrant
 from tradeleague.league.thesis.data import load_tape
 from tradeleague.league.thesis.null import CLOUD_AGENTS, season_null

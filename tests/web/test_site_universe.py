@@ -16,7 +16,6 @@ from typing import Any
 import httpx
 import pytest
 
-from tradeleague.api import ScenarioService
 from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.feeds import FrozenBarsSource
@@ -28,6 +27,7 @@ from tradeleague.formats.weights import (
     WeightsPreset,
     choose_universe,
 )
+from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.universe import universe_payload

@@ -1,10 +1,11 @@
-"""The REST API of the scenario benchmark (FastAPI) and the service behind it.
+"""The generic HTTP kit of the REST API (FastAPI): app factory, errors, bodies, keys, docs.
 
-`create_app` builds the app over a `ScenarioService`; ``tradeleague serve``
-runs it with uvicorn. See `tradeleague.api.app` for the routes.
+`new_app` builds an app with the house's parts (offline docs, bounded bodies,
+JSON errors, ``/healthz``); a format adds its routes on it (the scenario
+benchmark's: `tradeleague.league.scenario.routes.create_app`, which
+``tradeleague serve`` runs with uvicorn). Nothing here knows a format.
 """
 
-from tradeleague.api.app import create_app
-from tradeleague.api.service import ScenarioService, ServiceError
+from tradeleague.api.app import LanedApp, call, dumps, new_app
 
-__all__ = ["ScenarioService", "ServiceError", "create_app"]
+__all__ = ["LanedApp", "call", "dumps", "new_app"]

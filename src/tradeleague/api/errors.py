@@ -10,9 +10,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from tradeleague.api.service import ServiceError
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.errors import StoreError
+from tradeleague.errors import ServiceError, StoreError
 
 __all__ = [
     "error_response",

@@ -19,8 +19,6 @@ from starlette.routing import Route
 from tradeleague import DISCLAIMER, __version__
 from tradeleague.api.account.routes import install_accounts
 from tradeleague.api.account.setup import AccountSettings, build_accounts
-from tradeleague.api.app import create_app
-from tradeleague.api.service import ScenarioService
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclosure import LIMITS
 from tradeleague.formats.direction.preset import DirectionPreset
@@ -28,7 +26,10 @@ from tradeleague.formats.weights import WeightsPreset
 from tradeleague.host.http import metrics_route
 from tradeleague.host.metrics import Metrics
 from tradeleague.league.direction.visitors import VisitorDesk
-from tradeleague.mcp.hosted import MCP_PATH, HostedMcp
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario.mcp_tools import ScenarioMcp as HostedMcp
+from tradeleague.league.scenario.routes import create_app
+from tradeleague.mcp.hosted import MCP_PATH
 from tradeleague.web.direction_api import DirectionReads, direction_router
 from tradeleague.web.form_csrf import FormTokens
 from tradeleague.web.pages import install_pages

@@ -27,7 +27,7 @@ from tradeleague.formats.scenario import (
 from tradeleague.money import MICRO
 
 if TYPE_CHECKING:
-    from tradeleague.api import ScenarioService
+    from tradeleague.league.scenario import ScenarioService
 
 __all__ = ["register", "serve_preset"]
 
@@ -57,8 +57,8 @@ def _date(text: str, what: str) -> datetime:
 
 
 def _service(db: str | None, preset: ServicePreset = _SEED) -> ScenarioService:
-    from tradeleague.api import ScenarioService
     from tradeleague.clock import WallClock
+    from tradeleague.league.scenario import ScenarioService
     from tradeleague.store import open_store
 
     return ScenarioService(open_store(db), WallClock(), preset=preset)
@@ -169,8 +169,8 @@ def _create(
     Example: tradeleague scenario create mega-caps --market ../shared/data/us_equities_1h
     --symbols SPY,AAPL,TSLA --start 2025-06-02 --end 2025-07-01 --leverage 2 --shorting
     """
-    from tradeleague.api.service import provision_from_market
     from tradeleague.formats.scenario import parse_slippage_overrides
+    from tradeleague.league.scenario import provision_from_market
     from tradeleague.money import usd
 
     try:
@@ -251,7 +251,7 @@ def _keys_create(
 
     Example: tradeleague keys create --account ada --tier pro > ada.key
     """
-    from tradeleague.api.service import Tier
+    from tradeleague.accounts import Tier
 
     try:
         plan = Tier(tier)

@@ -1,5 +1,10 @@
-"""The MCP server of the scenario benchmark (S-SVC-6)."""
+"""The generic MCP adapter: stdio main, hosted mount at ``/mcp`` and the tools' kit (S-SVC-6).
 
-from tradeleague.mcp.server import TOOLS, OrderArg, build_server
+A format's tools are its own (the scenario benchmark's:
+`tradeleague.league.scenario.mcp_tools`); nothing here imports a format but
+the stdio main's default (`tradeleague.mcp.__main__`).
+"""
 
-__all__ = ["TOOLS", "OrderArg", "build_server"]
+from tradeleague.mcp.server import AccountOf, BuildServer, acting_for, tool_call
+
+__all__ = ["AccountOf", "BuildServer", "acting_for", "tool_call"]

@@ -1,4 +1,4 @@
-"""Run the scenario MCP server over stdio: ``python -m tradeleague.mcp [--db URL]``.
+"""Run the MCP server over stdio: ``python -m tradeleague.mcp [--db URL]``.
 
 The database is ``--db``, else ``$TRADELEAGUE_DB``, else
 ``sqlite:///./tradeleague.db``; a SQLite file that does not exist is refused
@@ -7,6 +7,10 @@ otherwise see no scenarios at all). The API key comes from
 ``$TRADELEAGUE_API_KEY`` (never from the command line, where other users could
 read it). ``tradeleague serve`` hosts the same tools at ``/mcp`` over
 streamable HTTP, for a Bearer key.
+
+The tools are a format's: `main` is handed the function that opens them on
+the store for a key (`OpenServer`); by default the scenario benchmark's, the
+only format with MCP tools (see `_default_server`).
 """
 
 from __future__ import annotations
@@ -14,16 +18,31 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from tradeleague.api.service import ScenarioService, ServiceError
-from tradeleague.clock import WallClock
-from tradeleague.mcp.server import build_server
-from tradeleague.store import open_store
+from mcp.server.mcpserver import MCPServer
+
+from tradeleague.errors import ServiceError
+from tradeleague.store import Store, open_store
 from tradeleague.store.engine import mask_url, parse_url, resolve_url
 
+__all__ = ["OpenServer", "main"]
 
-def main(argv: list[str] | None = None) -> int:
+OpenServer = Callable[[Store, str | None], MCPServer]
+"""Return the MCP server on a store for an API key (`ServiceError` 401 for a bad key)."""
+
+
+def _default_server() -> OpenServer:
+    # The one place mcp/ names a format. When the format registry
+    # (`tradeleague.plugins`) exists it should supply this function instead:
+    # the scenario benchmark registers `league.scenario.mcp_tools.open_stdio_server`.
+    from tradeleague.league.scenario.mcp_tools import open_stdio_server
+
+    return open_stdio_server
+
+
+def main(argv: list[str] | None = None, *, server: OpenServer | None = None) -> int:
     """Serve MCP over stdio until the client disconnects; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m tradeleague.mcp")
     parser.add_argument(
@@ -40,16 +59,16 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    service = ScenarioService(open_store(url), WallClock())
+    store = open_store(url)
     try:
-        account = service.authenticate(os.environ.get("TRADELEAGUE_API_KEY"))
-    except ServiceError as exc:
-        print(f"error: {exc.message} (set TRADELEAGUE_API_KEY)", file=sys.stderr)
-        return 2
-    try:
-        build_server(service, account).run("stdio")
+        try:
+            tools = (server or _default_server())(store, os.environ.get("TRADELEAGUE_API_KEY"))
+        except ServiceError as exc:
+            print(f"error: {exc.message} (set TRADELEAGUE_API_KEY)", file=sys.stderr)
+            return 2
+        tools.run("stdio")
     finally:
-        service.store.close()
+        store.close()
     return 0
 
 

@@ -6,6 +6,10 @@ before the MCP layer sees it. Each tool call then acts for the key of the
 request it arrived in, checked again, so a key revoked on any server stops
 working here within the key cache's second. Sessions are stateless (each
 request stands alone), so any server behind a load balancer can answer.
+
+The tools are a format's: `HostedMcp` is handed the function that checks a
+key and the one that builds the server (the scenario benchmark's:
+`tradeleague.league.scenario.mcp_tools.ScenarioMcp`).
 """
 
 from __future__ import annotations
@@ -13,16 +17,17 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Final
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tradeleague.api.service import Account, ScenarioService, ServiceError
+from tradeleague.accounts import Account
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.mcp.server import build_server
+from tradeleague.errors import ServiceError
+from tradeleague.mcp.server import BuildServer
 
 __all__ = ["MCP_PATH", "HostedMcp"]
 
@@ -46,17 +51,20 @@ class HostedMcp:
 
     Parameters
     ----------
-    service
-        The scenario service the tools act on.
+    authenticate
+        Returns the account of an API key (raises `ServiceError` 401 for none).
+    build
+        Builds the MCP server whose tools act for the account it is handed
+        (each call: the request's key's).
     """
 
-    def __init__(self, service: ScenarioService) -> None:
-        self._service = service
+    def __init__(self, authenticate: Callable[[str | None], Account], build: BuildServer) -> None:
+        self._authenticate = authenticate
 
         def account() -> Account:
-            return service.authenticate(_KEY.get())
+            return authenticate(_KEY.get())
 
-        self.server = build_server(service, account)
+        self.server = build(account)
         self._app: ASGIApp = self._fresh()
 
     def _fresh(self) -> ASGIApp:
@@ -84,7 +92,7 @@ class HostedMcp:
             return
         key = _request_key(scope)
         try:
-            await run_in_threadpool(self._service.authenticate, key)
+            await run_in_threadpool(self._authenticate, key)
         except ServiceError as exc:
             await _refuse(send, exc)
             return

@@ -1,70 +1,37 @@
-"""The scenario loop as MCP tools (S-SVC-6), on the same `ScenarioService` as REST.
+"""The generic MCP kit: whom a tool call acts for, and service errors as tool errors.
 
-Tools: ``list_scenarios``, ``create_run``, ``market``, ``trade``, ``step``,
-``results``, ``publish``, ``list_runs`` and ``leaderboard``. Each acts for the
-account of an API key: over stdio the one the server was started with
-(``TRADELEAGUE_API_KEY``), hosted at ``/mcp`` the request's Bearer key
-(`tradeleague.mcp.hosted`). Runs count against the same monthly quota as REST
-runs (S-SVC-5), and quantities are read as REST reads them (``10`` or
-``"10.5"``). A service error comes back as a tool error whose text starts with
-the stable code (``run_not_found: ...``).
-
-Run it over stdio with ``python -m tradeleague.mcp --db URL``.
+A format's MCP tools are built on these (the scenario benchmark's loop:
+`tradeleague.league.scenario.mcp_tools`). A tool acts for the account of an
+API key: over stdio the one the server was started with, hosted at ``/mcp``
+the request's Bearer key (`tradeleague.mcp.hosted`). A `ServiceError` comes
+back as a tool error whose text starts with the stable code
+(``run_not_found: ...``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal
-from typing import Any, Literal, TypeVar
+from typing import TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
 
-from tradeleague.api.reads import leaderboard_payload
-from tradeleague.api.service import Account, ScenarioService, ServiceError
-from tradeleague.money import qty
-from tradeleague.sim import Order, Side
+from tradeleague.accounts import Account
+from tradeleague.errors import ServiceError
 
-__all__ = ["TOOLS", "AccountOf", "OrderArg", "build_server"]
-
-TOOLS = (
-    "list_scenarios",
-    "create_run",
-    "market",
-    "trade",
-    "step",
-    "results",
-    "publish",
-    "list_runs",
-    "leaderboard",
-)
-"""The tool names, in loop order."""
+__all__ = ["AccountOf", "BuildServer", "acting_for", "tool_call"]
 
 AccountOf = Callable[[], Account]
 """Return the account a tool call acts for (raises ``ServiceError`` 401 when there is none)."""
 
+BuildServer = Callable[[AccountOf], MCPServer]
+"""Return a format's MCP server whose tools act for the account the function returns."""
+
 _T = TypeVar("_T")
 
 
-class OrderArg(BaseModel):
-    """One market order: symbol, side, positive quantity (a number or decimal text, 10 or "0.5")."""
-
-    symbol: str = Field(pattern=r"^[A-Za-z0-9.\-]{1,20}$")
-    side: Literal["buy", "sell", "short", "cover"]
-    quantity: Decimal = Field(gt=0, le=Decimal(10) ** 12, decimal_places=6, allow_inf_nan=False)
-
-
-def _call(action: Callable[[], _T]) -> _T:
-    try:
-        return action()
-    except ServiceError as exc:
-        raise ToolError(f"{exc.code}: {exc.message}") from None
-
-
-def build_server(service: ScenarioService, account: Account | AccountOf) -> MCPServer:
-    """Return an MCP server exposing the scenario loop for ``account`` (S-SVC-6).
+def acting_for(account: Account | AccountOf) -> AccountOf:
+    """Return the function a tool calls for its account.
 
     ``account`` is the account itself (stdio) or a function that returns the
     account of the request being served (hosted), called on every tool call.
@@ -73,63 +40,12 @@ def build_server(service: ScenarioService, account: Account | AccountOf) -> MCPS
     def who() -> Account:
         return account if isinstance(account, Account) else account()
 
-    server: MCPServer = MCPServer(
-        "tradeleague-scenario",
-        instructions=(
-            "Trade through frozen market history: list_scenarios, create_run, then repeat "
-            "market -> trade -> step until done, then results and publish."
-        ),
-    )
+    return who
 
-    @server.tool()
-    def list_scenarios() -> dict[str, Any]:
-        """List the scenario versions you can run."""
-        _call(who)
-        return {"scenarios": _call(service.scenarios)}
 
-    @server.tool()
-    def create_run(scenario: str) -> dict[str, Any]:
-        """Create a run in a scenario version (counts against the monthly quota)."""
-        return _call(lambda: service.create_run(who(), scenario))
-
-    @server.tool()
-    def market(run_id: str) -> dict[str, Any]:
-        """Read the current bar, recent history and the portfolio of a run."""
-        return _call(lambda: service.market(who(), run_id))
-
-    @server.tool()
-    def trade(run_id: str, orders: list[OrderArg]) -> dict[str, Any]:
-        """Queue market orders (buy, sell, short, cover) to fill at the next bar's open."""
-        parsed = [Order(o.symbol, Side(o.side), qty(str(o.quantity))) for o in orders]
-        return _call(lambda: service.trade(who(), run_id, parsed))
-
-    @server.tool()
-    def step(run_id: str) -> dict[str, Any]:
-        """Advance the run one bar; returns fills, rejections, equity and done."""
-        return _call(lambda: service.step(who(), run_id))
-
-    @server.tool()
-    def results(run_id: str) -> dict[str, Any]:
-        """Return the metrics of a completed run."""
-        return _call(lambda: service.results(who(), run_id))
-
-    @server.tool()
-    def publish(run_id: str) -> dict[str, Any]:
-        """Publish a completed run to the public leaderboard."""
-        return _call(lambda: service.publish(who(), run_id))
-
-    @server.tool()
-    def list_runs() -> dict[str, Any]:
-        """List your runs, oldest first: id, scenario, status, bar index."""
-        return {"runs": _call(lambda: service.runs(who()))}
-
-    @server.tool()
-    def leaderboard(
-        scenario: str,
-        metric: Literal["return", "sharpe", "sortino", "max_drawdown", "volatility"] = "return",
-    ) -> dict[str, Any]:
-        """Return a scenario's published runs ranked by a metric."""
-        _call(who)
-        return _call(lambda: leaderboard_payload(service, scenario, metric))
-
-    return server
+def tool_call(action: Callable[[], _T]) -> _T:
+    """Return ``action()``; a `ServiceError` it raises becomes a tool error (code: sentence)."""
+    try:
+        return action()
+    except ServiceError as exc:
+        raise ToolError(f"{exc.code}: {exc.message}") from None

@@ -28,7 +28,7 @@ from tradeleague.api.account.routes import (
 from tradeleague.api.account.sessions import CSRF_COOKIE, SESSION_COOKIE, Session
 from tradeleague.api.account.signin import message_for
 from tradeleague.api.app import call
-from tradeleague.api.service.errors import ServiceError
+from tradeleague.errors import ServiceError
 from tradeleague.formats.weights import Division
 
 __all__ = ["install_account_pages"]

@@ -1,7 +1,7 @@
 """The public HTML site: every board, agent, round and rule as server-rendered pages.
 
 Each page is rendered from the very read-model functions the JSON API serves
-(`WeightsReads`, `DirectionReads`, ``api.reads``), never a second computation,
+(`WeightsReads`, `DirectionReads`, ``league.scenario.reads``), never a second computation,
 so a page cannot disagree with ``/api/v1``. Jinja2 templates escape every
 value; text that the read models already made safe (HTML-escaped model and
 user text) is unescaped once before the template escapes it again, so it
@@ -29,16 +29,17 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from tradeleague import __version__
-from tradeleague.api.reads import (
+from tradeleague.clock import Clock, WallClock
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.errors import ServiceError
+from tradeleague.formats.scenario import METRICS
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario.reads import (
     changelog_payload,
     leaderboard_payload,
     run_payload,
     scenarios_payload,
 )
-from tradeleague.api.service import ScenarioService, ServiceError
-from tradeleague.clock import Clock, WallClock
-from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.formats.scenario import METRICS
 from tradeleague.web.account_pages import install_account_pages
 from tradeleague.web.charts import cloud_chart, line_chart, sparkline
 from tradeleague.web.direction_api import DirectionReads

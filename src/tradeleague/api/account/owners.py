@@ -6,8 +6,9 @@ in. Weights actions go through the league's operator functions
 the CLI: one agent per wallet in a season (W-REC-1), three prompt changes a
 UTC day (W-REC-2), resume only when paused (W-VAL-9). Owners' model keys are
 sealed into the vault (`tradeleague.keys.stored.OwnerKeys`) and never come
-back out through here. Scenario API keys are the service's own
-(`ServiceAccounts.create_key`), with the wallet as the account name.
+back out through here. API keys are the accounts' (`tradeleague.accounts`,
+`ApiAccounts.create_key`), with the wallet as the account name; the month's
+usage against the quota is the service's own (`AccountHost.usage`).
 """
 
 from __future__ import annotations
@@ -19,14 +20,10 @@ from typing import Any, Final
 
 import sqlalchemy as sa
 
+from tradeleague.accounts import AccountHost, Tier, iso
+from tradeleague.accounts.tables import api_keys
 from tradeleague.agents.spec import parse_agent_spec
-from tradeleague.api.service import ScenarioService
-from tradeleague.api.service.base import month_bounds
-from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.keys import Tier
-from tradeleague.api.service.rows import iso
-from tradeleague.api.service.tables import api_accounts, api_keys, scenario_runs
-from tradeleague.errors import ConfigError
+from tradeleague.errors import ConfigError, ServiceError
 from tradeleague.events import EventKind
 from tradeleague.events import weights as ev
 from tradeleague.formats.weights import Division, WeightsPreset, division_cap
@@ -107,7 +104,8 @@ class Owners:
     Parameters
     ----------
     service
-        The scenario service (store, clock, transactions, API keys).
+        The service owners' accounts are on (store, clock, transactions, API
+        keys and quota usage: the scenario service).
     keys
         Where owners' model keys are sealed.
     config
@@ -118,7 +116,7 @@ class Owners:
 
     def __init__(
         self,
-        service: ScenarioService,
+        service: AccountHost,
         keys: OwnerKeys,
         config: OwnerConfig | None = None,
         summarize: Summarize | None = None,
@@ -147,7 +145,7 @@ class Owners:
             )
             .order_by(events.c.seq)
         )
-        with self.service.read("find the running season in") as conn:
+        with self.service.ledger.read("find the running season in") as conn:
             streams = [str(s) for s in conn.execute(query).scalars()]
         found: str | None = None
         for stream in streams:
@@ -353,15 +351,11 @@ class Owners:
     # -- scenario API keys -----------------------------------------------------------------
 
     def _tier(self, wallet: str) -> Tier:
-        with self.service.read("read an account from") as conn:
-            tier = conn.execute(
-                sa.select(api_accounts.c.tier).where(api_accounts.c.name == wallet)
-            ).scalar_one_or_none()
-        return Tier(tier) if tier is not None else Tier.FREE
+        return self.service.accounts.tier(wallet)
 
     def create_key(self, wallet: str) -> dict[str, Any]:
         """Issue a scenario API key for the wallet; the key is in this answer only."""
-        key = self.service.create_key(wallet, self._tier(wallet))
+        key = self.service.accounts.create_key(wallet, self._tier(wallet))
         listed = self.list_keys(wallet)
         made = next(k for k in listed if key.startswith(k["prefix"]) and k["revoked_at"] is None)
         return {**made, "key": key}
@@ -373,7 +367,7 @@ class Owners:
             .where(api_keys.c.account == wallet)
             .order_by(api_keys.c.created_at, api_keys.c.key_hash)
         )
-        with self.service.read("list API keys in") as conn:
+        with self.service.ledger.read("list API keys in") as conn:
             rows = conn.execute(query).all()
         return [
             {
@@ -396,7 +390,7 @@ class Owners:
         if len(key_id) != _KEY_ID_CHARS or not all(c in "0123456789abcdef" for c in key_id):
             raise ServiceError(404, "key_not_found", "There is no such API key.")
         now = self.service.clock.now()
-        with self.service.write("revoke an API key in") as conn:
+        with self.service.ledger.write("revoke an API key in") as conn:
             hashes = [
                 str(h)
                 for h in conn.execute(
@@ -412,26 +406,9 @@ class Owners:
             conn.execute(
                 sa.update(api_keys).where(api_keys.c.key_hash == hashes[0]).values(revoked_at=now)
             )
-        self.service.forget_key(hashes[0])
+        self.service.accounts.forget_key(hashes[0])
         return {"id": key_id, "revoked_at": iso(now)}
 
     def usage(self, wallet: str) -> dict[str, Any]:
         """Return the runs started this UTC month against the quota (S-SVC-5)."""
-        tier = self._tier(wallet)
-        start, reset = month_bounds(self.service.clock.now())
-        with self.service.read("count runs in") as conn:
-            used = conn.execute(
-                sa.select(sa.func.count())
-                .select_from(scenario_runs)
-                .where(
-                    scenario_runs.c.account == wallet,
-                    scenario_runs.c.created_at >= start,
-                    scenario_runs.c.created_at < reset,
-                )
-            ).scalar_one()
-        return {
-            "tier": tier.value,
-            "runs": int(used),
-            "limit": self.service.preset.monthly_runs(tier),
-            "resets_at": iso(reset),
-        }
+        return self.service.usage(wallet, self._tier(wallet))

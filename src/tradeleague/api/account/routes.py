@@ -41,8 +41,8 @@ from tradeleague.api.account.sessions import (
 from tradeleague.api.account.signin import ADDRESS_PATTERN, SignIn, message_for
 from tradeleague.api.app import call, dumps
 from tradeleague.api.models import ErrorOut
-from tradeleague.api.service.errors import ServiceError
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.errors import ServiceError
 
 __all__ = [
     "Accounts",

@@ -22,9 +22,9 @@ from typing import Final
 
 import sqlalchemy as sa
 
+from tradeleague.accounts import Ledger
 from tradeleague.api.account.tables import account_sessions
-from tradeleague.api.service.base import ServiceBase
-from tradeleague.api.service.errors import ServiceError
+from tradeleague.errors import ServiceError
 
 __all__ = [
     "CSRF_COOKIE",
@@ -67,12 +67,12 @@ class Sessions:
     Parameters
     ----------
     service
-        The store, clock and transactions.
+        The store, clock and transactions (the service's `Ledger`).
     secret
         The signing secret (default: ``$TRADELEAGUE_SESSION_SECRET``, else random).
     """
 
-    def __init__(self, service: ServiceBase, *, secret: str | None = None) -> None:
+    def __init__(self, service: Ledger, *, secret: str | None = None) -> None:
         self._service = service
         chosen = secret or os.environ.get(SESSION_SECRET_ENV, "").strip() or secrets.token_hex(32)
         self._secret = chosen.encode("utf-8")

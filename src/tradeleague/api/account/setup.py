@@ -7,11 +7,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tradeleague.accounts import AccountHost
 from tradeleague.api.account.owners import OwnerConfig, Owners, Summarize
 from tradeleague.api.account.routes import Accounts
 from tradeleague.api.account.sessions import Sessions
 from tradeleague.api.account.signin import SignIn
-from tradeleague.api.service import ScenarioService
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.keys import KeyVault, MasterKeyError
 from tradeleague.keys.stored import OwnerKeys
@@ -53,8 +53,8 @@ class AccountSettings:
     session_secret: str | None = None
 
 
-def build_accounts(service: ScenarioService, settings: AccountSettings | None = None) -> Accounts:
-    """Return the `Accounts` a server mounts, from ``settings``."""
+def build_accounts(service: AccountHost, settings: AccountSettings | None = None) -> Accounts:
+    """Return the `Accounts` a server mounts on ``service``, from ``settings``."""
     settings = settings or AccountSettings()
     vault = settings.vault
     if vault is None:
@@ -63,8 +63,8 @@ def build_accounts(service: ScenarioService, settings: AccountSettings | None = 
         except MasterKeyError:
             vault = None
     return Accounts(
-        signin=SignIn(service, domain=settings.siwe_domain, chain_id=settings.chain_id),
-        sessions=Sessions(service, secret=settings.session_secret),
+        signin=SignIn(service.ledger, domain=settings.siwe_domain, chain_id=settings.chain_id),
+        sessions=Sessions(service.ledger, secret=settings.session_secret),
         owners=Owners(
             service, OwnerKeys(service.store, vault), settings.owners, settings.summarize
         ),
@@ -72,7 +72,7 @@ def build_accounts(service: ScenarioService, settings: AccountSettings | None = 
 
 
 def summarizer(
-    service: ScenarioService,
+    service: AccountHost,
     gateway: Callable[[], Gateway],
     *,
     provider: str,
@@ -102,9 +102,7 @@ def summarizer(
     return write
 
 
-def house_summarizer(
-    service: ScenarioService, preset: WeightsPreset | None = None
-) -> Summarize | None:
+def house_summarizer(service: AccountHost, preset: WeightsPreset | None = None) -> Summarize | None:
     """Return a `Summarize` on the house model, or ``None`` where it cannot run here."""
     from tradeleague.llm.local import LocalProvider, bundled_model_path
 

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Final
 
 import sqlalchemy as sa
 
+from tradeleague.accounts import Ledger
 from tradeleague.api.account.tables import account_nonces
-from tradeleague.api.service.base import ServiceBase
-from tradeleague.api.service.errors import ServiceError
+from tradeleague.errors import ServiceError
 
 if TYPE_CHECKING:
     from siwe import SiweMessage
@@ -101,14 +101,14 @@ class SignIn:
     Parameters
     ----------
     service
-        The store, clock and transactions (the scenario service).
+        The store, clock and transactions (the service's `Ledger`).
     domain
         The domain messages must name; ``None`` takes each request's host.
     chain_id
         The chain id messages must name (1, Ethereum mainnet, by default).
     """
 
-    def __init__(self, service: ServiceBase, *, domain: str | None, chain_id: int = 1) -> None:
+    def __init__(self, service: Ledger, *, domain: str | None, chain_id: int = 1) -> None:
         self._service = service
         self.domain = domain
         self.chain_id = chain_id

@@ -6,7 +6,7 @@ state machine on the shared engine (`run`, S-API-2/3, S-FIL-*, S-LIQ-1), the
 score (`metrics`, S-SCO-1), the leaderboard order (`leaderboard`, S-SCO-2) and
 the preset holding every number of the seed (`preset`, S-SVC-1/3/5, S-FIL-2).
 The service that stores runs and serves them over HTTP and MCP lives in
-`tradeleague.api`.
+`tradeleague.league.scenario`.
 """
 
 from tradeleague.formats.scenario.bars import OHLCV, ScenarioBars, periods_per_year

@@ -1,1 +1,35 @@
-"""The scenario benchmark's shell: its service, reads, routes and MCP tools."""
+"""The scenario benchmark in play: the service behind REST, MCP and the CLI, and its reads.
+
+External agents drive the benchmark one step at a time, so it has no rounds
+to pace: `ScenarioService` keeps the runs in the store and steps them through
+the simulator (the rules are `tradeleague.formats.scenario`'s). Its accounts,
+API keys and idempotent requests are `tradeleague.accounts`'.
+
+- `service`: `ScenarioService`, composed of the parts below;
+- `scenarios` (the versions, `Catalogue`), `book` (the runs this process
+  keeps), `runs` (the agent loop but the step, `AgentLoop`), `steps` (the
+  step, alone or batched, `Stepper`), `publishing` (`Publisher`);
+- `rows`, `tables`, `views`: statements, tables and JSON views;
+- `provision`: a scenario from a market folder (``tradeleague scenario create``);
+- `reads`: the public read models (leaderboard, published run, changelog);
+- `routes`, `models`, `steplane`, `stepbatch`: its REST routes on the generic
+  HTTP kit of `tradeleague.api`; `mcp_tools`: its MCP tools.
+
+Only the service's modules are imported here; the HTTP and MCP modules load
+when imported themselves.
+"""
+
+from tradeleague.formats.scenario import ServicePreset, SlippageTiers
+from tradeleague.league.scenario.book import run_stream
+from tradeleague.league.scenario.provision import provision_from_market
+from tradeleague.league.scenario.scenarios import Scenario
+from tradeleague.league.scenario.service import ScenarioService
+
+__all__ = [
+    "Scenario",
+    "ScenarioService",
+    "ServicePreset",
+    "SlippageTiers",
+    "provision_from_market",
+    "run_stream",
+]

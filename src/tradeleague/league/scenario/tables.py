@@ -1,4 +1,8 @@
-"""The scenario service's tables, described for queries (migrations ``0002_scenario``, ``0005``)."""
+"""The scenario service's tables, described for queries (migrations ``0002_scenario``, ``0005``).
+
+The accounts, API keys and idempotency records the same migration made are
+`tradeleague.accounts.tables`.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,6 @@ import sqlalchemy as sa
 from tradeleague.store.schema import UtcDateTime
 
 __all__ = [
-    "api_accounts",
-    "api_keys",
-    "idempotency_keys",
     "metadata",
     "scenario_bars",
     "scenario_run_equity",
@@ -46,24 +47,6 @@ scenario_bars = sa.Table(
     sa.Column("volume", sa.BigInteger, nullable=False),
 )
 
-api_accounts = sa.Table(
-    "api_accounts",
-    metadata,
-    sa.Column("name", sa.String(100), primary_key=True),
-    sa.Column("tier", sa.String(10), nullable=False),
-    sa.Column("created_at", UtcDateTime, nullable=False),
-)
-
-api_keys = sa.Table(
-    "api_keys",
-    metadata,
-    sa.Column("key_hash", sa.String(64), primary_key=True),
-    sa.Column("prefix", sa.String(16), nullable=False),
-    sa.Column("account", sa.String(100), nullable=False),
-    sa.Column("created_at", UtcDateTime, nullable=False),
-    sa.Column("revoked_at", UtcDateTime, nullable=True),
-)
-
 scenario_runs = sa.Table(
     "scenario_runs",
     metadata,
@@ -86,14 +69,3 @@ scenario_run_equity = sa.Table(
     sa.Column("equity", sa.BigInteger, nullable=False),
 )
 """A run's equity path, one append-only row per bar reached (bar 0: the starting cash)."""
-
-idempotency_keys = sa.Table(
-    "idempotency_keys",
-    metadata,
-    sa.Column("account", sa.String(100), primary_key=True),
-    sa.Column("key", sa.String(255), primary_key=True),
-    sa.Column("request_hash", sa.String(64), nullable=False),
-    sa.Column("status_code", sa.Integer, nullable=True),
-    sa.Column("body", sa.Text, nullable=True),
-    sa.Column("created_at", UtcDateTime, nullable=False),
-)

@@ -2,9 +2,9 @@
 
 A step locks its run, advances it one bar (`formats.scenario.step`), appends
 its equity to the run's path, saves the new state and appends its fills, all
-in one transaction (S-API-3, S-SVC-2). `ServiceSteps.step_many` does that for
+in one transaction (S-API-3, S-SVC-2). `Stepper.step_many` does that for
 a batch of steps, the requests that arrived while the previous batch was
-being written (`tradeleague.api.stepbatch`): one ``BEGIN``, one read of every
+being written (`tradeleague.league.scenario.stepbatch`): one ``BEGIN``, one read of every
 run in the batch, one multi-row insert of the equity rows, one multi-row
 update of the states, one append of the events and one ``COMMIT``, instead
 of all of them per step. On two shared cores that was most of a step's CPU
@@ -35,10 +35,20 @@ from typing import Final
 
 import sqlalchemy as sa
 
-from tradeleague.api.service.base import AGENT_ACCOUNT, run_stream
-from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.keys import Account
-from tradeleague.api.service.rows import (
+from tradeleague.accounts import Account, Ledger
+from tradeleague.errors import ServiceError
+from tradeleague.events import Event, EventKind, canonical_json
+from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED
+from tradeleague.formats.scenario import (
+    RunState,
+    RunStatus,
+    ServicePreset,
+    StepReport,
+    compute_results,
+    step,
+)
+from tradeleague.league.scenario.book import AGENT_ACCOUNT, RunBook, run_stream
+from tradeleague.league.scenario.rows import (
     APPEND_EQUITY,
     EQUITY_PATH,
     RUN_FOR_UPDATE,
@@ -48,16 +58,13 @@ from tradeleague.api.service.rows import (
     not_found,
     require_active,
 )
-from tradeleague.api.service.runs import ServiceRuns, move_status
-from tradeleague.api.service.scenarios import Scenario
-from tradeleague.api.service.tables import scenario_runs
-from tradeleague.api.service.views import step_view
-from tradeleague.events import Event, EventKind, canonical_json
-from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED
-from tradeleague.formats.scenario import RunState, RunStatus, StepReport, compute_results, step
-from tradeleague.store import order_filled
+from tradeleague.league.scenario.runs import AgentLoop, move_status
+from tradeleague.league.scenario.scenarios import Catalogue, Scenario
+from tradeleague.league.scenario.tables import scenario_runs
+from tradeleague.league.scenario.views import step_view
+from tradeleague.store import Store, order_filled
 
-__all__ = ["MAX_BATCH", "ServiceSteps"]
+__all__ = ["MAX_BATCH", "Stepper"]
 
 MAX_BATCH: Final = 256
 """The most steps one transaction writes (a batch is what arrived meanwhile, up to this)."""
@@ -81,19 +88,49 @@ class _Writes:
     touched: set[str] = field(default_factory=set)
     """Runs with a write in the lists (or already sent in this batch)."""
 
-    def flush(self, conn: sa.Connection, service: ServiceSteps) -> None:
+    def flush(self, conn: sa.Connection, store: Store) -> None:
         """Send what is pending, each kind as one multi-row statement."""
         # one row as plain parameters: SQLAlchemy's executemany path costs more for one
         for statement, rows in ((APPEND_EQUITY, self.equity), (SAVE_STATE, self.states)):
             if rows:
                 conn.execute(statement, rows[0] if len(rows) == 1 else rows)
         if self.events:
-            service.store.append_in(conn, self.events)
+            store.append_in(conn, self.events)
         self.equity, self.states, self.events = [], [], []
 
 
-class ServiceSteps(ServiceRuns):
-    """The step of the agent loop, alone or batched (S-API-3, S-SVC-2, S-SVC-3)."""
+class Stepper:
+    """The step of the agent loop, alone or batched (S-API-3, S-SVC-2, S-SVC-3).
+
+    Parameters
+    ----------
+    ledger
+        The store, clock and transactions of the service.
+    preset
+        The idle limit (`ServicePreset`).
+    catalogue
+        The scenario versions.
+    book
+        The runs' states and owners this process keeps.
+    loop
+        The rest of the agent loop (what marks an idle run abandoned).
+    """
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        preset: ServicePreset,
+        catalogue: Catalogue,
+        book: RunBook,
+        loop: AgentLoop,
+    ) -> None:
+        self.ledger = ledger
+        self.store = ledger.store
+        self.clock = ledger.clock
+        self.preset = preset
+        self.catalogue = catalogue
+        self.book = book
+        self.loop = loop
 
     def step(self, account: Account, run_id: str) -> dict[str, object]:
         """Advance the run one bar, filling queued orders at the next open (S-API-3, S-SVC-2).
@@ -137,7 +174,7 @@ class ServiceSteps(ServiceRuns):
         out: list[dict[str, object] | ServiceError] = []
         remember: list[tuple[str, str, RunState]] = []
         writes = _Writes()
-        with self.write("step a run in") as conn:
+        with self.ledger.write("step a run in") as conn:
             fast = self._step_kept(conn, *requests[0]) if len(requests) == 1 else None
             if fast is not None:  # a lone step from the kept state, which was current
                 out.append(fast[0])
@@ -145,7 +182,7 @@ class ServiceSteps(ServiceRuns):
             else:
                 self._step_rows(conn, requests, writes, out, remember)
         for run_id, text, state in remember:  # only once the batch has committed
-            self._remember(run_id, text, state)
+            self.book.remember(run_id, text, state)
         return out
 
     def _step_rows(
@@ -166,8 +203,8 @@ class ServiceSteps(ServiceRuns):
         rows = {str(r.id): r for r in found}
         for account, run_id in requests:
             if run_id in writes.touched:  # stepped earlier in this batch: read it again
-                writes.flush(conn, self)
-                rows[run_id] = self._row(conn, account, run_id, lock=True)
+                writes.flush(conn, self.store)
+                rows[run_id] = self.book.row(conn, account, run_id, lock=True)
             try:
                 view, kept = self._step_one(conn, rows.get(run_id), account, run_id, writes)
             except ServiceError as exc:
@@ -175,7 +212,7 @@ class ServiceSteps(ServiceRuns):
                 continue
             out.append(view)
             remember.append(kept)
-        writes.flush(conn, self)
+        writes.flush(conn, self.store)
 
     def _step_one(
         self,
@@ -189,21 +226,21 @@ class ServiceSteps(ServiceRuns):
         now = self.clock.now()
         if row is None or row.account != account.name:
             raise not_found(run_id)
-        self.note_owner(row)
-        if self._idle(row, now):
-            writes.flush(conn, self)  # the batch's events stay in request order
-            self._abandon(conn, run_id, now)
+        self.book.note_owner(row)
+        if self.loop.idle(row, now):
+            writes.flush(conn, self.store)  # the batch's events stay in request order
+            self.loop.abandon(conn, run_id, now)
             writes.touched.add(run_id)
             raise abandoned(run_id, self.preset.idle_limit)
         require_active(row, self.preset.idle_limit)
-        scenario = self.scenario(str(row.scenario_id))
-        before = self._state(run_id, str(row.state))
+        scenario = self.catalogue.scenario(str(row.scenario_id))
+        before = self.book.state(run_id, str(row.state))
         after, report = step(before, scenario.bars, scenario.config, rules=scenario.rules)
         text = after.to_json()
         writes.touched.add(run_id)
         _queue_step(writes, run_id, scenario, report, now)
         if after.done:
-            writes.flush(conn, self)  # the whole path is read once, at the end (this row too)
+            writes.flush(conn, self.store)  # the whole path is read once, at the end (this row too)
             equity = [int(v) for v in conn.execute(EQUITY_PATH, {"p_run": run_id}).scalars()]
             if len(equity) != report.index + 1:  # never scored from a path with a hole
                 raise ValueError(
@@ -243,11 +280,11 @@ class ServiceSteps(ServiceRuns):
         written and ``None`` says to take the full way. So does the last step,
         which reads the whole path.
         """
-        owner, kept = self.owner(run_id), self._states.get(run_id)
+        owner, kept = self.book.owner(run_id), self.book.kept(run_id)
         if owner is None or kept is None or owner[0] != account.name:
             return None
         text_before, before = kept
-        scenario = self.scenario(owner[1])
+        scenario = self.catalogue.scenario(owner[1])
         after, report = step(before, scenario.bars, scenario.config, rules=scenario.rules)
         if after.done:
             return None
@@ -267,7 +304,7 @@ class ServiceSteps(ServiceRuns):
             return None
         writes = _Writes()
         _queue_step(writes, run_id, scenario, report, now)
-        writes.flush(conn, self)
+        writes.flush(conn, self.store)
         return step_view(run_id, report, after, scenario.views), (run_id, text, after)
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tradeleague.api.service import ScenarioService
-from tradeleague.api.service.views import decimal_text
 from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import METRICS, Entry, rank
+from tradeleague.league.scenario.service import ScenarioService
+from tradeleague.league.scenario.views import decimal_text
 from tradeleague.stats import percent
 
 __all__ = ["changelog_payload", "leaderboard_payload", "run_payload", "scenarios_payload"]

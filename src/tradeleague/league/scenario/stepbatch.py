@@ -1,6 +1,6 @@
 """Bare steps that arrive together are written together: group commit on the event loop.
 
-`StepBatcher` collects the bare steps (`tradeleague.api.steplane`) of one
+`StepBatcher` collects the bare steps (`tradeleague.league.scenario.steplane`) of one
 event loop. While no batch is being written, a step starts one at once, so a
 lone agent's step waits for nothing. Steps that arrive while a batch is
 being written wait for it, and then all go as the next batch
@@ -21,8 +21,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from tradeleague.api.service import ScenarioService, ServiceError
-from tradeleague.api.service.steps import MAX_BATCH
+from tradeleague.errors import ServiceError
+from tradeleague.league.scenario.service import ScenarioService
+from tradeleague.league.scenario.steps import MAX_BATCH
 
 __all__ = ["StepBatcher"]
 

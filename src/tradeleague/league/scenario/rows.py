@@ -1,42 +1,32 @@
 """Prepared statements and row helpers of the scenario service.
 
 The hot statements (read a run, save a run's state, append to its equity
-path, check a key) are built
-once here with bound parameters, so a request neither rebuilds a SQL
+path) are built once here with bound parameters, so a request neither rebuilds a SQL
 expression nor recomputes its cache key; SQLAlchemy reuses the compiled form.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
-from typing import Any, Final
+from datetime import timedelta
+from typing import Final
 
 import sqlalchemy as sa
 
-from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.tables import (
-    api_accounts,
-    api_keys,
-    scenario_run_equity,
-    scenario_runs,
-)
-from tradeleague.api.service.views import results_view
-from tradeleague.events import utc_iso
+from tradeleague.errors import ServiceError
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
+from tradeleague.league.scenario.tables import scenario_run_equity, scenario_runs
+from tradeleague.league.scenario.views import results_view
 
 __all__ = [
     "APPEND_EQUITY",
     "EQUITY_PATH",
-    "KEY_ACCOUNT",
     "RUN",
     "RUN_FOR_UPDATE",
     "SAVE_STATE",
     "STEP_STATE",
     "TOUCH",
     "abandoned",
-    "fast_sqlite",
-    "iso",
     "loads",
     "not_found",
     "require_active",
@@ -97,36 +87,6 @@ TOUCH: Final = (
     .values(active_at=sa.bindparam("p_now"))
 )
 """Record a read as activity on an active run (S-SVC-3); never moves the time back."""
-
-KEY_ACCOUNT: Final = (
-    sa.select(api_accounts.c.name, api_accounts.c.tier)
-    .select_from(api_keys.join(api_accounts, api_keys.c.account == api_accounts.c.name))
-    .where(api_keys.c.key_hash == sa.bindparam("p_hash"), api_keys.c.revoked_at.is_(None))
-)
-"""The account of an unrevoked key hash (parameter ``p_hash``)."""
-
-
-def fast_sqlite(engine: sa.Engine) -> None:
-    """Use SQLite's write-ahead log with ``synchronous=NORMAL`` on this engine.
-
-    Each commit then appends to the log without an fsync (the log is synced at
-    checkpoints): durable across a crash of the process, and ~50x faster per
-    step than the rollback journal. Readers no longer wait for the writer.
-    """
-
-    @sa.event.listens_for(engine, "connect")
-    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
-        cursor.close()
-
-    engine.dispose()
-
-
-def iso(moment: datetime) -> str:
-    """Return ``moment`` as ISO 8601 UTC, without zero microseconds."""
-    return utc_iso(moment).replace(".000000Z", "Z")
 
 
 def loads(text: str) -> dict[str, object]:

@@ -12,21 +12,22 @@ from typing import Final
 
 import sqlalchemy as sa
 
-from tradeleague.api.service.base import ServiceBase, run_stream
-from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.keys import Account
-from tradeleague.api.service.rows import iso, loads
-from tradeleague.api.service.tables import scenario_runs
-from tradeleague.api.service.views import results_view
+from tradeleague.accounts import Account, Ledger, iso
+from tradeleague.errors import ServiceError
 from tradeleague.events import Event, EventKind
 from tradeleague.events.scenario import SCENARIO_RUN_COMPLETED, SCENARIO_RUN_PUBLISHED
 from tradeleague.formats.scenario import RunStatus, ScenarioResults
 from tradeleague.formats.scenario.luck import RunRecord, scenario_luck
 from tradeleague.formats.weights.luck import TableLuck
+from tradeleague.league.scenario.book import RunBook, run_stream
+from tradeleague.league.scenario.rows import loads
+from tradeleague.league.scenario.scenarios import Catalogue
+from tradeleague.league.scenario.tables import scenario_runs
+from tradeleague.league.scenario.views import results_view
 from tradeleague.store.records import completed_results
 from tradeleague.store.schema import events
 
-__all__ = ["LUCKS_KEPT", "ServicePublishing"]
+__all__ = ["LUCKS_KEPT", "Publisher"]
 
 
 def _completion_of_run() -> sa.ColumnElement[bool]:
@@ -50,14 +51,36 @@ def _logged_results(conn: sa.Connection, run_id: str) -> str | None:
     return None if payload is None else completed_results(loads(str(payload)))
 
 
-class ServicePublishing(ServiceBase):
-    """Publish completed runs and serve the public reads (S-API-5, S-SCO-2)."""
+class Publisher:
+    """Publish completed runs and serve the public reads (S-API-5, S-SCO-2).
+
+    Parameters
+    ----------
+    ledger
+        The store, clock and transactions of the service.
+    catalogue
+        The scenario versions.
+    book
+        Reads an owner's run row.
+    """
+
+    def __init__(self, ledger: Ledger, catalogue: Catalogue, book: RunBook) -> None:
+        self.ledger = ledger
+        self.store = ledger.store
+        self.clock = ledger.clock
+        self.catalogue = catalogue
+        self.book = book
+        # completed runs' records (immutable once complete), read from the log once
+        self._run_records: dict[str, tuple[RunRecord, tuple[dict[str, object], ...]]] = {}
+        # leaderboards' ST-2 columns by (scenario, published runs): see `board_luck`
+        self._lucks: dict[tuple[str, tuple[str, ...]], TableLuck] = {}
+        self._lucks_lock = threading.Lock()
 
     def publish(self, account: Account, run_id: str) -> dict[str, object]:
         """Opt a completed run into the public leaderboard (S-API-5, S-SCO-2)."""
         now = self.clock.now()
-        with self.write("publish a run in") as conn:
-            row = self._row(conn, account, run_id, lock=True)
+        with self.ledger.write("publish a run in") as conn:
+            row = self.book.row(conn, account, run_id, lock=True)
             if row.status != RunStatus.COMPLETE.value:
                 raise ServiceError(
                     409, "run_not_complete", "Only a completed run can be published."
@@ -76,7 +99,7 @@ class ServicePublishing(ServiceBase):
 
     def public_run(self, run_id: str) -> dict[str, object]:
         """Return a published run's results, without a key (S-SVC-4); 404 otherwise."""
-        with self.read("read a run from") as conn:
+        with self.ledger.read("read a run from") as conn:
             row = conn.execute(
                 sa.select(scenario_runs).where(scenario_runs.c.id == run_id)
             ).one_or_none()
@@ -90,7 +113,7 @@ class ServicePublishing(ServiceBase):
 
     def published(self, scenario_id: str) -> list[tuple[str, str, ScenarioResults]]:
         """Return ``(run id, account, results)`` of the published runs, oldest first."""
-        with self.read("read the leaderboard from") as conn:
+        with self.ledger.read("read the leaderboard from") as conn:
             rows = conn.execute(
                 sa.select(scenario_runs.c.id, scenario_runs.c.account, events.c.payload)
                 .join(events, _completion_of_run())
@@ -108,7 +131,7 @@ class ServicePublishing(ServiceBase):
 
     def published_counts(self) -> dict[str, int]:
         """Return how many published runs each scenario version has."""
-        with self.read("read the leaderboard from") as conn:
+        with self.ledger.read("read the leaderboard from") as conn:
             rows = conn.execute(
                 sa.select(scenario_runs.c.scenario_id, sa.func.count())
                 .where(scenario_runs.c.published_at.is_not(None))
@@ -163,7 +186,7 @@ class ServicePublishing(ServiceBase):
         with self._lucks_lock:
             kept = self._lucks.pop(key, None)
             if kept is None:
-                found = self.scenario(scenario_id)
+                found = self.catalogue.scenario(scenario_id)
                 kept = scenario_luck(scenario_id, list(records), found.bars, found.config)
             self._lucks[key] = kept  # the most recently read last
             while len(self._lucks) > LUCKS_KEPT:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from tradeleague.api.service.core import ScenarioService
-from tradeleague.api.service.scenarios import Scenario
 from tradeleague.formats.scenario import (
     DEFAULT_CASH,
     ScenarioBars,
@@ -15,6 +13,8 @@ from tradeleague.formats.scenario import (
     default_slippage,
     periods_per_year,
 )
+from tradeleague.league.scenario.scenarios import Scenario
+from tradeleague.league.scenario.service import ScenarioService
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import Usd
 

@@ -1,6 +1,6 @@
-"""API keys and accounts of the scenario service (S-SVC-4).
+"""Accounts and their API keys (S-SVC-4).
 
-A key is shown once and stored as its SHA-256 (`tradeleague.api.service.keys`);
+A key is shown once and stored as its SHA-256 (`tradeleague.accounts.keys`);
 a process trusts a key it has checked for `KEY_CACHE_SECONDS`.
 """
 
@@ -11,13 +11,12 @@ from typing import Final
 
 import sqlalchemy as sa
 
-from tradeleague.api.service.base import CACHE_LIMIT, ServiceBase
-from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.keys import Account, Tier, hash_key, new_key
-from tradeleague.api.service.rows import KEY_ACCOUNT
-from tradeleague.api.service.tables import api_accounts, api_keys
+from tradeleague.accounts.keys import Account, Tier, hash_key, new_key
+from tradeleague.accounts.ledger import CACHE_LIMIT, Ledger
+from tradeleague.accounts.tables import api_accounts, api_keys
+from tradeleague.errors import ServiceError
 
-__all__ = ["KEY_CACHE_SECONDS", "ServiceAccounts"]
+__all__ = ["KEY_ACCOUNT", "KEY_CACHE_SECONDS", "ApiAccounts"]
 
 KEY_CACHE_SECONDS: Final = 1.0
 """How long a process trusts a key it has checked (S-SVC-4).
@@ -28,9 +27,26 @@ another process (another server on the same store) takes effect within this
 time. Unknown keys are never cached.
 """
 
+KEY_ACCOUNT: Final = (
+    sa.select(api_accounts.c.name, api_accounts.c.tier)
+    .select_from(api_keys.join(api_accounts, api_keys.c.account == api_accounts.c.name))
+    .where(api_keys.c.key_hash == sa.bindparam("p_hash"), api_keys.c.revoked_at.is_(None))
+)
+"""The account of an unrevoked key hash (parameter ``p_hash``)."""
 
-class ServiceAccounts(ServiceBase):
-    """Create API keys and authenticate requests (S-SVC-4)."""
+
+class ApiAccounts:
+    """Create API keys and authenticate requests (S-SVC-4).
+
+    Parameters
+    ----------
+    ledger
+        The store, clock and transactions the accounts' tables are written in.
+    """
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self._keys: dict[str, tuple[Account, float]] = {}
 
     def create_key(self, account: str, tier: Tier) -> str:
         """Create (or re-tier) ``account`` and return a new API key for it, once."""
@@ -38,8 +54,8 @@ class ServiceAccounts(ServiceBase):
         if not name or len(name) > 100 or not name.isprintable():
             raise ServiceError(422, "invalid_account", "An account name is 1-100 printable chars.")
         key = new_key()
-        now = self.clock.now()
-        with self.write("create an API key in") as conn:
+        now = self.ledger.clock.now()
+        with self.ledger.write("create an API key in") as conn:
             found = conn.execute(
                 sa.select(api_accounts.c.tier).where(api_accounts.c.name == name)
             ).one_or_none()
@@ -80,7 +96,7 @@ class ServiceAccounts(ServiceBase):
         hit = self._keys.get(digest)
         if hit is not None and moment < hit[1]:
             return hit[0]
-        with self.read("check an API key in") as conn:
+        with self.ledger.read("check an API key in") as conn:
             row = conn.execute(KEY_ACCOUNT, {"p_hash": digest}).one_or_none()
         if row is None:
             raise ServiceError(401, "invalid_api_key", "The X-API-Key is not a valid key.")
@@ -89,3 +105,11 @@ class ServiceAccounts(ServiceBase):
             self._keys.clear()
         self._keys[digest] = (account, moment + KEY_CACHE_SECONDS)
         return account
+
+    def tier(self, name: str) -> Tier:
+        """Return account ``name``'s tier (free for an account that has no key yet)."""
+        with self.ledger.read("read an account from") as conn:
+            tier = conn.execute(
+                sa.select(api_accounts.c.tier).where(api_accounts.c.name == name)
+            ).scalar_one_or_none()
+        return Tier(tier) if tier is not None else Tier.FREE

@@ -19,33 +19,67 @@ remains: a server killed after the step committed but before its response
 was recorded leaves a claim whose retry, after the lease, steps again;
 closing it means recording the response inside the step's transaction.
 Keys are scoped to the account and expire ``idempotency_ttl`` after their
-first use (the service's `ServicePreset`; the seed's 24 hours), measured on
-the injected clock.
+first use (the service's preset: the scenario benchmark's `ServicePreset`
+holds the seed's 24 hours), measured on the injected clock.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from datetime import timedelta
-from typing import Final
+from typing import Final, Protocol
 
 import sqlalchemy as sa
 
-from tradeleague.api.service.core import ScenarioService
-from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.keys import Account
-from tradeleague.api.service.tables import idempotency_keys
-from tradeleague.errors import StoreError
+from tradeleague.accounts.keys import Account
+from tradeleague.accounts.tables import idempotency_keys
+from tradeleague.clock import Clock
+from tradeleague.errors import ServiceError, StoreError
 from tradeleague.events import canonical_json
 
-__all__ = ["IN_FLIGHT_LEASE", "MAX_KEY_LENGTH", "fingerprint", "idempotent"]
+__all__ = [
+    "IN_FLIGHT_LEASE",
+    "MAX_KEY_LENGTH",
+    "IdempotencyWindow",
+    "IdempotentService",
+    "fingerprint",
+    "idempotent",
+]
 
 MAX_KEY_LENGTH: Final = 255
 """The longest ``idempotency_key`` accepted, in characters."""
 
 IN_FLIGHT_LEASE: Final = timedelta(seconds=60)
 """How long a claimed key with no recorded response blocks a retry (409) before it lapses."""
+
+
+class IdempotencyWindow(Protocol):
+    """What says how long a key is kept: a service's preset."""
+
+    @property
+    def idempotency_ttl(self) -> timedelta:
+        """How long after its first use a key expires."""
+        ...
+
+
+class IdempotentService(Protocol):
+    """The service a request is made idempotent on: its clock, window and transactions."""
+
+    @property
+    def clock(self) -> Clock:
+        """Where "now" comes from."""
+        ...
+
+    @property
+    def preset(self) -> IdempotencyWindow:
+        """The service's numbers, among them the idempotency window."""
+        ...
+
+    def write(self, doing: str) -> AbstractContextManager[sa.Connection]:
+        """Return a writer's transaction."""
+        ...
 
 
 def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
@@ -56,7 +90,7 @@ def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
 
 
 def _claim(
-    service: ScenarioService, account: Account, key: str, digest: str
+    service: IdempotentService, account: Account, key: str, digest: str
 ) -> tuple[int, str] | None:
     now = service.clock.now()
     where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
@@ -94,7 +128,7 @@ def _claim(
 
 
 def idempotent(
-    service: ScenarioService,
+    service: IdempotentService,
     account: Account,
     key: str,
     digest: str,

@@ -11,8 +11,8 @@ transaction for all of them), the same response bytes and headers, the same
 JSON error bodies. Every other request,
 including a step with a body, an ``Idempotency-Key`` header, a Bearer token, a
 ``Content-Encoding`` or a run id the route would refuse, goes on to the app
-unchanged, so the route in `tradeleague.api.app` stays the one definition of
-the step and its documentation.
+unchanged, so the route in `tradeleague.league.scenario.routes` stays the one
+definition of the step and its documentation.
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from tradeleague.api.app import call, dumps
 from tradeleague.api.bodies import ASGIApp, Receive, Scope, Send
 from tradeleague.api.errors import service_error_response, store_error_response
-from tradeleague.api.service import ScenarioService, ServiceError
-from tradeleague.api.stepbatch import StepBatcher
-from tradeleague.errors import StoreError
+from tradeleague.errors import ServiceError, StoreError
+from tradeleague.league.scenario.service import ScenarioService
+from tradeleague.league.scenario.stepbatch import StepBatcher
 
 __all__ = ["StepLane"]
 
@@ -81,8 +82,6 @@ class StepLane:
 
     def __init__(self, app: ASGIApp, *, service: ScenarioService) -> None:
         # the route's own helpers: the same thread hand-off (`call`) and JSON text
-        from tradeleague.api.app import call, dumps
-
         self.app = app
         self.service = service
         self._batcher = StepBatcher(service, call, dumps)

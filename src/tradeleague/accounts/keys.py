@@ -1,4 +1,4 @@
-"""API keys: random, shown once, stored as SHA-256 hashes (S-SVC-4).
+"""API keys and accounts: random keys, shown once, stored as SHA-256 hashes (S-SVC-4).
 
 A key is 32 random bytes (URL-safe base64) behind the prefix ``tl_``; with that
 much entropy a plain SHA-256 is enough (nobody can guess a preimage), and it
@@ -21,8 +21,8 @@ KEY_PREFIX: Final = "tl_"
 class Tier(enum.StrEnum):
     """An account's plan, which sets its monthly run quota (S-SVC-5).
 
-    The quotas themselves are the service preset's
-    (`ServicePreset.monthly_runs`: free 25, pro 200 by default).
+    The quotas themselves are each service's (the scenario benchmark's
+    `ServicePreset.monthly_runs`: free 25, pro 200 by default).
     """
 
     FREE = "free"

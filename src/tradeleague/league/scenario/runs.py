@@ -1,6 +1,6 @@
 """Runs of the scenario service: create, read, trade, results, abandon (the step: `steps`).
 
-A step (`tradeleague.api.service.steps`) writes the new run state (small:
+A step (`tradeleague.league.scenario.steps`) writes the new run state (small:
 cash, positions, queue), appends its equity to the run's path
 (``scenario_run_equity``, one row a step, so a step costs the same late in a
 run as early) and appends its fills (and, at the end, the results and the
@@ -19,20 +19,9 @@ from typing import Final
 
 import sqlalchemy as sa
 
-from tradeleague.api.service.base import AGENT_ACCOUNT, ServiceBase, month_bounds, run_stream
-from tradeleague.api.service.errors import ServiceError
-from tradeleague.api.service.keys import Account, Tier
-from tradeleague.api.service.rows import (
-    APPEND_EQUITY,
-    SAVE_STATE,
-    TOUCH,
-    abandoned,
-    iso,
-    require_active,
-    results_of,
-)
-from tradeleague.api.service.tables import api_accounts, scenario_runs
-from tradeleague.api.service.views import market_view, order_view
+from tradeleague.accounts import Account, Ledger, Tier, iso, month_bounds
+from tradeleague.accounts.tables import api_accounts
+from tradeleague.errors import ServiceError
 from tradeleague.events import Event, utc_iso
 from tradeleague.events.scenario import (
     SCENARIO_RUN_ABANDONED,
@@ -40,15 +29,28 @@ from tradeleague.events.scenario import (
 )
 from tradeleague.formats.scenario import (
     RunStatus,
+    ServicePreset,
     can_transition,
     queue_orders,
     start_run,
 )
 from tradeleague.ids import new_id
+from tradeleague.league.scenario.book import AGENT_ACCOUNT, RunBook, run_stream
+from tradeleague.league.scenario.rows import (
+    APPEND_EQUITY,
+    SAVE_STATE,
+    TOUCH,
+    abandoned,
+    require_active,
+    results_of,
+)
+from tradeleague.league.scenario.scenarios import Catalogue
+from tradeleague.league.scenario.tables import scenario_runs
+from tradeleague.league.scenario.views import market_view, order_view
 from tradeleague.sim import Order
 from tradeleague.store import account_opened
 
-__all__ = ["TOUCH_EVERY", "ServiceRuns"]
+__all__ = ["TOUCH_EVERY", "AgentLoop", "move_status"]
 
 TOUCH_EVERY: Final = timedelta(minutes=1)
 """A market read records activity only if the last was this long ago.
@@ -59,8 +61,30 @@ abandonment clock is then at most this much early relative to the last read
 """
 
 
-class ServiceRuns(ServiceBase):
-    """The agent loop on stored runs but the step (S-API-1, 2, 4, 5, S-SVC-2, S-SVC-3, S-SVC-5)."""
+class AgentLoop:
+    """The agent loop on stored runs but the step (S-API-1, 2, 4, 5, S-SVC-2, S-SVC-3, S-SVC-5).
+
+    Parameters
+    ----------
+    ledger
+        The store, clock and transactions of the service.
+    preset
+        Quotas, idle limit and queue bound (`ServicePreset`).
+    catalogue
+        The scenario versions runs are pinned to.
+    book
+        The runs' states and owners this process keeps.
+    """
+
+    def __init__(
+        self, ledger: Ledger, preset: ServicePreset, catalogue: Catalogue, book: RunBook
+    ) -> None:
+        self.ledger = ledger
+        self.store = ledger.store
+        self.clock = ledger.clock
+        self.preset = preset
+        self.catalogue = catalogue
+        self.book = book
 
     def create_run(self, account: Account, scenario_id: str) -> dict[str, object]:
         """Start a run of ``scenario_id`` (an id, or a name: its latest version), pinned to it.
@@ -71,13 +95,13 @@ class ServiceRuns(ServiceBase):
             404 ``scenario_not_found``; 402 ``payment_required`` (free, with
             ``checkout_url``) or 429 ``quota_exceeded`` (pro, with ``resets_at``).
         """
-        scenario = self.scenario_by_ref(scenario_id)  # an id or a name (issue 11)
+        scenario = self.catalogue.scenario_by_ref(scenario_id)  # an id or a name (issue 11)
         now = self.clock.now()
         start, reset = month_bounds(now)
         limit = self.preset.monthly_runs(account.tier)
         run_id = new_id()
         state = start_run(scenario.config)
-        with self.write("create a run in") as conn:
+        with self.ledger.write("create a run in") as conn:
             conn.execute(
                 sa.select(api_accounts.c.name)
                 .where(api_accounts.c.name == account.name)
@@ -149,7 +173,7 @@ class ServiceRuns(ServiceBase):
             "quota": {"used": int(used) + 1, "limit": limit, "resets_at": iso(reset)},
         }
 
-    def _idle(self, row: sa.Row[tuple[object, ...]], now: datetime) -> bool:
+    def idle(self, row: sa.Row[tuple[object, ...]], now: datetime) -> bool:
         """Return whether an active run has had no activity for ``idle_limit`` (S-SVC-3).
 
         Activity is any call on the run by its owner: ``trades``, ``step``,
@@ -159,9 +183,10 @@ class ServiceRuns(ServiceBase):
         active_at: datetime = row.active_at
         return row.status == RunStatus.ACTIVE.value and now - active_at >= self.preset.idle_limit
 
-    def _abandon(self, conn: sa.Connection, run_id: str, now: datetime) -> None:
+    def abandon(self, conn: sa.Connection, run_id: str, now: datetime) -> None:
+        """Mark an active run abandoned (S-SVC-3) in ``conn``'s transaction."""
         move_status(conn, run_id, RunStatus.ACTIVE, RunStatus.ABANDONED)
-        self._states.pop(run_id, None)
+        self.book.forget(run_id)
         self.store.append_in(
             conn, [Event(run_stream(run_id), SCENARIO_RUN_ABANDONED, {"run": run_id}, now)]
         )
@@ -172,13 +197,13 @@ class ServiceRuns(ServiceBase):
     ) -> Iterator[tuple[sa.Connection, sa.Row[tuple[object, ...]], datetime]]:
         """Lock the run and yield it if active; an idle run is marked abandoned instead."""
         now = self.clock.now()
-        with self.write(doing) as conn:
-            row = self._row(conn, account, run_id, lock=True)
-            if not self._idle(row, now):
+        with self.ledger.write(doing) as conn:
+            row = self.book.row(conn, account, run_id, lock=True)
+            if not self.idle(row, now):
                 require_active(row, self.preset.idle_limit)
                 yield conn, row, now
                 return
-            self._abandon(conn, run_id, now)
+            self.abandon(conn, run_id, now)
         raise abandoned(run_id, self.preset.idle_limit)
 
     def run(self, account: Account, run_id: str) -> dict[str, object]:
@@ -191,8 +216,8 @@ class ServiceRuns(ServiceBase):
         ServiceError
             404 ``run_not_found`` for another account's run or an unknown id.
         """
-        with self.read("read a run from") as conn:
-            row = self._row(conn, account, run_id, lock=False)
+        with self.ledger.read("read a run from") as conn:
+            row = self.book.row(conn, account, run_id, lock=False)
         return self._run_view(row)
 
     def runs(self, account: Account) -> list[dict[str, object]]:
@@ -202,14 +227,14 @@ class ServiceRuns(ServiceBase):
             .where(scenario_runs.c.account == account.name)
             .order_by(scenario_runs.c.created_at, scenario_runs.c.id)
         )
-        with self.read("list runs in") as conn:
+        with self.ledger.read("list runs in") as conn:
             rows = conn.execute(query).all()
         return [self._run_view(row) for row in rows]
 
     def _run_view(self, row: sa.Row[tuple[object, ...]]) -> dict[str, object]:
         run_id = str(row.id)
-        scenario = self.scenario(str(row.scenario_id))
-        state = self._state(run_id, str(row.state))
+        scenario = self.catalogue.scenario(str(row.scenario_id))
+        state = self.book.state(run_id, str(row.state))
         created: datetime = row.created_at
         return {
             "id": run_id,
@@ -229,30 +254,30 @@ class ServiceRuns(ServiceBase):
         A read counts as activity on an active run (S-SVC-3, `TOUCH_EVERY`).
         """
         now = self.clock.now()
-        with self.read("read a run from") as conn:
-            row = self._row(conn, account, run_id, lock=False)
-        if not self._idle(row, now) and row.status == RunStatus.ACTIVE.value:
+        with self.ledger.read("read a run from") as conn:
+            row = self.book.row(conn, account, run_id, lock=False)
+        if not self.idle(row, now) and row.status == RunStatus.ACTIVE.value:
             active_at: datetime = row.active_at
             if now - active_at >= TOUCH_EVERY:
-                with self.write("record activity in") as conn:
+                with self.ledger.write("record activity in") as conn:
                     conn.execute(TOUCH, {"p_run": run_id, "p_now": now})
-        if self._idle(row, now):
-            with self.write("abandon a run in") as conn:
-                row = self._row(conn, account, run_id, lock=True)
-                if self._idle(row, now):
-                    self._abandon(conn, run_id, now)
+        if self.idle(row, now):
+            with self.ledger.write("abandon a run in") as conn:
+                row = self.book.row(conn, account, run_id, lock=True)
+                if self.idle(row, now):
+                    self.abandon(conn, run_id, now)
             raise abandoned(run_id, self.preset.idle_limit)
         if row.status == RunStatus.ABANDONED.value:
             raise abandoned(run_id, self.preset.idle_limit)
-        scenario = self.scenario(str(row.scenario_id))
-        state = self._state(run_id, str(row.state))
+        scenario = self.catalogue.scenario(str(row.scenario_id))
+        state = self.book.state(run_id, str(row.state))
         return market_view(run_id, str(row.status), state, scenario.views, scenario.config)
 
     def trade(self, account: Account, run_id: str, orders: Sequence[Order]) -> dict[str, object]:
         """Queue market orders for the next step (S-API-2)."""
         with self._mutate(account, run_id, "queue orders in") as (conn, row, now):
-            scenario = self.scenario(str(row.scenario_id))
-            state = self._state(run_id, str(row.state))
+            scenario = self.catalogue.scenario(str(row.scenario_id))
+            state = self.book.state(run_id, str(row.state))
             try:
                 state = queue_orders(
                     state, orders, scenario.config, max_queued=self.preset.max_queued
@@ -261,7 +286,7 @@ class ServiceRuns(ServiceBase):
                 raise ServiceError(422, "invalid_order", str(exc)) from None
             text = state.to_json()
             conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
-        self._remember(run_id, text, state)
+        self.book.remember(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
@@ -278,7 +303,7 @@ class ServiceRuns(ServiceBase):
             404 ``order_not_found`` when no queued order has that place.
         """
         with self._mutate(account, run_id, "cancel an order in") as (conn, row, now):
-            state = self._state(run_id, str(row.state))
+            state = self.book.state(run_id, str(row.state))
             if not 0 <= position < len(state.queued):
                 raise ServiceError(
                     404,
@@ -290,7 +315,7 @@ class ServiceRuns(ServiceBase):
             state = replace(state, queued=state.queued[:position] + state.queued[position + 1 :])
             text = state.to_json()
             conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
-        self._remember(run_id, text, state)
+        self.book.remember(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
@@ -300,14 +325,34 @@ class ServiceRuns(ServiceBase):
 
     def results(self, account: Account, run_id: str) -> dict[str, object]:
         """Return a completed run's metrics (S-API-4); 409 ``run_not_complete`` before."""
-        with self.read("read a run from") as conn:
-            row = self._row(conn, account, run_id, lock=False)
+        with self.ledger.read("read a run from") as conn:
+            row = self.book.row(conn, account, run_id, lock=False)
         return results_of(row, run_id)
+
+    def usage(self, account: str, tier: Tier) -> dict[str, object]:
+        """Return the runs ``account`` started this UTC month against its quota (S-SVC-5)."""
+        start, reset = month_bounds(self.clock.now())
+        with self.ledger.read("count runs in") as conn:
+            used = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(scenario_runs)
+                .where(
+                    scenario_runs.c.account == account,
+                    scenario_runs.c.created_at >= start,
+                    scenario_runs.c.created_at < reset,
+                )
+            ).scalar_one()
+        return {
+            "tier": tier.value,
+            "runs": int(used),
+            "limit": self.preset.monthly_runs(tier),
+            "resets_at": iso(reset),
+        }
 
     def sweep_abandoned(self) -> int:
         """Mark every active run idle for the preset's ``idle_limit``; return how many (S-SVC-3)."""
         now = self.clock.now()
-        with self.write("sweep idle runs in") as conn:
+        with self.ledger.write("sweep idle runs in") as conn:
             ids = (
                 conn.execute(
                     sa.select(scenario_runs.c.id)
@@ -321,7 +366,7 @@ class ServiceRuns(ServiceBase):
                 .all()
             )
             for run_id in ids:
-                self._abandon(conn, str(run_id), now)
+                self.abandon(conn, str(run_id), now)
         return len(ids)
 
 

@@ -1,0 +1,236 @@
+"""The scenario benchmark's REST routes: the agent loop and its public reads.
+
+Routers stay thin: each parses its request, calls `ScenarioService`, and
+returns the JSON body. ``trades`` and ``step`` go through the idempotency
+layer when the body carries an ``idempotency_key`` (S-SVC-1); the replayed
+body is the stored text, byte for byte. They are built on the generic HTTP
+kit of `tradeleague.api.app` (the app factory, the worker-thread hand-off
+`call`, keys and idempotency). A bare step (no body, no idempotency key) is
+answered before routing by `tradeleague.league.scenario.steplane.StepLane`,
+with the same calls and the same bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
+from starlette.concurrency import run_in_threadpool
+
+from tradeleague import DISCLAIMER
+from tradeleague.accounts import fingerprint
+from tradeleague.api.app import (
+    IdempotencyHeader,
+    KeyDep,
+    LanedApp,
+    call,
+    idempotency_key,
+    idempotent_response,
+    json_response,
+    new_app,
+)
+from tradeleague.api.models import error_responses
+from tradeleague.league.scenario.models import (
+    ID_PATTERN,
+    CreateRunIn,
+    PublicRunOut,
+    ResultsOut,
+    RunOut,
+    StepIn,
+    StepOut,
+    TradesIn,
+    TradesOut,
+)
+from tradeleague.league.scenario.reads import (
+    changelog_payload,
+    leaderboard_payload,
+    run_payload,
+    scenarios_payload,
+)
+from tradeleague.league.scenario.service import ScenarioService
+from tradeleague.league.scenario.steplane import StepLane
+from tradeleague.money import qty
+from tradeleague.sim import Order, Side
+
+__all__ = ["create_app", "get_service", "install_scenario_routes"]
+
+_ERRORS = error_responses(401, 402, 404, 409, 422, 429)
+
+
+async def get_service(request: Request) -> ScenarioService:
+    """Return the app's service (override in tests with ``dependency_overrides``)."""
+    service: ScenarioService = request.app.state.service
+    return service
+
+
+ServiceDep = Annotated[ScenarioService, Depends(get_service)]
+RunId = Annotated[str, Path(pattern=ID_PATTERN, description="The run's id.")]
+
+
+def _agent_router() -> APIRouter:
+    router = APIRouter(prefix="/api/v1", tags=["agent loop"], responses=_ERRORS)
+
+    @router.get("/scenarios", summary="List scenario versions")
+    async def scenarios(service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            service.authenticate(key)
+            return json_response({"scenarios": service.scenarios()})
+
+        return await call(service, work)
+
+    @router.post("/runs", status_code=201, response_model=RunOut, summary="Create a run")
+    async def create_run(body: CreateRunIn, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            account = service.authenticate(key)
+            return json_response(service.create_run(account, body.scenario), 201)
+
+        return await call(service, work)
+
+    @router.get("/runs", summary="List my runs")
+    async def my_runs(
+        service: ServiceDep,
+        key: KeyDep,
+        mine: Annotated[
+            bool, Query(description="Only the caller's runs (the only list there is).")
+        ] = True,
+    ) -> Response:
+        def work() -> Response:
+            return json_response({"runs": service.runs(service.authenticate(key))})
+
+        return await call(service, work)
+
+    @router.get("/runs/{run_id}", summary="One of my runs: status, bar, queued orders")
+    async def one_run(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return json_response(service.run(service.authenticate(key), run_id))
+
+        return await call(service, work)
+
+    @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio")
+    async def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return json_response(service.market(service.authenticate(key), run_id))
+
+        return await call(service, work)
+
+    @router.post("/runs/{run_id}/trades", response_model=TradesOut, summary="Queue orders")
+    async def trades(
+        run_id: RunId,
+        body: TradesIn,
+        service: ServiceDep,
+        key: KeyDep,
+        idempotency: IdempotencyHeader = None,
+    ) -> Response:
+        once = idempotency_key(idempotency, body.idempotency_key)
+        orders = [Order(o.symbol, Side(o.side), qty(o.quantity)) for o in body.orders]
+        params = {"orders": [[o.symbol, o.side.value, int(o.qty)] for o in orders]}
+        digest = fingerprint("POST", f"/runs/{run_id}/trades", params)
+
+        def work() -> Response:
+            account = service.authenticate(key)
+            return idempotent_response(
+                service,
+                account,
+                once,
+                digest,
+                lambda: service.trade(account, run_id, orders),
+            )
+
+        return await call(service, work)
+
+    @router.delete("/runs/{run_id}/orders/{order}", summary="Cancel a queued order")
+    async def cancel_order(
+        run_id: RunId,
+        order: Annotated[
+            int, Path(ge=0, le=10_000, description="The order's place in the queue, from 0.")
+        ],
+        service: ServiceDep,
+        key: KeyDep,
+    ) -> Response:
+        def work() -> Response:
+            return json_response(service.cancel_order(service.authenticate(key), run_id, order))
+
+        return await call(service, work)
+
+    @router.post("/runs/{run_id}/step", response_model=StepOut, summary="Advance one bar")
+    async def step(
+        run_id: RunId,
+        service: ServiceDep,
+        key: KeyDep,
+        body: Annotated[StepIn | None, Body()] = None,
+        idempotency: IdempotencyHeader = None,
+    ) -> Response:
+        once = idempotency_key(idempotency, body.idempotency_key if body is not None else None)
+        digest = fingerprint("POST", f"/runs/{run_id}/step", {})
+
+        def work() -> Response:
+            account = service.authenticate(key)
+            return idempotent_response(
+                service, account, once, digest, lambda: service.step(account, run_id)
+            )
+
+        return await call(service, work)
+
+    @router.get("/runs/{run_id}/results", response_model=ResultsOut, summary="Metrics")
+    async def results(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return json_response(service.results(service.authenticate(key), run_id))
+
+        return await call(service, work)
+
+    @router.post("/runs/{run_id}/publish", summary="Publish to the leaderboard")
+    async def publish(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
+        def work() -> Response:
+            return json_response(service.publish(service.authenticate(key), run_id))
+
+        return await call(service, work)
+
+    return router
+
+
+def _public_router() -> APIRouter:
+    router = APIRouter(prefix="/api/v1", tags=["public"], responses=error_responses(404))
+
+    @router.get("/leaderboard", summary="Published runs ranked by a metric")
+    async def leaderboard(
+        service: ServiceDep,
+        scenario: Annotated[str, Query(pattern=ID_PATTERN)],
+        metric: Literal["return", "sharpe", "sortino", "max_drawdown", "volatility"] = "return",
+    ) -> Response:
+        def work() -> Response:
+            return json_response(leaderboard_payload(service, scenario, metric))
+
+        # public reads may rank many runs: never on the event loop's thread, even on SQLite
+        return await run_in_threadpool(work)
+
+    @router.get("/scenario/changelog", summary="The changes that affect comparability, dated")
+    async def scenario_changelog(service: ServiceDep) -> Response:
+        return await run_in_threadpool(lambda: json_response(changelog_payload(service)))
+
+    @router.get("/leaderboard/scenarios", summary="Scenarios with published runs")
+    async def leaderboard_scenarios(service: ServiceDep) -> Response:
+        return await run_in_threadpool(lambda: json_response(scenarios_payload(service)))
+
+    @router.get("/runs/{run_id}/public", response_model=PublicRunOut, summary="A published run")
+    async def public_run(run_id: RunId, service: ServiceDep) -> Response:
+        return await run_in_threadpool(lambda: json_response(run_payload(service, run_id)))
+
+    return router
+
+
+def install_scenario_routes(app: LanedApp, service: ScenarioService) -> None:
+    """Serve ``service`` on ``app``: its routes, and the bare step's lane in front of them."""
+    app.state.service = service
+    app.lane = StepLane(app.framework, service=service)  # outside: a bare step has no body
+    app.include_router(_public_router())
+    app.include_router(_agent_router())
+
+
+def create_app(service: ScenarioService) -> LanedApp:
+    """Return the REST app serving ``service``; OpenAPI at ``/openapi.json``, docs at ``/docs``."""
+    app = new_app(
+        "Drive one deterministic simulator through frozen market history: read the "
+        "market, queue orders, step, fetch results, publish.\n\n" + DISCLAIMER
+    )
+    install_scenario_routes(app, service)
+    return app
