@@ -13,8 +13,9 @@ from tradeleague.errors import ConfigError
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.host.config import load_league, parse_league
-from tradeleague.host.drivers import WeightsLeague
-from tradeleague.host.schedule import direction_slots, weights_slots
+from tradeleague.league.direction.driver import direction_slots
+from tradeleague.league.weights.config import WeightsConfig
+from tradeleague.league.weights.driver import WeightsLeague, weights_slots
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.store import open_store
 
@@ -69,10 +70,11 @@ def test_host_config_resolves_paths_and_the_sqlite_db_relative_to_the_file(tmp_p
     )
     config = load_league(league)
     assert config.db == f"sqlite:///{tmp_path.resolve() / 'here.db'}"
-    assert config.weights is not None
-    assert config.weights.market == (tmp_path / "bars").resolve()
-    assert config.weights.start == date(2025, 9, 2)
-    assert config.weights.agents[0].division is Division.PRO
+    weights = config.of(WeightsConfig)
+    assert weights is not None
+    assert weights.market == (tmp_path / "bars").resolve()
+    assert weights.start == date(2025, 9, 2)
+    assert weights.agents[0].division is Division.PRO
 
 
 def test_host_config_every_example_parses() -> None:
@@ -81,10 +83,9 @@ def test_host_config_every_example_parses() -> None:
     assert files
     for path in files:
         config = load_league(path)
-        formats = (config.weights, config.direction, config.thesis)
-        assert any(f is not None for f in formats)
+        assert config.formats
     # the weights example: Open and Pro over hourly bars, so 15..19 UTC has bars to play
-    weights = load_league(EXAMPLES / "weights.toml").weights
+    weights = load_league(EXAMPLES / "weights.toml").of(WeightsConfig)
     assert weights is not None
     assert weights.market is not None
     assert {a.division for a in weights.agents} == {Division.OPEN, Division.PRO}
@@ -128,11 +129,11 @@ def test_host_weights_seasons_roll_over_every_28_days_from_a_monday(tmp_path: Pa
         '[weights]\nseason = "W"\nstart = 2025-09-01\nroll = true\n'
         '[[weights.agents]]\nname = "a"\nspec = "baseline:cash"\n'
     )
-    config = parse_league(text, tmp_path / "league.toml")
-    assert config.weights is not None
-    assert config.weights.end is None
+    weights = parse_league(text, tmp_path / "league.toml").of(WeightsConfig)
+    assert weights is not None
+    assert weights.end is None
     with open_store(f"sqlite:///{tmp_path / 'roll.db'}") as store:
-        league = WeightsLeague(store, config.weights, clock=None)
+        league = WeightsLeague(store, weights, clock=None)
         start = datetime(2025, 9, 26, tzinfo=UTC)
         slots = league.slots(start, datetime(2025, 10, 1, tzinfo=UTC))
         seasons = {league.season_of(s) for s in slots}

@@ -22,8 +22,8 @@ from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.host.config import parse_league
-from tradeleague.host.schedule import thesis_slots
 from tradeleague.league.thesis.data import replay_sources
+from tradeleague.league.thesis.driver import thesis_slots
 from tradeleague.store import open_store, verify
 
 pytestmark = pytest.mark.shared_data

@@ -24,11 +24,12 @@ from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.candles import candles_of
 from tradeleague.formats.thesis.universe import load_universe
-from tradeleague.host.config import HostAgent, ThesisConfig
-from tradeleague.host.drivers import ThesisDriver
+from tradeleague.host.leaguefile import HostAgent
 from tradeleague.host.reads import season_report
 from tradeleague.league.thesis.agents import build_roster
+from tradeleague.league.thesis.config import ThesisConfig
 from tradeleague.league.thesis.data import load_tape
+from tradeleague.league.thesis.driver import ThesisDriver
 from tradeleague.league.thesis.null import season_null
 from tradeleague.league.thesis.replay import run_season
 from tradeleague.league.thesis.report import build_report

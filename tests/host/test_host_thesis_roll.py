@@ -24,12 +24,15 @@ from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.events.host import HOST_DOWN
-from tradeleague.host.config import HostAgent, ThesisConfig, load_league, parse_league
-from tradeleague.host.drivers import ThesisLeague, missed_slots
+from tradeleague.host.config import load_league, parse_league
+from tradeleague.host.leaguefile import HostAgent
 from tradeleague.host.metrics import Metrics
+from tradeleague.host.missed import missed_slots
 from tradeleague.host.reads import status
 from tradeleague.host.runner import record_missed
 from tradeleague.host.seasons import season_window
+from tradeleague.league.thesis.config import ThesisConfig
+from tradeleague.league.thesis.driver import ThesisLeague
 from tradeleague.store import open_store, verify
 
 FIRST, SECOND = "T-2025-03-03", "T-2025-03-31"
@@ -218,7 +221,7 @@ def test_thesis_roll_needs_no_end(tmp_path: Path) -> None:
     """With ``roll = true`` the league goes on season after season when no end is given."""
     text = '[thesis]\nseason = "T"\nstart = 2025-03-05\nroll = true\n'
     text += '[[thesis.agents]]\nname = "a"\nspec = "baseline:cash"\njoin = 3\n'
-    thesis = parse_league(text, tmp_path / "league.toml").thesis
+    thesis = parse_league(text, tmp_path / "league.toml").of(ThesisConfig)
     assert thesis is not None
     assert (thesis.roll, thesis.end, thesis.joins) == (True, None, (("a", 3),))
 
@@ -229,6 +232,6 @@ def test_thesis_example_documents_roll(tmp_path: Path) -> None:
     text = example.read_text(encoding="utf-8")
     assert "\n# roll = true" in text
     rolled = text.replace("\n# roll = true", "\nroll = true")
-    thesis = parse_league(rolled, example).thesis
+    thesis = parse_league(rolled, example).of(ThesisConfig)
     assert thesis is not None
     assert thesis.roll

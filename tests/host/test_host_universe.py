@@ -42,8 +42,8 @@ from tradeleague.events import Event, EventKind, check_events
 from tradeleague.events.host import NO_UNIVERSE, SLOT_MISSED, host_stream
 from tradeleague.events.weights import UNIVERSE_CHOSEN, UNIVERSE_ROW_FIELDS
 from tradeleague.feeds.registry import load_registry
-from tradeleague.host.config import HostAgent, WeightsConfig
-from tradeleague.host.drivers import WeightsDriver
+from tradeleague.league.weights.config import WeightsAgent, WeightsConfig
+from tradeleague.league.weights.driver import WeightsDriver
 from tradeleague.store import open_store, verify
 from tradeleague.testing.jsonrpc_peer import JsonRpcPeer
 
@@ -380,7 +380,7 @@ async def test_a_live_season_reads_its_rounds_from_the_feeds_it_recorded(
     registry = write_registry(tmp_path / "feeds.toml", registry_text())
     config = WeightsConfig(
         season="L", start=first.date(), end=date(2025, 10, 27),
-        agents=(HostAgent(name="equal", spec="baseline:equal_weight"),),
+        agents=(WeightsAgent(name="equal", spec="baseline:equal_weight"),),
         market=shared_data / "us_equities_daily", feeds=registry, rpc_url_env="TEST_RPC_URL",
     )  # fmt: skip
     clock = ReplayClock(first)  # a clock the test moves: the driver runs its live path

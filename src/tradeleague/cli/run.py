@@ -8,9 +8,7 @@ found by ``--db URL`` or by the league file's database (``--config FILE``).
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -20,20 +18,11 @@ import typer
 
 from tradeleague.cli.store import DbOption
 from tradeleague.errors import ConfigError
-from tradeleague.feeds.registry import load_registry
-from tradeleague.formats.weights import WeightsPreset
 from tradeleague.host.config import LeagueConfig, load_league
-from tradeleague.host.drivers import next_season
 from tradeleague.host.host import HostOptions, run_host
 from tradeleague.host.logs import setup_logs
-from tradeleague.host.reads import season_report, status
-from tradeleague.league.weights.universe import (
-    read_universe,
-    universe_lines,
-    universe_summary,
-    view_of,
-)
-from tradeleague.market.loader import symbol_files
+from tradeleague.host.reads import season_report, status, status_lines
+from tradeleague.league.weights.hosting import WeightsConfig, universe_lines, upcoming_universe
 from tradeleague.store import open_store
 
 __all__ = ["register"]
@@ -139,14 +128,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(body, indent=2))
             return
-        for entry in body["formats"]:
-            typer.echo(
-                f"{entry['format']} {entry['season']}: last slot {entry['last_slot'] or '-'}, "
-                f"next {entry['next_slot'] or '-'}, {len(entry['missed'])} missed, "
-                f"{len(entry['paused'])} paused"
-            )
-            if entry.get("universe") is not None and entry["universe"]["symbols"]:
-                typer.echo(f"  {universe_summary(entry['universe'])}")
+        for line in status_lines(body):
+            typer.echo(line)
 
     @app.command("universe")
     def universe_command(
@@ -166,34 +149,10 @@ def register(app: typer.Typer) -> None:
         --config league.toml
         """
         league = load_league(config)
-        weights = league.weights
+        weights = league.of(WeightsConfig)
         if weights is None:
             raise ConfigError(f"{config} has no [weights] league, so no universe to read")
-        now = datetime.now(UTC)
-        upcoming = next_season(weights, now)
-        name = upcoming[0] if upcoming is not None else ""  # "": no season is left to open
-        if weights.feeds is None:
-            symbols = list(weights.symbols)
-            if not symbols and weights.market is not None:
-                symbols = sorted(symbol_files(weights.market))
-            view = view_of(name, symbols, None)
-        else:
-            rpc_url = os.environ.get(weights.rpc_url_env)
-            if not rpc_url:
-                raise ConfigError(
-                    f"set ${weights.rpc_url_env} to the node's JSON-RPC URL: the universe is "
-                    "read from the chain"
-                )
-            registry = load_registry(weights.feeds)
-            payload = asyncio.run(
-                read_universe(
-                    registry, rpc_url, season=name, at=now, preset=WeightsPreset(),
-                    timeout_s=min(weights.timeout_s, 30.0),
-                )
-            )  # fmt: skip
-            view = view_of(name, payload["symbols"], payload)
-        if upcoming is not None:
-            view["starts"] = upcoming[1].isoformat()
+        view = upcoming_universe(weights, datetime.now(UTC))  # the weights package reads it
         if as_json:
             typer.echo(json.dumps(view, indent=2))
             return
@@ -218,12 +177,7 @@ def register(app: typer.Typer) -> None:
         Example: tradeleague report --config examples/league.toml --season S1 --out REPORT.json
         """
         url, league = _store_url(db, config)
-        name = stream or (
-            league.direction.stream
-            if league is not None and league.direction is not None
-            else "direction"
-        )
         with open_store(url, upgrade=False) as store:
-            body = season_report(store, season, stream=name)
+            body = season_report(store, season, league, stream=stream)
         out.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
         typer.echo(f"wrote {out}")

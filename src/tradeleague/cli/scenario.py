@@ -420,13 +420,14 @@ def _serve(
     stream, arena_preset = direction_stream or "direction", None
     if config is not None:
         from tradeleague.host.config import load_league
-        from tradeleague.host.drivers import direction_preset
+        from tradeleague.league.direction.config import DirectionConfig, direction_preset
 
         league = load_league(config)  # checked whole before any database is opened
         db = league.store_url(db)
-        if league.direction is not None:
-            stream = direction_stream or league.direction.stream
-            arena_preset = direction_preset(league.direction)
+        arena = league.of(DirectionConfig)
+        if arena is not None:
+            stream = direction_stream or arena.stream
+            arena_preset = direction_preset(arena)
     preset = serve_preset(
         free_quota=free_quota,
         pro_quota=pro_quota,

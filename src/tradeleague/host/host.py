@@ -3,7 +3,8 @@
 In order: the league file is checked whole (before any database is touched);
 the store is opened; the host takes the leadership (a standby on PostgreSQL
 waits for it; a second host on SQLite stops, naming the holder); the drivers
-are built (each format takes up its state from its events); then the loop
+are built, one per format of the file, each by its format's ``host`` part
+(``host.plugin.HostPart``; each takes up its state from its events); then the loop
 runs under the chosen clock until it ends (replay: ``--to``) or is stopped
 (SIGTERM, Ctrl-C: no new round opens, the rounds in flight finish).
 """
@@ -21,13 +22,12 @@ from typing import Any
 
 from tradeleague.clock import WallClock
 from tradeleague.errors import ConfigError
-from tradeleague.formats.direction.restart import read_record, started_at
-from tradeleague.host.config import LeagueConfig
-from tradeleague.host.drivers import DirectionDriver, Driver, ThesisLeague, WeightsLeague
+from tradeleague.host.config import LeagueConfig, hosted_formats
 from tradeleague.host.heads import HeadPublisher
 from tradeleague.host.http import serve_http
 from tradeleague.host.leader import Leadership, NotLeader
 from tradeleague.host.metrics import Metrics
+from tradeleague.host.plugin import Driver
 from tradeleague.host.runner import run_live, run_replay
 from tradeleague.host.timed_store import timed
 from tradeleague.store import Store, open_store
@@ -54,30 +54,17 @@ class HostOptions:
 def _drivers(
     store: Store, config: LeagueConfig, options: HostOptions
 ) -> tuple[list[Driver], dict[str, datetime | None]]:
+    """Return a driver per format of the league file (listing order), and each one's ``since``."""
     drivers: list[Driver] = []
-    since: dict[str, datetime | None] = {}
     clock = None if options.replay else WallClock()
-    if config.weights is not None:
-        weights = WeightsLeague(store, config.weights, clock=clock)
-        drivers.append(weights)
-        since["weights"] = weights.first
-    if config.direction is not None:
-        first = None
-        if options.replay and options.start is not None and options.end is not None:
-            first = DirectionDriver.first_open(options.start, options.end, config.direction)
-        arena = DirectionDriver(store, config.direction, clock=clock, first=first)
-        drivers.append(arena)
-        record = read_record(s.event for s in store.events(config.direction.stream))
-        opened = config.direction.start
-        if opened is None and record.ledger.seasons:
-            season = next(iter(record.ledger.seasons.values()))
-            opened = started_at(season.started, "started_at")
-        since["direction"] = opened
-    if config.thesis is not None:
-        thesis = ThesisLeague(store, config.thesis, clock=clock)
-        drivers.append(thesis)
-        since["thesis"] = thesis.first
-    return drivers, since
+    span = None
+    if options.replay and options.start is not None and options.end is not None:
+        span = (options.start, options.end)
+    for fmt in hosted_formats():
+        if fmt.key in config.formats:
+            part = fmt.part("host")
+            drivers.append(part.driver(store, config.formats[fmt.key], clock=clock, span=span))
+    return drivers, {d.fmt: d.since for d in drivers}
 
 
 async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics: Metrics) -> int:

@@ -25,8 +25,10 @@ from datetime import datetime, timedelta
 from tradeleague.clock import Clock
 from tradeleague.events import Event, EventKind, utc_iso
 from tradeleague.events.host import HOST_DOWN, SLOT_MISSED, host_stream
-from tradeleague.host.drivers import Driver, SlotUnplayable, missed_slots
 from tradeleague.host.metrics import Metrics
+from tradeleague.host.missed import missed_slots
+from tradeleague.host.plugin import Driver, SlotUnplayable
+from tradeleague.host.schedule import merged_slots
 from tradeleague.store import Store
 
 __all__ = ["AfterSlot", "record_missed", "run_live", "run_replay"]
@@ -120,11 +122,7 @@ async def run_replay(
     A slot recorded missed is skipped, as a played one is. ``after`` is called
     after each slot played.
     """
-    order = {d.fmt: i for i, d in enumerate(drivers)}
-    slots = sorted(
-        ((s, d) for d in drivers for s in d.slots(start, end)),
-        key=lambda pair: (pair[0], order[pair[1].fmt]),
-    )
+    slots = merged_slots(drivers, start, end)
     missed = {d.fmt: set(missed_slots(store, d.fmt)) for d in drivers}
     played = 0
     for slot, driver in slots:
@@ -208,12 +206,7 @@ async def run_live(
             window_end = cursor + timedelta(hours=1)
             if until is not None:
                 window_end = min(window_end, until)
-            order = {d.fmt: i for i, d in enumerate(drivers)}
-            slots = sorted(
-                ((s, d) for d in drivers for s in d.slots(cursor, window_end)),
-                key=lambda pair: (pair[0], order[pair[1].fmt]),
-            )
-            for slot, driver in slots:
+            for slot, driver in merged_slots(drivers, cursor, window_end):
                 sleeper = asyncio.create_task(clock.sleep_until(slot))
                 await asyncio.wait({sleeper, stopper}, return_when=asyncio.FIRST_COMPLETED)
                 if stop.is_set():

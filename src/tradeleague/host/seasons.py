@@ -20,7 +20,14 @@ from typing import Generic, Protocol, TypeVar
 from tradeleague.errors import ConfigError
 from tradeleague.events import Event
 
-__all__ = ["SEASON_DAYS", "SeasonDriver", "Seasons", "season_window", "season_windows"]
+__all__ = [
+    "SEASON_DAYS",
+    "SeasonDriver",
+    "Seasons",
+    "current_season",
+    "season_window",
+    "season_windows",
+]
 
 SEASON_DAYS = 28
 """A rolling season's length in days (W-SEA-1, T-SEA-1)."""
@@ -41,6 +48,18 @@ def season_window(
     day0 = start + timedelta(days=index * SEASON_DAYS)
     day1 = day0 + timedelta(days=SEASON_DAYS)
     return f"{name}-{day0.isoformat()}", day0, day1 if end is None else min(day1, end)
+
+
+def current_season(
+    name: str, start: date, end: date | None, roll: bool, now: datetime
+) -> tuple[str, date, date] | None:
+    """Return the league file's season holding ``now`` (before the league starts: its first).
+
+    A league file of one season names it whenever ``now`` is.
+    """
+    if not roll and end is not None:
+        return name, start, end
+    return season_window(name, start, end, roll, max(now.date(), start))
 
 
 def season_windows(
@@ -79,7 +98,8 @@ D = TypeVar("D", bound=SeasonDriver)
 class Seasons(Generic[D]):
     """A format's seasons; a subclass makes a season's driver (``_make``) and names its slots.
 
-    ``season`` and ``stream`` name the season last used (the host logs them).
+    ``season`` and ``stream`` name the season last used (the host logs them);
+    ``since``, the league's first instant, is where its missed slots start.
     """
 
     fmt: str
@@ -88,6 +108,7 @@ class Seasons(Generic[D]):
         self.name, self.start, self.end, self.roll = name, start, end, roll
         self.seasons: dict[str, D] = {}
         self.first = datetime.combine(start, time(0), tzinfo=UTC)
+        self.since: datetime | None = self.first
         self.season = self.stream = name
 
     def _make(self, season: str, day0: date, day1: date) -> D:

@@ -1,0 +1,189 @@
+"""The weights league as the host sees it: ``HOST``, its ``host.plugin.HostPart``.
+
+- ``[weights]`` is parsed by ``WeightsConfig.parse`` (``config.py``);
+- the driver is a ``WeightsLeague`` (``driver.py``): one season, or 28-day
+  seasons one after another (W-SEA-1);
+- ``tradeleague status`` lists every weights season in the store and the league
+  file's current one: last and next round hour, missed slots, paused agents,
+  its feed and its universe;
+- ``tradeleague report --season`` writes the REPORT.json ``replay weights
+  --out`` writes;
+- ``tradeleague universe`` (``upcoming_universe``) reads what the next season
+  would hold if it started now, and writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from tradeleague.clock import Clock
+from tradeleague.errors import ConfigError
+from tradeleague.events import utc_iso
+from tradeleague.events import weights as wev
+from tradeleague.formats.weights import Division, WeightsPreset, round_hours_on
+from tradeleague.host.leaguefile import Check
+from tradeleague.host.missed import missed_in
+from tradeleague.host.plugin import Driver
+from tradeleague.host.seasons import current_season
+from tradeleague.league.answers import answers_payload
+from tradeleague.league.weights.config import WeightsConfig, next_season
+from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.universe import (
+    read_universe,
+    universe_lines,
+    universe_summary,
+    universe_view,
+    view_of,
+)
+from tradeleague.market.calendars import NYSE, get_calendar
+from tradeleague.store import Store
+
+__all__ = ["HOST", "WeightsConfig", "WeightsHost", "universe_lines", "upcoming_universe"]
+
+_PREFIX = "weights/"
+
+
+def _state(store: Store, season: str) -> SeasonState:
+    stream = wev.season_stream(season)
+    return SeasonState.from_events(stream, (s.event for s in store.events(stream)))
+
+
+def _next_slot(after: datetime, end: datetime | None) -> str | None:
+    calendar = get_calendar(NYSE)
+    day = after.date()
+    for _ in range(15):
+        if calendar.is_trading_day(day):
+            for hour in round_hours_on(day, WeightsPreset()):
+                if hour > after and (end is None or hour < end):
+                    return utc_iso(hour)
+        day += timedelta(days=1)
+    return None
+
+
+def _status(
+    store: Store, season: str, config: WeightsConfig | None, now: datetime
+) -> dict[str, Any]:
+    state = _state(store, season)
+    played = sorted(state.finished | set(state.closed_hours))
+    last = played[-1] if played else None
+    end = state.window.end if state.window is not None else None
+    feeds: dict[str, Any] = {"kind": "frozen", "source": state.source} if state.source else {}
+    if config is not None and config.feeds is not None:
+        feeds = {"kind": "chainlink", "registry": str(config.feeds)}
+    return {
+        "format": "weights",
+        "season": season,
+        "last_slot": None if last is None else utc_iso(last),
+        "next_slot": _next_slot(max(now, last) if last else now, end),
+        "missed": missed_in(store, "weights", season),
+        "paused": [
+            {"agent": name, "reason": agent.pause_reason or "paused"}
+            for name, agent in sorted(state.agents.items())
+            if agent.paused
+        ],
+        "feeds": feeds,
+        "universe": universe_view(state) if state.started else None,
+    }
+
+
+class WeightsHost:
+    """The weights league's ``host`` part (``host.plugin.HostPart[WeightsConfig]``)."""
+
+    def parse(self, data: object, check: Check) -> WeightsConfig | None:
+        """Return ``[weights]`` checked (see ``WeightsConfig.parse``)."""
+        return WeightsConfig.parse(data, check)
+
+    def driver(
+        self,
+        store: Store,
+        config: WeightsConfig,
+        *,
+        clock: Clock | None,
+        span: tuple[datetime, datetime] | None,
+    ) -> Driver:
+        """Return the league's seasons, each opened at its first slot."""
+        from tradeleague.league.weights.driver import WeightsLeague  # the engine, when played
+
+        return WeightsLeague(store, config, clock=clock)
+
+    def status(
+        self, store: Store, config: WeightsConfig | None, streams: Sequence[str], now: datetime
+    ) -> list[dict[str, Any]]:
+        """Return an entry per season in the store, and the league file's current season."""
+        seasons = [s.removeprefix(_PREFIX) for s in streams if s.startswith(_PREFIX)]
+        if config is not None:
+            current = current_season(config.season, config.start, config.end, config.roll, now)
+            if current is not None and current[0] not in seasons:
+                seasons.append(current[0])
+        return [_status(store, s, config, now) for s in sorted(seasons)]
+
+    def status_lines(self, entry: Mapping[str, Any]) -> list[str]:
+        """Return the season's universe in one line, when it has symbols."""
+        universe = entry.get("universe")
+        if universe is not None and universe["symbols"]:
+            return [universe_summary(universe)]
+        return []
+
+    def report(
+        self, store: Store, season: str, config: WeightsConfig | None, *, stream: str | None
+    ) -> dict[str, Any] | None:
+        """Return the season's REPORT.json, as ``replay weights --out`` writes it."""
+        state = _state(store, season)
+        if not state.started:
+            return None
+        luck = {d: season_luck(state, d) for d in Division}
+        payload = build_report(state, luck)
+        payload["answers"] = answers_payload(store, season)  # as `replay weights --out` writes
+        return payload
+
+
+HOST = WeightsHost()
+"""The weights league's ``host`` part, named in its ``Format``."""
+
+
+def upcoming_universe(config: WeightsConfig, now: datetime) -> dict[str, Any]:
+    """Return what the next season would hold if it started at ``now`` (``universe_view``'s shape).
+
+    With ``feeds``, every feed of the registry and each token's supply are read
+    from the node at ``$rpc_url_env`` (the read a season makes at its start);
+    without, the fixed list (or the bars' files). Nothing is written.
+
+    Raises
+    ------
+    ConfigError
+        If the file reads feeds and ``$rpc_url_env`` is not set.
+    """
+    upcoming = next_season(config, now)
+    name = upcoming[0] if upcoming is not None else ""  # "": no season is left to open
+    if config.feeds is None:
+        from tradeleague.market.loader import symbol_files
+
+        symbols = list(config.symbols)
+        if not symbols and config.market is not None:
+            symbols = sorted(symbol_files(config.market))
+        view = view_of(name, symbols, None)
+    else:
+        from tradeleague.feeds.registry import load_registry  # eth_utils: slow to import
+
+        rpc_url = os.environ.get(config.rpc_url_env)
+        if not rpc_url:
+            raise ConfigError(
+                f"set ${config.rpc_url_env} to the node's JSON-RPC URL: the universe is "
+                "read from the chain"
+            )
+        registry = load_registry(config.feeds)
+        payload = asyncio.run(
+            read_universe(
+                registry, rpc_url, season=name, at=now, preset=WeightsPreset(),
+                timeout_s=min(config.timeout_s, 30.0),
+            )
+        )  # fmt: skip
+        view = view_of(name, payload["symbols"], payload)
+    if upcoming is not None:
+        view["starts"] = upcoming[1].isoformat()
+    return view
