@@ -9,10 +9,10 @@ from typer.testing import CliRunner
 
 from tradeleague import DISCLAIMER
 from tradeleague.api import ScenarioService
-from tradeleague.api.site import create_site
 from tradeleague.cli import app
 from tradeleague.clock import WallClock
 from tradeleague.disclosure import LIMITS
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 

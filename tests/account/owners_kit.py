@@ -15,9 +15,9 @@ from eth_account.signers.local import LocalAccount
 
 from tradeleague.api import ScenarioService
 from tradeleague.api.account.setup import AccountSettings
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
 from tradeleague.league.weights import ops
+from tradeleague.site import create_site
 from tradeleague.store import Store
 from tradeleague.testing.server import serve_asgi
 

@@ -13,8 +13,8 @@ from schemathesis.checks import not_a_server_error
 from account.owners_kit import NOW, new_season, sign, siwe_text  # type: ignore[import-not-found]
 from tradeleague.api import ScenarioService
 from tradeleague.api.account.setup import AccountSettings
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 

@@ -31,9 +31,9 @@ from host_process import (  # type: ignore[import-not-found]
 )
 
 from tradeleague.api import ScenarioService
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event
+from tradeleague.site import create_site
 from tradeleague.store import open_store, verify
 from tradeleague.testing.server import serve_asgi
 

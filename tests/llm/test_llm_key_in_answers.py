@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tradeleague.api.service import ScenarioService
-from tradeleague.api.site import create_site
 from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
 from tradeleague.llm.redact import ANSWER_RUN_CHARS, REDACTED, key_forms, remove_key
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider
 

@@ -20,8 +20,8 @@ from tradeleague.api.app import idempotency_key
 from tradeleague.api.service import ScenarioService, ServiceError
 from tradeleague.api.service.idempotency import IN_FLIGHT_LEASE, _claim
 from tradeleague.api.service.scenarios import Scenario
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
+from tradeleague.site import create_site
 from tradeleague.testing.hostile import hostile_corpus
 from tradeleague.testing.server import serve_asgi
 

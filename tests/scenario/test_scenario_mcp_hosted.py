@@ -20,8 +20,8 @@ from mcp_types import CallToolResult, TextContent
 import tradeleague
 from tradeleague.api import ScenarioService
 from tradeleague.api.service import Scenario, Tier
-from tradeleague.api.site import create_site
 from tradeleague.mcp import TOOLS
+from tradeleague.site import create_site
 from tradeleague.testing.server import serve_asgi
 
 

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tradeleague.api import ScenarioService
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 EMPTY = {

@@ -26,13 +26,13 @@ import pytest
 from host.host_process import start_host  # type: ignore[import-not-found]
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.api import ScenarioService
-from tradeleague.api.site import create_site
 from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.league.direction import Contestant, replay_direction
 from tradeleague.market import synthetic_dataset
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 

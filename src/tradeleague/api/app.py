@@ -68,7 +68,6 @@ from tradeleague.api.service import (
 from tradeleague.api.steplane import StepLane
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
-from tradeleague.web.docs import install_offline_docs
 
 __all__ = ["ScenarioApp", "call", "create_app", "dumps", "idempotency_key", "request_key"]
 
@@ -429,7 +428,11 @@ class ScenarioApp(FastAPI):
 
 
 def create_app(service: ScenarioService) -> ScenarioApp:
-    """Return the REST app serving ``service``; OpenAPI at ``/openapi.json``, docs at ``/docs``."""
+    """Return the REST app serving ``service``; OpenAPI at ``/openapi.json``.
+
+    The offline docs pages (``/docs``, ``/redoc``) are the site's to add
+    (``web.docs.install_offline_docs``, as ``tradeleague.site`` does).
+    """
     app = ScenarioApp(
         title="tradeleague",
         version=__version__,
@@ -440,7 +443,6 @@ def create_app(service: ScenarioService) -> ScenarioApp:
         docs_url=None,
         redoc_url=None,
     )
-    install_offline_docs(app)
     app.state.service = service
     app.add_middleware(BoundedBodies)
     app.lane = StepLane(app.framework, service=service)  # outside: a bare step has no body

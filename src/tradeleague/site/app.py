@@ -1,11 +1,14 @@
-"""The whole public site as one ASGI app: every format's API beside the scenario service.
+"""The whole public site as one ASGI app: the REST API, every installed format, the accounts.
 
-``tradeleague serve`` runs this. The scenario benchmark's agent loop and
-leaderboard, the weights league's read API (``/api/v1/weights``) and the
-direction arena's endpoints (``/api/v1/direction``) share one store; the root
-``/api/v1`` says what is where, with the disclaimer (C-1). Visitors' calls on
-the arena (JSON route and page form alike, one `VisitorDesk`) are written to
-that store, where the host playing the arena reads them.
+``tradeleague serve`` runs this. It is the one place that joins the
+interfaces: the scenario service's REST app (``api``) with its offline docs
+(``web.docs``), then every installed format's site part (its JSON routes and
+pages, ``web.plugin.SitePart``) and account part (``api.account.plugin``),
+found through the registry (``tradeleague.plugin.formats()``), the accounts,
+the hosted MCP server, the shared pages and metrics. One store holds every
+format's events; the root ``/api/v1`` says what is where, with the disclaimer
+(C-1). It names no format: a format installed from another package is
+served like the built-in ones.
 """
 
 from __future__ import annotations
@@ -17,24 +20,23 @@ from fastapi import FastAPI
 from starlette.routing import Route
 
 from tradeleague import DISCLAIMER, __version__
+from tradeleague.api.account.plugin import AccountPart, OwnerDesk
 from tradeleague.api.account.routes import install_accounts
 from tradeleague.api.account.setup import AccountSettings, build_accounts
 from tradeleague.api.app import create_app
 from tradeleague.api.service import ScenarioService
-from tradeleague.clock import Clock, WallClock
+from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
-from tradeleague.formats.direction.preset import DirectionPreset
-from tradeleague.formats.weights import WeightsPreset
+from tradeleague.errors import ConfigError
 from tradeleague.host.http import metrics_route
 from tradeleague.host.metrics import Metrics
-from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.mcp.hosted import MCP_PATH, HostedMcp
-from tradeleague.web.direction_api import DirectionReads, direction_router
-from tradeleague.web.form_csrf import FormTokens
-from tradeleague.web.pages import install_pages
-from tradeleague.web.thesis_api import ThesisReads, thesis_router
-from tradeleague.web.visitor_pages import CallForm
-from tradeleague.web.weights_api import WeightsReads, weights_router
+from tradeleague.plugin import formats
+from tradeleague.site.account_pages import install_account_pages
+from tradeleague.web.docs import install_offline_docs
+from tradeleague.web.pages import Installed, install_pages
+from tradeleague.web.plugin import Site, SitePart
+from tradeleague.web.render import Pages, environment
 
 __all__ = ["create_site"]
 
@@ -42,57 +44,62 @@ __all__ = ["create_site"]
 def create_site(
     service: ScenarioService,
     *,
-    direction_stream: str = "direction",
-    weights_preset: WeightsPreset | None = None,
-    direction_preset: DirectionPreset | None = None,
     clock: Clock | None = None,
     accounts: AccountSettings | None = None,
+    **settings: object,
 ) -> FastAPI:
-    """Return the scenario app with the weights and direction read APIs and the pages.
+    """Return the scenario app with every installed format's routes and pages, and the accounts.
 
     Parameters
     ----------
     service
         The scenario service; its store holds every format's events.
-    direction_stream
-        The direction arena's event stream.
-    weights_preset, direction_preset
-        The rules the formats run with (their methodology pages show them).
     clock
         Season status, the live round's countdown and the moment of a
         visitor's call (default: the wall clock).
     accounts
         Sign-in and owners' settings (default: the request's host, chain 1,
         the running season, master keys from the environment).
+    settings
+        The formats' own settings, each read by the format that names it
+        (``direction_stream``, ``direction_preset``, ``weights_preset``).
+
+    Raises
+    ------
+    TypeError
+        A setting that no installed format reads.
     """
+    installed = [(f, f.part("site")) for f in formats() if f.has("site")]
+    parts: list[SitePart] = [part for _, part in installed]
+    known = frozenset().union(*(part.settings for part in parts))
+    unknown = sorted(set(settings) - known)
+    if unknown:
+        raise TypeError(f"create_site() got settings no installed format reads: {unknown}")
     app = create_app(service)
-    store = service.store
-    weights = WeightsReads(
-        lambda: contextlib.nullcontext(store), clock=clock, preset=weights_preset
-    )
-    direction = DirectionReads(store, stream=direction_stream, preset=direction_preset)
-    desk = VisitorDesk(
-        store,
-        stream=direction.stream,
-        preset=direction.preset,
-        clock=clock or WallClock(),
-        ledger=direction.ledger,
-    )
-    app.include_router(weights_router(reads=weights))
-    app.include_router(direction_router(store, reads=direction, desk=desk), prefix="/api/v1")
-    install_accounts(app, build_accounts(service, accounts))
-    _mount_mcp(app, service)
-    thesis = ThesisReads(store)
-    app.include_router(thesis_router(thesis))
-    install_pages(
-        app,
-        weights=weights,
-        direction=direction,
-        service=service,
+    install_offline_docs(app)
+    pages = Pages(environment(p.templates for p in parts if p.templates is not None))
+    site = Site(
+        app=app,
+        store=service.store,
         clock=clock,
-        thesis=thesis,
-        calls=CallForm(desk, FormTokens()),
+        pages=pages,
+        settings=settings,
+        service=service,
     )
+    shown = [
+        Installed(key=f.key, title=f.title, board=_board(f.key, f.pages), site=part.install(site))
+        for f, part in installed
+    ]
+    desks: list[OwnerDesk] = []
+    for fmt in formats():
+        if fmt.has("account"):
+            account: AccountPart = fmt.part("account")
+            desks.append(account.open(service, accounts or AccountSettings()))
+    built = build_accounts(service, accounts, desks)
+    install_accounts(app, built)
+    _mount_mcp(app, service)
+    install_pages(app, pages, shown)
+    install_account_pages(app, pages, built)
     app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
 
     @app.get("/api/v1", tags=["public"])
@@ -105,15 +112,7 @@ def create_site(
         return {
             "disclaimer": DISCLAIMER,
             "version": __version__,
-            "formats": {
-                "scenario": {
-                    "scenarios": "/api/v1/leaderboard/scenarios",
-                    "changelog": "/api/v1/scenario/changelog",
-                },
-                "weights": "/api/v1/weights",
-                "direction": "/api/v1/direction",
-                "thesis": "/api/v1/thesis",
-            },
+            "formats": {f.key: f.site.listing() for f in shown},
             "limits": "/api/v1/limits",
             "docs": "/docs",
             "templates": {
@@ -131,6 +130,13 @@ def create_site(
         return {"disclaimer": DISCLAIMER, "limits": {k: list(v) for k, v in LIMITS.items()}}
 
     return app
+
+
+def _board(key: str, paths: tuple[str, ...]) -> str:
+    """Return a format's board page: the first of its pages."""
+    if not paths:
+        raise ConfigError(f"the format {key!r} has a site part but names no page")
+    return paths[0]
 
 
 def _mount_mcp(app: FastAPI, service: ScenarioService) -> None:
