@@ -89,7 +89,7 @@ _ALWAYS = (
 
 def _latest_round(db: str) -> str | None:
     """Return the id of the direction arena's latest round in ``db``, if it has one."""
-    from tradeleague.web.direction_api import DirectionReads  # the server's own read model
+    from tradeleague.league.direction.reads import DirectionReads  # the server's own read model
 
     store = open_store(db)
     try:

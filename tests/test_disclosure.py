@@ -8,11 +8,11 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from tradeleague import DISCLAIMER
-from tradeleague.api.site import create_site
 from tradeleague.cli import app
 from tradeleague.clock import WallClock
 from tradeleague.disclosure import LIMITS
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 

@@ -60,7 +60,7 @@ def test_importing_the_cli_and_site_keeps_the_recursion_limit() -> None:
     """py_ecc (through web3) raises the limit on import; tradeleague puts it back."""
     code = (
         "import sys; before = sys.getrecursionlimit()\n"
-        "import tradeleague.cli, tradeleague.api.site, tradeleague.feeds.chainlink, web3\n"
+        "import tradeleague.cli, tradeleague.site, tradeleague.feeds.chainlink, web3\n"
         "assert sys.getrecursionlimit() == before, sys.getrecursionlimit()\n"
         "import json\n"
         "try:\n    json.loads('[' * 70000 + ']' * 70000)\n"

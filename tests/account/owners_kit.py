@@ -14,10 +14,10 @@ from eth_account.messages import encode_defunct
 from eth_account.signers.local import LocalAccount
 
 from tradeleague.api.account.setup import AccountSettings
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights import ops
+from tradeleague.site import create_site
 from tradeleague.store import Store
 from tradeleague.testing.server import serve_asgi
 

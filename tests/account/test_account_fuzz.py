@@ -12,9 +12,9 @@ from schemathesis.checks import not_a_server_error
 
 from account.owners_kit import NOW, new_season, sign, siwe_text  # type: ignore[import-not-found]
 from tradeleague.api.account.setup import AccountSettings
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 

@@ -14,13 +14,13 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from account.owners_kit import Owner, owner, site  # type: ignore[import-not-found]
-from tradeleague.api.account.owners import OwnerConfig
 from tradeleague.api.account.setup import AccountSettings
 from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
 from tradeleague.keys import KeyVault, MasterKey, generate_master_key
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights import ops
+from tradeleague.league.weights.owners import OwnerConfig
 from tradeleague.store import Store, open_store
 from tradeleague.testing.fake_provider import FakeProvider
 

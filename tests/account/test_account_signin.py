@@ -8,10 +8,10 @@ import pytest
 from eth_account import Account
 
 from account.owners_kit import NOW, new_season, owner, sign, site, siwe_text  # type: ignore[import-not-found]
-from tradeleague.api.account.owners import OwnerConfig
 from tradeleague.api.account.setup import AccountSettings
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.weights.owners import OwnerConfig
 from tradeleague.store import open_store
 
 OPEN_AGENT = {"name": "steady", "division": "open", "prompt": "Hold the index, trim losers."}

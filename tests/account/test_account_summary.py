@@ -8,10 +8,11 @@ from typing import Any
 
 from account.owners_kit import NOW, new_season, owner, site  # type: ignore[import-not-found]
 from tradeleague.agents.spec import endpoint_for, parse_agent_spec, providers_for
-from tradeleague.api.account.setup import AccountSettings, summarizer
+from tradeleague.api.account.setup import AccountSettings
 from tradeleague.clock import ReplayClock
 from tradeleague.events.weights import STRATEGY_SUMMARIZED
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.weights.owners import summarizer
 from tradeleague.llm.gateway import Gateway
 from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider, ReceivedRequest

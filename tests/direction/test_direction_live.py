@@ -36,6 +36,7 @@ from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.timing import round_id, round_opens
 from tradeleague.league.direction import Contestant, DirectionArena
+from tradeleague.league.direction.reads import direction_router
 from tradeleague.league.pacing import LivePacing
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
@@ -45,7 +46,6 @@ from tradeleague.testing.binance import live_klines_app
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour
 from tradeleague.testing.server import serve_asgi
-from tradeleague.web.direction_api import direction_router
 
 DRILL = DirectionPreset(
     round_length=timedelta(seconds=5),

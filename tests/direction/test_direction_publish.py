@@ -25,11 +25,11 @@ from tradeleague.league.direction import (
     load_ledger,
     replay_direction,
 )
+from tradeleague.league.direction.reads import direction_router
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.market import Dataset
 from tradeleague.money import usd
 from tradeleague.store import Store, open_store
-from tradeleague.web.direction_api import direction_router
 
 HIDDEN = {"direction", "rationale", "calls", "label", "result", "text", "tally", "up", "down"}
 

@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe, normalise
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.thesis.null import CLOUD_AGENTS
+from tradeleague.league.thesis.site import thesis_methodology
+from tradeleague.site import create_site
 from tradeleague.store import open_store
-from tradeleague.web.methodology import methodology
 
 P = ThesisPreset()
 NOTES = " ".join(THESIS_NOTES)
@@ -111,7 +111,7 @@ def test_the_notes_name_every_crypto_pair_of_the_universe() -> None:
 
 def test_the_methodology_page_shows_every_note(tmp_path: Path) -> None:
     """The page under /methodology/thesis carries the notes, no rule ids among them."""
-    assert methodology("thesis").notes == THESIS_NOTES
+    assert thesis_methodology().notes == THESIS_NOTES
     store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
     with TestClient(create_site(ScenarioService(store, WallClock()))) as client:
         page = client.get("/methodology/thesis")

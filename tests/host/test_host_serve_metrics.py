@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.errors import ConfigError
 from tradeleague.host.http import parse_hostport, serve_http
 from tradeleague.host.metrics import Metrics
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 

@@ -232,9 +232,9 @@ def test_host_season_start_records_the_universe_and_keeps_it_to_the_season_end(
     assert again["rounds"]
 
     # The methodology page and its JSON route show the latest season's universe.
-    from tradeleague.api.site import create_site
     from tradeleague.clock import WallClock
     from tradeleague.league.scenario import ScenarioService
+    from tradeleague.site import create_site
 
     with open_store(db, upgrade=False) as store:
         site = create_site(ScenarioService(store, WallClock()))

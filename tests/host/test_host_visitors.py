@@ -30,10 +30,10 @@ from host_process import (  # type: ignore[import-not-found]
     wait_for,
 )
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 from tradeleague.store import open_store, verify
 from tradeleague.testing.server import serve_asgi
 

@@ -22,11 +22,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tradeleague.api.site import create_site
 from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.llm.redact import ANSWER_RUN_CHARS, REDACTED, key_forms, remove_key
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider
 

@@ -66,7 +66,7 @@ def test_delete_cancels_a_queued_order_only(api: TestClient, scenario: Scenario)
 
 def test_every_link_in_the_index_answers_200(service: ScenarioService) -> None:
     """The API root links only what a plain GET can open; templates are apart (issue 11)."""
-    from tradeleague.api.site import create_site
+    from tradeleague.site import create_site
 
     def links(value: object) -> list[str]:
         if isinstance(value, str):

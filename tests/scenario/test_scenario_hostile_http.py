@@ -18,11 +18,11 @@ import pytest
 
 from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, _claim
 from tradeleague.api.app import idempotency_key
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ServiceError
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.scenario.scenarios import Scenario
+from tradeleague.site import create_site
 from tradeleague.testing.hostile import hostile_corpus
 from tradeleague.testing.server import serve_asgi
 

@@ -19,9 +19,9 @@ from mcp_types import CallToolResult, TextContent
 
 import tradeleague
 from tradeleague.accounts import Tier
-from tradeleague.api.site import create_site
 from tradeleague.league.scenario import Scenario, ScenarioService
 from tradeleague.league.scenario.mcp_tools import TOOLS
+from tradeleague.site import create_site
 from tradeleague.testing.server import serve_asgi
 
 

@@ -18,6 +18,7 @@ from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import Scenario, ScenarioService
 from tradeleague.league.scenario.routes import create_app
 from tradeleague.league.scenario.tables import scenario_runs
+from tradeleague.site import create_site
 from tradeleague.store import verify
 
 
@@ -328,9 +329,10 @@ def test_bars_are_immutable_and_runs_pinned(service: ScenarioService, api: TestC
     assert market["bars"]["SPY"]["close"] == str(Decimal(spy) / 10**6)
 
 
-def test_openapi_is_served_at_docs(api: TestClient) -> None:
-    """The OpenAPI document and its docs page are served."""
-    assert api.get("/docs").status_code == 200
+def test_openapi_is_served_at_docs(api: TestClient, service: ScenarioService) -> None:
+    """The OpenAPI document is served, and the site serves its docs page."""
+    with TestClient(create_site(service)) as site:
+        assert site.get("/docs").status_code == 200
     spec = api.get("/openapi.json").json()
     assert "/api/v1/runs/{run_id}/step" in spec["paths"]
     assert "X-API-Key" in json.dumps(spec["components"]["securitySchemes"])

@@ -7,8 +7,8 @@ import re
 from fastapi.testclient import TestClient
 
 from tradeleague import DISCLAIMER
-from tradeleague.api.site import create_site
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 
 
 def test_site_root_lists_the_formats_with_the_disclaimer(service: ScenarioService) -> None:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from web.site_fill import DOCS_DRAWN, STREAM, fill_all, site_pages  # type: ignore[import-not-found]

@@ -25,10 +25,12 @@ from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.formats.weights import Division
 from tradeleague.league.direction.arena import Contestant
+from tradeleague.league.direction.reads import DirectionReads
 from tradeleague.league.direction.replay import replay_direction
 from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.league.scenario.reads import leaderboard_payload
 from tradeleague.league.thesis.cycle import Entrant as ThesisEntrant
+from tradeleague.league.thesis.reads import ThesisReads
 from tradeleague.league.thesis.replay import run_season as run_thesis_season
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
@@ -37,8 +39,6 @@ from tradeleague.market import synthetic_dataset
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
-from tradeleague.web.direction_api import DirectionReads
-from tradeleague.web.thesis_api import ThesisReads
 
 XSS = "<script>alert(1)</script>"
 SEASON = "site-s1"

@@ -32,13 +32,13 @@ from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.league.scenario import ScenarioService, publishing
 from tradeleague.league.scenario.publishing import LUCKS_KEPT
 from tradeleague.league.scenario.reads import leaderboard_payload
+from tradeleague.league.thesis.reads import ThesisReads
 from tradeleague.league.thesis.state import SeasonState as ThesisState
+from tradeleague.league.weights import reads as weights_api
+from tradeleague.league.weights.reads import WeightsReads
 from tradeleague.league.weights.report import agent_season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.store import Store, StoredEvent, open_store
-from tradeleague.web import weights_api
-from tradeleague.web.thesis_api import ThesisReads
-from tradeleague.web.weights_api import WeightsReads
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     THESIS_SEASON,

@@ -16,10 +16,10 @@ import pytest
 from eth_account import Account
 from eth_account.messages import encode_defunct
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights import ops
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 

@@ -17,9 +17,9 @@ from urllib.parse import quote, urlsplit
 import httpx
 import pytest
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from web.site_fill import (  # type: ignore[import-not-found]

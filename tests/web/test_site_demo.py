@@ -17,10 +17,10 @@ from urllib.parse import quote
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from tradeleague.api.site import create_site
 from tradeleague.cli import app
 from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 README = Path(__file__).parents[2] / "README.md"

@@ -23,7 +23,6 @@ import httpx
 import pytest
 
 from tradeleague.agents.base import AgentReply, Turn
-from tradeleague.api.site import create_site
 from tradeleague.broker import PaperBroker
 from tradeleague.broker.base import Broker, CloseEvent
 from tradeleague.calls import Outcome
@@ -36,6 +35,7 @@ from tradeleague.league.direction import Contestant, DirectionArena
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.money import Usd
+from tradeleague.site import create_site
 from tradeleague.store import Store, open_store
 from tradeleague.testing.server import serve_asgi
 

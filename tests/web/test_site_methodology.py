@@ -10,7 +10,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tradeleague.agents.base import AgentReply, Turn
-from tradeleague.api.site import create_site
 from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock, WallClock
 from tradeleague.formats.direction.ledger import Entrant
@@ -23,6 +22,7 @@ from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights import ops
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import usd
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 
@@ -147,7 +147,7 @@ def test_c3_the_weights_methodology_page_shows_the_changelog(tmp_path: Path) -> 
 def test_c3_a_version_changed_between_rounds_is_in_the_weights_changelog() -> None:
     """C-3: a season whose rounds change prompt version mid-way lists it, from that round."""
     from tradeleague.events import Event, EventKind
-    from tradeleague.web.weights_changelog import changelog_entries
+    from tradeleague.league.weights.changelog import changelog_entries
 
     at = datetime(2026, 10, 5, 14, tzinfo=UTC)
     opened = {

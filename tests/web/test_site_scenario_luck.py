@@ -10,13 +10,13 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.formats.scenario.luck import RunRecord, scenario_luck
 from tradeleague.formats.scenario.methodology import SCENARIO_NOTES
 from tradeleague.formats.scenario.null import CLOUD_AGENTS, EXPOSURE_BPS, FLIPS, scenario_null
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.scenario.reads import leaderboard_payload, run_payload
+from tradeleague.site import create_site
 from tradeleague.stats import percent
 from tradeleague.store import open_store
 from web.cloud_tables import bin_cells, cloud_tables  # type: ignore[import-not-found]

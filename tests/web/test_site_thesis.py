@@ -16,7 +16,6 @@ from fastapi.testclient import TestClient
 from tradeleague.agents.base import Agent
 from tradeleague.agents.baseline_agent import BaselineAgent
 from tradeleague.agents.scripted import ScriptedAgent
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.baselines import make_baseline
@@ -28,6 +27,7 @@ from tradeleague.league.thesis.data import load_tape
 from tradeleague.league.thesis.null import CLOUD_AGENTS, season_null
 from tradeleague.league.thesis.replay import run_season
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from web.cloud_tables import bin_cells, cloud_tables  # type: ignore[import-not-found]
 

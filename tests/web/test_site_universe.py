@@ -16,7 +16,6 @@ from typing import Any
 import httpx
 import pytest
 
-from tradeleague.api.site import create_site
 from tradeleague.clock import WallClock
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.feeds.registry import parse_registry
@@ -32,6 +31,7 @@ from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.universe import universe_payload
 from tradeleague.market import synthetic_dataset
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from web.test_site_browser import _visit  # type: ignore[import-not-found]

@@ -25,7 +25,6 @@ import pytest
 
 from host.host_process import start_host  # type: ignore[import-not-found]
 from tradeleague.agents.base import AgentReply, Turn
-from tradeleague.api.site import create_site
 from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock
 from tradeleague.formats.direction import DirectionPreset
@@ -33,6 +32,7 @@ from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.league.direction import Contestant, replay_direction
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.market import synthetic_dataset
+from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 

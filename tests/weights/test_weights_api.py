@@ -25,6 +25,7 @@ from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import SCORING_VERSION, Division, chart_points
 from tradeleague.league.weights import ops as ops
 from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.reads import weights_router
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import STRATEGY_SUMMARIZED, summarize_strategy
@@ -33,7 +34,6 @@ from tradeleague.llm.types import ChatRequest, ModelReply
 from tradeleague.market import synthetic_dataset
 from tradeleague.money import micros_to_str
 from tradeleague.store import Store, open_store
-from tradeleague.web.weights_api import weights_router
 
 SNEAKY = "Spread out <b>evenly</b>\u200b\u202e across names."
 GOOD = json.dumps({"targets": {"SYN01": 20, "SYN02": 20}, "reason": SNEAKY})

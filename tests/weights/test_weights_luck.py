@@ -37,12 +37,12 @@ from tradeleague.formats.weights.luck import (
     table_luck,
 )
 from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.reads import weights_router
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
-from tradeleague.web.weights_api import weights_router
 
 START = 10_000_000_000
 T0 = datetime(2026, 3, 2, 15, tzinfo=UTC)

@@ -26,7 +26,6 @@ from fastapi.testclient import TestClient
 from rich.console import Console
 from typer.testing import CliRunner
 
-from tradeleague.api.site import create_site
 from tradeleague.cli import app
 from tradeleague.cli.weights import render_table
 from tradeleague.clock import WallClock
@@ -45,6 +44,7 @@ from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.report import build_report
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.market import load_dataset
+from tradeleague.site import create_site
 from tradeleague.stats.null import NullCloud, null_summary
 from tradeleague.store import open_store
 

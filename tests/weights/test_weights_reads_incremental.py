@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event
+from tradeleague.league.weights.reads import WeightsReads
 from tradeleague.store import StoredEvent, open_store
 from tradeleague.store.live_fold import StreamFold
-from tradeleague.web.weights_api import WeightsReads
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
 

@@ -28,7 +28,6 @@ from tradeleague.accounts.idempotency import IdempotentService, idempotent
 from tradeleague.api.bodies import ASGIApp, BoundedBodies, Receive, Scope, Send
 from tradeleague.api.errors import install_error_handlers
 from tradeleague.errors import ServiceError
-from tradeleague.web.docs import install_offline_docs
 
 __all__ = [
     "IdempotencyHeader",
@@ -265,7 +264,6 @@ def new_app(description: str) -> LanedApp:
         docs_url=None,
         redoc_url=None,
     )
-    install_offline_docs(app)
     app.add_middleware(BoundedBodies)
     install_error_handlers(app)
 

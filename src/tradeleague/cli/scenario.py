@@ -413,9 +413,8 @@ def _serve(
     """
     import uvicorn
 
-    from tradeleague.api.account.owners import OwnerConfig
-    from tradeleague.api.account.setup import AccountSettings, house_summarizer
-    from tradeleague.api.site import create_site
+    from tradeleague.league.weights.owners import OwnerConfig, house_summarizer
+    from tradeleague.site import AccountSettings, create_site
 
     stream, arena_preset = direction_stream or "direction", None
     if config is not None:

@@ -37,6 +37,7 @@ from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
+from tradeleague.events.weights import season_stream
 from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
@@ -45,7 +46,6 @@ from tradeleague.league.answers import answers_payload
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents, owner_key_readers
-from tradeleague.events.weights import season_stream
 from tradeleague.league.weights.replay import (
     RosterEntry,
     recorded_answers,

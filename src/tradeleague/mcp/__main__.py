@@ -23,7 +23,8 @@ from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
 
-from tradeleague.errors import ServiceError
+from tradeleague.errors import ConfigError, ServiceError
+from tradeleague.mcp.plugin import mcp_part
 from tradeleague.store import Store, open_store
 from tradeleague.store.engine import mask_url, parse_url, resolve_url
 
@@ -34,12 +35,10 @@ OpenServer = Callable[[Store, str | None], MCPServer]
 
 
 def _default_server() -> OpenServer:
-    # The one place mcp/ names a format. When the format registry
-    # (`tradeleague.plugins`) exists it should supply this function instead:
-    # the scenario benchmark registers `league.scenario.mcp_tools.open_stdio_server`.
-    from tradeleague.league.scenario.mcp_tools import open_stdio_server
-
-    return open_stdio_server
+    part = mcp_part()
+    if part is None:
+        raise ConfigError("no installed format offers MCP tools")
+    return part.stdio
 
 
 def main(argv: list[str] | None = None, *, server: OpenServer | None = None) -> int:

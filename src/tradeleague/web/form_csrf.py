@@ -16,14 +16,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 from typing import Final
 from urllib.parse import urlsplit
 
 from fastapi import Request, Response
 
-from tradeleague.api.account.sessions import SESSION_SECRET_ENV
+from tradeleague.keys.session import session_secret
 
 __all__ = ["FORM_CSRF_COOKIE", "FormTokens", "same_site"]
 
@@ -56,8 +55,7 @@ class FormTokens:
     """
 
     def __init__(self, secret: str | None = None) -> None:
-        chosen = secret or os.environ.get(SESSION_SECRET_ENV, "").strip() or secrets.token_hex(32)
-        self._secret = chosen.encode("utf-8")
+        self._secret = session_secret(secret).encode("utf-8")
 
     def _mac(self, nonce: str) -> str:
         raw = hmac.new(self._secret, f"form:{nonce}".encode("ascii"), hashlib.sha256).digest()

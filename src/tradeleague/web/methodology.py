@@ -2,8 +2,9 @@
 
 Each setting is shown with its value and the description its preset's
 docstring gives it; rule identifiers are internal and are taken out of the
-text. Reason codes and skip classes come from the formats' own enumerations,
-and the limits list from ``tradeleague.disclosure``.
+text. Reason codes and skip classes come from the formats' own enumerations
+(each format's site part names them), and the limits list from
+``tradeleague.disclosure``.
 """
 
 from __future__ import annotations
@@ -17,29 +18,9 @@ from datetime import timedelta
 from typing import Any, Final
 
 from tradeleague.disclosure import LIMITS
-from tradeleague.formats.direction.answer import InvalidReason
-from tradeleague.formats.direction.preset import DirectionPreset
-from tradeleague.formats.direction.season import SeasonEnd
-from tradeleague.formats.direction.skips import SkipReason
-from tradeleague.formats.direction.visitors import Refusal
-from tradeleague.formats.scenario import ServicePreset
-from tradeleague.formats.scenario.methodology import SCENARIO_NOTES
-from tradeleague.formats.scenario.run import RunStatus
-from tradeleague.formats.thesis.answer import Reason as ThesisReason
-from tradeleague.formats.thesis.methodology import THESIS_NOTES
-from tradeleague.formats.thesis.preset import ThesisPreset
-from tradeleague.formats.weights import WeightsPreset
-from tradeleague.formats.weights.answer import NoDecisionCode
-from tradeleague.formats.weights.market_status import ClosedReason, HaltReason
-from tradeleague.formats.weights.price_checks import PriceInvalid
-from tradeleague.formats.weights.rounds import SkipCode
-from tradeleague.formats.weights.scoring import EntryKind, UnrankedReason
 from tradeleague.money import micros_to_str
 
-__all__ = ["FORMATS", "Methodology", "Setting", "methodology"]
-
-FORMATS: Final = ("weights", "direction", "scenario", "thesis")
-"""The formats with a methodology page."""
+__all__ = ["Methodology", "Setting", "methodology"]
 
 _RULE_ID: Final = re.compile(r"\b[A-Z]{1,5}(?:-[A-Z0-9]{1,6})*-\d+(?:\.\.\d+)?\b")
 _EMPTY_PARENS: Final = re.compile(r"\(\s*[,;:]?\s*\)")
@@ -138,49 +119,25 @@ def _codes(groups: Mapping[str, type[enum.Enum]]) -> dict[str, tuple[str, ...]]:
 
 
 def methodology(
-    name: str,
-    *,
-    weights: WeightsPreset | None = None,
-    direction: DirectionPreset | None = None,
-    scenario: ServicePreset | None = None,
-    thesis: ThesisPreset | None = None,
+    key: str,
+    title: str,
+    preset: Any,
+    groups: Mapping[str, type[enum.Enum]],
+    notes: Sequence[str] = (),
 ) -> Methodology:
-    """Return the methodology of format ``name`` built from its preset.
+    """Return format ``key``'s methodology built from its preset.
 
-    Raises
-    ------
-    KeyError
-        If ``name`` is not one of `FORMATS`.
+    Parameters
+    ----------
+    key, title
+        The format's key and title.
+    preset
+        The preset dataclass the format runs with: every field is a setting,
+        described by the class's numpy ``Attributes`` section.
+    groups
+        The reason-code enumerations to list, under their headings, in order.
+    notes
+        The decisions the seed leaves open, as the format states them.
     """
-    groups: dict[str, type[enum.Enum]]
-    preset: Any
-    if name == "weights":
-        preset, title = weights or WeightsPreset(), "Weights league"
-        groups = {
-            "Entries": EntryKind,
-            "No-decision reasons (validation, in order)": NoDecisionCode,
-            "Skips": SkipCode,
-            "Unranked reasons": UnrankedReason,
-            "Invalid prices": PriceInvalid,
-            "Halts": HaltReason,
-            "Market closed": ClosedReason,
-        }
-    elif name == "direction":
-        preset, title = direction or DirectionPreset(), "Direction arena"
-        groups = {
-            "Skip classes": SkipReason,
-            "Invalid answers": InvalidReason,
-            "Season ends": SeasonEnd,
-            "Visitors' calls refused": Refusal,
-        }
-    elif name == "scenario":
-        preset, title = scenario or ServicePreset(), "Scenario benchmark"
-        groups = {"Run states": RunStatus}
-    elif name == "thesis":
-        preset, title = thesis or ThesisPreset(), "Thesis league"
-        groups = {"Rejection reasons (answers and decisions)": ThesisReason}
-    else:
-        raise KeyError(name)
-    limits: Sequence[str] = LIMITS.get(name, ())
-    notes = {"thesis": THESIS_NOTES, "scenario": SCENARIO_NOTES}.get(name, ())
-    return Methodology(name, title, _settings(preset), _codes(groups), tuple(limits), notes)
+    limits: Sequence[str] = LIMITS.get(key, ())
+    return Methodology(key, title, _settings(preset), _codes(groups), tuple(limits), tuple(notes))

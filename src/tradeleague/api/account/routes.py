@@ -1,10 +1,12 @@
-"""The account routes: sign in with a wallet, one weights agent, API keys.
+"""The account routes: sign in with a wallet, the account, API keys, and the formats' own.
 
 Every route is under ``/api/v1/account`` and in the OpenAPI document. Reads
 need the session cookie; every write made with it also needs the CSRF token
 in an ``X-CSRF-Token`` header (double submit: it must equal the ``tl_csrf``
 cookie and the session's token). Sign-in itself is guarded by its one-use
-nonce instead.
+nonce instead. A format's desk (``plugin.OwnerDesk``: the weights league's
+agent) adds its own routes, made with this module's kit (`answer`, `writer`,
+`Writer`, `reply`).
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import (
     APIRouter,
-    BackgroundTasks,
     Cookie,
     Depends,
     FastAPI,
@@ -29,8 +30,10 @@ from fastapi import (
     Response,
 )
 
-from tradeleague.api.account.models import AgentIn, KeyIn, LoginIn, PromptIn
-from tradeleague.api.account.owners import Owners
+from tradeleague.accounts import AccountHost
+from tradeleague.api.account.keys import WalletKeys
+from tradeleague.api.account.models import LoginIn
+from tradeleague.api.account.plugin import OwnerDesk
 from tradeleague.api.account.sessions import (
     CSRF_COOKIE,
     SESSION_COOKIE,
@@ -46,25 +49,44 @@ from tradeleague.errors import ServiceError
 
 __all__ = [
     "Accounts",
+    "Writer",
     "account_router",
     "accounts_of",
+    "answer",
     "check_origin",
+    "desk_router",
     "install_accounts",
+    "reply",
     "retry_after",
     "session_cookies",
+    "writer",
 ]
 
-_T = TypeVar("_T")
 _MAX_HOST_CHARS = 255
 
 
 @dataclass(frozen=True, slots=True)
 class Accounts:
-    """Sign-in, sessions and owners' actions, shared by the JSON routes and the pages."""
+    """Sign-in, sessions, API keys and the formats' desks, shared by the JSON routes and pages."""
 
     signin: SignIn
     sessions: Sessions
-    owners: Owners
+    keys: WalletKeys
+    desks: tuple[OwnerDesk, ...] = ()
+
+    @property
+    def service(self) -> AccountHost:
+        """Return the service the accounts are kept in (its clock, its worker threads)."""
+        return self.keys.service
+
+    def view(self, wallet: str) -> dict[str, Any]:
+        """Return the account's facts: the wallet, each format's, the API keys and usage."""
+        shown: dict[str, Any] = {"wallet": wallet}
+        for desk in self.desks:
+            shown.update(desk.view(wallet))
+        shown["api_keys"] = self.keys.list_keys(wallet)
+        shown["usage"] = self.keys.usage(wallet)
+        return shown
 
 
 def accounts_of(request: Request) -> Accounts:
@@ -103,7 +125,8 @@ def session_cookies(response: Response, request: Request, cookie: str, csrf: str
     response.set_cookie(CSRF_COOKIE, csrf, max_age=age, samesite="strict", secure=secure)
 
 
-def _json(body: dict[str, Any], status: int = 200) -> Response:
+def reply(body: dict[str, Any], status: int = 200) -> Response:
+    """Return an account route's JSON answer, with the disclaimer."""
     return Response(
         dumps({**body, "disclaimer": DISCLAIMER}), status, media_type="application/json"
     )
@@ -150,29 +173,44 @@ Writer = Annotated[WriteCredentials, Depends(_write_credentials)]
 """A write route's credentials, checked by ``writer`` inside the route's work."""
 
 
-def account_router() -> APIRouter:
-    """Return the ``/api/v1/account`` routes."""
-    router = APIRouter(
+async def answer(request: Request, work: Callable[[Accounts], Response]) -> Response:
+    """Answer an account route with ``work`` run in a worker thread; a refusal is its JSON error."""
+    accounts = accounts_of(request)
+
+    def guarded() -> Response:
+        try:
+            return work(accounts)
+        except ServiceError as exc:
+            return _error(exc, accounts.service.clock.now())
+
+    return await call(accounts.service, guarded)
+
+
+def writer(accounts: Accounts, sent: WriteCredentials) -> Session:
+    """Return the session of a cookie-authenticated write, its CSRF token checked.
+
+    Raises
+    ------
+    ServiceError
+        401 without a session; 403 when the token is missing or wrong.
+    """
+    session = accounts.sessions.require(sent.cookie)
+    accounts.sessions.check_csrf(session, sent.csrf_cookie, sent.csrf)
+    return session
+
+
+def desk_router() -> APIRouter:
+    """Return an empty router under ``/api/v1/account``, documented as the account's routes."""
+    return APIRouter(
         prefix="/api/v1/account",
         tags=["account"],
         responses={code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 429)},
     )
 
-    async def run(request: Request, work: Callable[[Accounts], Response]) -> Response:
-        accounts = accounts_of(request)
 
-        def guarded() -> Response:
-            try:
-                return work(accounts)
-            except ServiceError as exc:
-                return _error(exc, accounts.owners.service.clock.now())
-
-        return await call(accounts.owners.service, guarded)
-
-    def writer(accounts: Accounts, sent: WriteCredentials) -> Session:
-        session = accounts.sessions.require(sent.cookie)
-        accounts.sessions.check_csrf(session, sent.csrf_cookie, sent.csrf)
-        return session
+def account_router() -> APIRouter:
+    """Return the ``/api/v1/account`` routes every server has (sign-in, the account, keys)."""
+    router = desk_router()
 
     @router.get("/nonce", summary="A sign-in nonce, with the domain and chain id to sign for")
     async def nonce(
@@ -190,10 +228,10 @@ def account_router() -> APIRouter:
             body: dict[str, Any] = {"nonce": c.nonce, "domain": c.domain, "chain_id": c.chain_id}
             if address is not None:
                 uri = f"{request.url.scheme}://{c.domain}/account"
-                body["message"] = message_for(c, address, uri, a.owners.service.clock.now())
-            return _json(body)
+                body["message"] = message_for(c, address, uri, a.service.clock.now())
+            return reply(body)
 
-        return await run(request, work)
+        return await answer(request, work)
 
     @router.post("/login", summary="Sign in with a signed EIP-4361 message")
     async def login(body: LoginIn, request: Request) -> Response:
@@ -201,11 +239,11 @@ def account_router() -> APIRouter:
             check_origin(request)
             wallet = a.signin.login(body.message, body.signature)
             cookie, csrf = a.sessions.open(wallet)
-            response = _json({"wallet": wallet, "csrf_token": csrf})
+            response = reply({"wallet": wallet, "csrf_token": csrf})
             session_cookies(response, request, cookie, csrf)
             return response
 
-        return await run(request, work)
+        return await answer(request, work)
 
     @router.post("/logout", summary="Sign out")
     async def logout(
@@ -214,86 +252,27 @@ def account_router() -> APIRouter:
     ) -> Response:
         def work(a: Accounts) -> Response:
             a.sessions.end(writer(a, sent))
-            response = _json({"signed_out": True})
+            response = reply({"signed_out": True})
             response.delete_cookie(SESSION_COOKIE)
             response.delete_cookie(CSRF_COOKIE)
             return response
 
-        return await run(request, work)
+        return await answer(request, work)
 
     @router.get("", summary="The signed-in account: agent, API keys, usage")
     async def account(request: Request, cookie: SessionCookie = None) -> Response:
         def work(a: Accounts) -> Response:
-            return _json(a.owners.view(a.sessions.require(cookie).wallet))
+            return reply(a.view(a.sessions.require(cookie).wallet))
 
-        return await run(request, work)
-
-    @router.post("/agent", status_code=201, summary="Create the wallet's weights agent")
-    async def create_agent(
-        body: AgentIn,
-        request: Request,
-        tasks: BackgroundTasks,
-        sent: Writer,
-    ) -> Response:
-        def work(a: Accounts) -> Response:
-            wallet = writer(a, sent).wallet
-            made = a.owners.create_agent(
-                wallet,
-                name=body.name,
-                division=body.division,
-                prompt=body.prompt,
-                model=body.model,
-                key=body.key,
-            )
-            _summary(a, tasks, made)
-            return _json({"agent": made}, 201)
-
-        return await run(request, work)
-
-    @router.post("/agent/prompt", summary="Change the agent's prompt (three times a UTC day)")
-    async def change_prompt(
-        body: PromptIn,
-        request: Request,
-        tasks: BackgroundTasks,
-        sent: Writer,
-    ) -> Response:
-        def work(a: Accounts) -> Response:
-            made = a.owners.change_prompt(writer(a, sent).wallet, body.prompt)
-            _summary(a, tasks, made)
-            return _json({"agent": made})
-
-        return await run(request, work)
-
-    @router.put("/agent/key", summary="Replace the Pro agent's model key")
-    async def replace_key(
-        body: KeyIn,
-        request: Request,
-        sent: Writer,
-    ) -> Response:
-        def work(a: Accounts) -> Response:
-            wallet = writer(a, sent).wallet
-            return _json({"agent": a.owners.replace_key(wallet, body.key)})
-
-        return await run(request, work)
-
-    @router.post("/agent/resume", summary="Resume the paused agent")
-    async def resume(
-        request: Request,
-        sent: Writer,
-    ) -> Response:
-        def work(a: Accounts) -> Response:
-            wallet = writer(a, sent).wallet
-            return _json({"agent": a.owners.resume(wallet)})
-
-        return await run(request, work)
+        return await answer(request, work)
 
     @router.get("/keys", summary="The wallet's scenario API keys (never the keys themselves)")
     async def list_keys(request: Request, cookie: SessionCookie = None) -> Response:
         def work(a: Accounts) -> Response:
             wallet = a.sessions.require(cookie).wallet
-            return _json({"keys": a.owners.list_keys(wallet), "usage": a.owners.usage(wallet)})
+            return reply({"keys": a.keys.list_keys(wallet), "usage": a.keys.usage(wallet)})
 
-        return await run(request, work)
+        return await answer(request, work)
 
     @router.post("/keys", status_code=201, summary="Issue a scenario API key (shown this once)")
     async def create_key(
@@ -302,9 +281,9 @@ def account_router() -> APIRouter:
     ) -> Response:
         def work(a: Accounts) -> Response:
             wallet = writer(a, sent).wallet
-            return _json({"key": a.owners.create_key(wallet)}, 201)
+            return reply({"key": a.keys.create_key(wallet)}, 201)
 
-        return await run(request, work)
+        return await answer(request, work)
 
     @router.delete("/keys/{key_id}", summary="Revoke a scenario API key")
     async def revoke_key(
@@ -314,20 +293,16 @@ def account_router() -> APIRouter:
     ) -> Response:
         def work(a: Accounts) -> Response:
             wallet = writer(a, sent).wallet
-            return _json({"key": a.owners.revoke_key(wallet, key_id)})
+            return reply({"key": a.keys.revoke_key(wallet, key_id)})
 
-        return await run(request, work)
+        return await answer(request, work)
 
     return router
 
 
-def _summary(accounts: Accounts, tasks: BackgroundTasks, agent: dict[str, Any]) -> None:
-    summarize = accounts.owners.summarize
-    if summarize is not None:
-        tasks.add_task(summarize, str(agent["season"]), str(agent["id"]))
-
-
 def install_accounts(app: FastAPI, accounts: Accounts) -> None:
-    """Mount the account routes on ``app`` with ``accounts`` behind them."""
+    """Mount the account routes, then each desk's, on ``app`` with ``accounts`` behind them."""
     app.state.accounts = accounts
     app.include_router(account_router())
+    for desk in accounts.desks:
+        app.include_router(desk.router())

@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -25,6 +24,7 @@ import sqlalchemy as sa
 from tradeleague.accounts import Ledger
 from tradeleague.api.account.tables import account_sessions
 from tradeleague.errors import ServiceError
+from tradeleague.keys.session import SESSION_SECRET_ENV, session_secret
 
 __all__ = [
     "CSRF_COOKIE",
@@ -40,10 +40,6 @@ SESSION_COOKIE: Final = "tl_session"
 CSRF_COOKIE: Final = "tl_csrf"
 CSRF_HEADER: Final = "X-CSRF-Token"
 SESSION_TTL: Final = timedelta(days=7)
-SESSION_SECRET_ENV: Final = "TRADELEAGUE_SESSION_SECRET"  # noqa: S105 (a variable name)
-"""The secret that signs session cookies; servers sharing a store share it.
-
-Unset, each process draws its own, so sessions end when it restarts."""
 
 _MAX_COOKIE_CHARS: Final = 200
 
@@ -67,15 +63,14 @@ class Sessions:
     Parameters
     ----------
     service
-        The store, clock and transactions (the service's `Ledger`).
+        The store, clock and transactions.
     secret
         The signing secret (default: ``$TRADELEAGUE_SESSION_SECRET``, else random).
     """
 
     def __init__(self, service: Ledger, *, secret: str | None = None) -> None:
         self._service = service
-        chosen = secret or os.environ.get(SESSION_SECRET_ENV, "").strip() or secrets.token_hex(32)
-        self._secret = chosen.encode("utf-8")
+        self._secret = session_secret(secret).encode("utf-8")
 
     def _mac(self, label: str, value: str) -> str:
         raw = hmac.new(self._secret, f"{label}:{value}".encode("ascii"), hashlib.sha256).digest()

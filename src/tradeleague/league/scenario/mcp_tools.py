@@ -31,7 +31,15 @@ from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.store import Store
 
-__all__ = ["TOOLS", "OrderArg", "ScenarioMcp", "build_server", "open_stdio_server"]
+__all__ = [
+    "MCP",
+    "TOOLS",
+    "OrderArg",
+    "ScenarioMcp",
+    "ScenarioTools",
+    "build_server",
+    "open_stdio_server",
+]
 
 TOOLS = (
     "list_scenarios",
@@ -148,3 +156,20 @@ class ScenarioMcp(HostedMcp):
 
     def __init__(self, service: ScenarioService) -> None:
         super().__init__(service.authenticate, lambda who: build_server(service, who))
+
+
+class ScenarioTools:
+    """The scenario benchmark's ``mcp`` part (`tradeleague.mcp.plugin.McpPart`)."""
+
+    def hosted(self, service: Any) -> HostedMcp:
+        """Return the tools served at ``/mcp`` on the site's scenario service."""
+        if not isinstance(service, ScenarioService):
+            raise TypeError("the scenario benchmark's tools need the site's ScenarioService")
+        return ScenarioMcp(service)
+
+    def stdio(self, store: Store, key: str | None) -> MCPServer:
+        """Return the tools on ``store`` for API key ``key``'s account."""
+        return open_stdio_server(store, key)
+
+
+MCP = ScenarioTools()

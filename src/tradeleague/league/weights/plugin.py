@@ -24,6 +24,11 @@ FORMAT = Format(
         ),
     },
     pages=("/weights", "/methodology/weights"),
-    parts={"host": _P + "hosting:HOST", "site": _P + "site:SITE", "sweep": _P + "sweeping:SWEEP"},
+    parts={
+        "host": _P + "hosting:HOST",
+        "site": _P + "site:SITE",
+        "sweep": _P + "sweeping:SWEEP",
+        "account": _P + "accounts:ACCOUNT",
+    },
     order=10,
 )

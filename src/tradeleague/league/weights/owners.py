@@ -1,28 +1,30 @@
-"""What a signed-in owner may do: one weights agent, its prompt and key, and API keys.
+"""What a signed-in owner may do in the weights league: one agent, its prompt and key.
 
-`Owners` is the account side of the service, keyed by the wallet that signed
-in. Weights actions go through the league's operator functions
+`Owners` is the weights league's side of an owner's account, keyed by the
+wallet that signed in. Its actions go through the league's operator functions
 (`tradeleague.league.weights.ops`), so an owner is held to the same rules as
 the CLI: one agent per wallet in a season (W-REC-1), three prompt changes a
 UTC day (W-REC-2), resume only when paused (W-VAL-9). Owners' model keys are
 sealed into the vault (`tradeleague.keys.stored.OwnerKeys`) and never come
-back out through here. API keys are the accounts' (`tradeleague.accounts`,
-`ApiAccounts.create_key`), with the wallet as the account name; the month's
-usage against the quota is the service's own (`AccountHost.usage`).
+back out through here. Sign-in, sessions and the wallet's scenario API keys
+are the account's own (``tradeleague.api.account``); `accounts` serves these
+actions there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import importlib.util
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final
 
 import sqlalchemy as sa
 
-from tradeleague.accounts import AccountHost, Tier, iso
-from tradeleague.accounts.tables import api_keys
+from tradeleague.accounts import AccountHost, iso
 from tradeleague.agents.spec import parse_agent_spec
+from tradeleague.api.account.settings import Summarize
 from tradeleague.errors import ConfigError, ServiceError
 from tradeleague.events import EventKind
 from tradeleague.events import weights as ev
@@ -32,7 +34,8 @@ from tradeleague.keys.stored import OwnerKeys
 from tradeleague.keys.vault import KeyUnreadable
 from tradeleague.league.weights import ops
 from tradeleague.league.weights.state import AgentState, SeasonState
-from tradeleague.league.weights.summary import latest_summaries
+from tradeleague.league.weights.summary import latest_summaries, summarize_strategy
+from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.presets import PRESETS
 from tradeleague.store.schema import events
 from tradeleague.untrusted import clean_text, is_blank
@@ -45,7 +48,11 @@ __all__ = [
     "OwnerConfig",
     "Owners",
     "Summarize",
+    "house_summarizer",
+    "summarizer",
 ]
+
+_log = logging.getLogger(__name__)
 
 HOUSE_SPEC: Final = "local:house"
 """The Open division's model: the house model (W-DIV-1)."""
@@ -53,10 +60,6 @@ HOUSE_SPEC: Final = "local:house"
 MAX_NAME_CHARS: Final = 40
 MAX_PROMPT_CHARS: Final = 4_000
 MAX_KEY_CHARS: Final = 400
-_KEY_ID_CHARS: Final = 12
-
-Summarize = Callable[[str, str], Awaitable[None]]
-"""Write the strategy summary of (season, agent) from its prompt in force (W-REC-3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +102,12 @@ def _key(value: str) -> Secret:
 
 
 class Owners:
-    """Owners' actions on the weights league and on their scenario API keys.
+    """Owners' actions on the weights league.
 
     Parameters
     ----------
     service
-        The service owners' accounts are on (store, clock, transactions, API
-        keys and quota usage: the scenario service).
+        The service the site runs on (store, clock, transactions).
     keys
         Where owners' model keys are sealed.
     config
@@ -180,7 +182,7 @@ class Owners:
     # -- reads -----------------------------------------------------------------------------
 
     def view(self, wallet: str) -> dict[str, Any]:
-        """Return the account page's facts: the agent, the API keys and the month's usage."""
+        """Return the account's weights facts: the season owners join, and the wallet's agent."""
         season = self._season_id()
         agent: dict[str, Any] | None = None
         if season is not None:
@@ -188,13 +190,7 @@ class Owners:
             mine = self._mine(state, wallet)
             if mine is not None:
                 agent = self._agent_view(state, mine)
-        return {
-            "wallet": wallet,
-            "season": season,
-            "agent": agent,
-            "api_keys": self.list_keys(wallet),
-            "usage": self.usage(wallet),
-        }
+        return {"season": season, "agent": agent}
 
     def _agent_view(self, state: SeasonState, agent: AgentState) -> dict[str, Any]:
         now = self.service.clock.now()
@@ -348,67 +344,46 @@ class Owners:
         ops.resume_agent(self.service.store, self.service.clock, state, agent.agent)
         return self._agent_view(self._state(state.season_id), self._state_agent(state, agent.agent))
 
-    # -- scenario API keys -----------------------------------------------------------------
 
-    def _tier(self, wallet: str) -> Tier:
-        return self.service.accounts.tier(wallet)
+def summarizer(
+    service: AccountHost,
+    gateway: Callable[[], Gateway],
+    *,
+    provider: str,
+    model: str,
+    preset: WeightsPreset | None = None,
+) -> Summarize:
+    """Return a `Summarize` that asks ``model`` through a gateway (W-REC-3, C-5).
 
-    def create_key(self, wallet: str) -> dict[str, Any]:
-        """Issue a scenario API key for the wallet; the key is in this answer only."""
-        key = self.service.accounts.create_key(wallet, self._tier(wallet))
-        listed = self.list_keys(wallet)
-        made = next(k for k in listed if key.startswith(k["prefix"]) and k["revoked_at"] is None)
-        return {**made, "key": key}
+    ``gateway`` makes a gateway for one summary, closed when it is written (the
+    summary runs on the server's event loop, after the owner's answer). A
+    failed summary is logged and leaves the agent as it is: the prompt change
+    it follows has already been recorded.
+    """
 
-    def list_keys(self, wallet: str) -> list[dict[str, Any]]:
-        """Return the wallet's API keys (never the keys themselves: an id and a prefix)."""
-        query = (
-            sa.select(api_keys)
-            .where(api_keys.c.account == wallet)
-            .order_by(api_keys.c.created_at, api_keys.c.key_hash)
-        )
-        with self.service.ledger.read("list API keys in") as conn:
-            rows = conn.execute(query).all()
-        return [
-            {
-                "id": str(r.key_hash)[:_KEY_ID_CHARS],
-                "prefix": str(r.prefix),
-                "created_at": iso(r.created_at),
-                "revoked_at": iso(r.revoked_at) if r.revoked_at is not None else None,
-            }
-            for r in rows
-        ]
-
-    def revoke_key(self, wallet: str, key_id: str) -> dict[str, Any]:
-        """Revoke one of the wallet's keys; every server refuses it within a second.
-
-        Raises
-        ------
-        ServiceError
-            404 ``key_not_found``.
-        """
-        if len(key_id) != _KEY_ID_CHARS or not all(c in "0123456789abcdef" for c in key_id):
-            raise ServiceError(404, "key_not_found", "There is no such API key.")
-        now = self.service.clock.now()
-        with self.service.ledger.write("revoke an API key in") as conn:
-            hashes = [
-                str(h)
-                for h in conn.execute(
-                    sa.select(api_keys.c.key_hash).where(
-                        api_keys.c.account == wallet,
-                        api_keys.c.key_hash.startswith(key_id),
-                        api_keys.c.revoked_at.is_(None),
-                    )
-                ).scalars()
-            ]
-            if len(hashes) != 1:
-                raise ServiceError(404, "key_not_found", "There is no such API key.")
-            conn.execute(
-                sa.update(api_keys).where(api_keys.c.key_hash == hashes[0]).values(revoked_at=now)
+    async def write(season: str, agent: str) -> None:
+        made = gateway()
+        try:
+            state = ops.load_season(service.store, season, preset)
+            await summarize_strategy(
+                service.store, service.clock, state, agent, made, provider=provider, model=model
             )
-        self.service.accounts.forget_key(hashes[0])
-        return {"id": key_id, "revoked_at": iso(now)}
+        except Exception as exc:  # a summary is best effort; the owner's action stands
+            _log.warning("no strategy summary for agent %s: %s", agent, type(exc).__name__)
+        finally:
+            await made.aclose()
 
-    def usage(self, wallet: str) -> dict[str, Any]:
-        """Return the runs started this UTC month against the quota (S-SVC-5)."""
-        return self.service.usage(wallet, self._tier(wallet))
+    return write
+
+
+def house_summarizer(service: AccountHost, preset: WeightsPreset | None = None) -> Summarize | None:
+    """Return a `Summarize` on the house model, or ``None`` where it cannot run here."""
+    from tradeleague.llm.local import LocalProvider, bundled_model_path
+
+    if importlib.util.find_spec("llama_cpp") is None or bundled_model_path() is None:
+        return None
+
+    def gateway() -> Gateway:
+        return Gateway([LocalProvider()])
+
+    return summarizer(service, gateway, provider="local", model="house", preset=preset)

@@ -1,10 +1,13 @@
-"""The account pages: sign in, create and tend the one weights agent, API keys.
+"""The account pages: sign in, API keys, and each format's section (the weights agent).
 
-Server-rendered from the same `Owners` functions as ``/api/v1/account``. Every
-form posts ``application/x-www-form-urlencoded`` with a hidden ``csrf_token``
-that must equal the ``tl_csrf`` cookie and the session's token (double
-submit); the answer is the page again, with what happened or why not. A new
-API key is shown once, in the answer to the form that made it.
+Server-rendered from the same `Accounts` as ``/api/v1/account``: the site's
+composition serves them, as they join the account routes (``api.account``) to
+the site's templates (``web``), which never import each other. Each format's
+desk (``api.account.plugin.OwnerDesk``) adds its facts, its section and its
+forms. Every form posts ``application/x-www-form-urlencoded`` with a hidden
+``csrf_token`` that must equal the ``tl_csrf`` cookie and the session's token
+(double submit); the answer is the page again, with what happened or why not.
+A new API key is shown once, in the answer to the form that made it.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import Any, Final
 
 from fastapi import APIRouter, BackgroundTasks, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment
+from markupsafe import Markup
 
+from tradeleague.api.account.plugin import PageAction
 from tradeleague.api.account.routes import (
     Accounts,
     accounts_of,
@@ -29,7 +33,7 @@ from tradeleague.api.account.sessions import CSRF_COOKIE, SESSION_COOKIE, Sessio
 from tradeleague.api.account.signin import message_for
 from tradeleague.api.app import call
 from tradeleague.errors import ServiceError
-from tradeleague.formats.weights import Division
+from tradeleague.web.render import Pages
 
 __all__ = ["install_account_pages"]
 
@@ -49,9 +53,14 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v for k, v in parsed.items() if isinstance(v, str)}
 
 
-def install_account_pages(app: FastAPI, env: Environment) -> None:
-    """Add ``/account`` and its forms to ``app`` (the accounts are ``app.state.accounts``)."""
+def install_account_pages(app: FastAPI, pages: Pages, accounts: Accounts) -> None:
+    """Add ``/account`` and its forms, the desks' among them, to ``app``.
+
+    The pages serve ``app.state.accounts`` (``accounts``, set by ``install_accounts``);
+    each desk's templates are among ``pages``' own.
+    """
     router = APIRouter(include_in_schema=False)
+    env = pages.env
 
     def render(
         accounts: Accounts,
@@ -60,13 +69,22 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
         status: int = 200,
         **context: Any,
     ) -> HTMLResponse:
-        view = accounts.owners.view(session.wallet) if session is not None else None
+        view = accounts.view(session.wallet) if session is not None else None
+        csrf = session.csrf if session is not None else ""
         extra: dict[str, Any] = {}
+        if view is not None:
+            part = {"acct": view, "csrf": csrf}
+            extra["facts"] = Markup("").join(
+                pages.fragment(d.facts, **part) + "\n" for d in accounts.desks
+            )
+            extra["sections"] = Markup("").join(
+                "\n" + pages.fragment(d.section, **part) for d in accounts.desks
+            )
         address = request.query_params.get("address", "")[:42]
         if view is None and _ADDRESS.fullmatch(address):
             challenge = accounts.signin.nonce(request_host(request))
             uri = f"{request.url.scheme}://{challenge.domain}/account"
-            now = accounts.owners.service.clock.now()
+            now = accounts.service.clock.now()
             extra = {
                 "address": address,
                 "message": message_for(challenge, address, uri, now),
@@ -76,7 +94,7 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
         body = env.get_template("account.html").render(
             title="Your account",
             acct=view,
-            csrf=session.csrf if session is not None else "",
+            csrf=csrf,
             **extra,
             **context,
         )
@@ -84,7 +102,7 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
 
     async def run(request: Request, work: Callable[[Accounts], Response]) -> Response:
         accounts = accounts_of(request)
-        return await call(accounts.owners.service, lambda: work(accounts))
+        return await call(accounts.service, lambda: work(accounts))
 
     @router.get("/account", response_class=HTMLResponse)
     async def account(request: Request) -> Response:
@@ -108,7 +126,9 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
 
         return await run(request, work)
 
-    def action(path: str, do: Callable[[Accounts, Session, dict[str, str]], str | None]) -> None:
+    def action(
+        path: str, do: Callable[[Accounts, Session, dict[str, str], BackgroundTasks], str | None]
+    ) -> None:
         async def handle(request: Request, tasks: BackgroundTasks) -> Response:
             form = await _form(request)
             cookie = request.cookies.get(SESSION_COOKIE)
@@ -120,10 +140,10 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
                     return render(a, request, None, 401, problem="Sign in with your wallet first.")
                 try:
                     a.sessions.check_csrf(session, csrf_cookie, form.get("csrf_token"))
-                    notice = do(a, session, form)
+                    notice = do(a, session, form, tasks)
                 except ServiceError as exc:
                     refused = render(a, request, session, exc.status, problem=exc.message)
-                    refused.headers.update(retry_after(exc, a.owners.service.clock.now()))
+                    refused.headers.update(retry_after(exc, a.service.clock.now()))
                     return refused
                 if path == "/account/logout":
                     response = RedirectResponse("/account", status_code=303)
@@ -132,11 +152,6 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
                     return response
                 if path == "/account/keys":
                     return render(a, request, session, 200, new_key=notice, notice="Key created.")
-                summarize = a.owners.summarize
-                if summarize is not None and path in ("/account/agent", "/account/agent/prompt"):
-                    agent = a.owners.view(session.wallet)["agent"]
-                    if agent is not None:
-                        tasks.add_task(summarize, str(agent["season"]), str(agent["id"]))
                 return render(a, request, session, 200, notice=notice)
 
             response = await run(request, work)
@@ -146,45 +161,22 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
 
         router.add_api_route(path, handle, methods=["POST"], response_class=HTMLResponse)
 
-    def logout(a: Accounts, s: Session, form: dict[str, str]) -> str | None:
+    def logout(a: Accounts, s: Session, form: dict[str, str], t: BackgroundTasks) -> None:
         a.sessions.end(s)
-        return None
 
-    def create_agent(a: Accounts, s: Session, form: dict[str, str]) -> str | None:
-        division = _field(form, "division")
-        if division not in (d.value for d in Division):
-            raise ServiceError(422, "invalid_request", "Choose the Open or the Pro division.")
-        pro = division == Division.PRO.value
-        a.owners.create_agent(
-            s.wallet,
-            name=_field(form, "name"),
-            division=Division(division),
-            prompt=_field(form, "prompt"),
-            model=_field(form, "model") if pro else None,
-            key=_field(form, "key") if pro else None,
-        )
-        return "Your agent is in the season."
+    def new_key(a: Accounts, s: Session, form: dict[str, str], t: BackgroundTasks) -> str:
+        return str(a.keys.create_key(s.wallet)["key"])
 
-    def prompt(a: Accounts, s: Session, form: dict[str, str]) -> str | None:
-        a.owners.change_prompt(s.wallet, _field(form, "prompt"))
-        return "The new prompt takes effect from the next round."
+    def desk_action(act: PageAction) -> Callable[..., str | None]:
+        def do(a: Accounts, s: Session, form: dict[str, str], t: BackgroundTasks) -> str | None:
+            return act(s.wallet, form, t)
 
-    def key(a: Accounts, s: Session, form: dict[str, str]) -> str | None:
-        a.owners.replace_key(s.wallet, _field(form, "key"))
-        return "The key is replaced; resume the agent if it was paused."
-
-    def resume(a: Accounts, s: Session, form: dict[str, str]) -> str | None:
-        a.owners.resume(s.wallet)
-        return "The agent plays again from the next round."
-
-    def new_key(a: Accounts, s: Session, form: dict[str, str]) -> str | None:
-        return str(a.owners.create_key(s.wallet)["key"])
+        return do
 
     action("/account/logout", logout)
-    action("/account/agent", create_agent)
-    action("/account/agent/prompt", prompt)
-    action("/account/agent/key", key)
-    action("/account/agent/resume", resume)
+    for desk in accounts.desks:
+        for path, act in desk.actions().items():
+            action(path, desk_action(act))
     action("/account/keys", new_key)
 
     @router.post("/account/keys/{key_id}/revoke", response_class=HTMLResponse)
@@ -199,7 +191,7 @@ def install_account_pages(app: FastAPI, env: Environment) -> None:
                 return render(a, request, None, 401, problem="Sign in with your wallet first.")
             try:
                 a.sessions.check_csrf(session, csrf_cookie, form.get("csrf_token"))
-                a.owners.revoke_key(session.wallet, key_id[:64])
+                a.keys.revoke_key(session.wallet, key_id[:64])
             except ServiceError as exc:
                 return render(a, request, session, exc.status, problem=exc.message)
             return render(a, request, session, 200, notice="The key is revoked.")

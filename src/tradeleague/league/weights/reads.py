@@ -62,6 +62,7 @@ from tradeleague.formats.weights import (
     plain_text,
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
+from tradeleague.league.weights.changelog import changelog_entries
 from tradeleague.league.weights.report import season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries
@@ -71,7 +72,6 @@ from tradeleague.sim import Fill
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound, json_answer
-from tradeleague.web.weights_changelog import changelog_entries
 
 __all__ = ["NotFound", "StoreFactory", "WeightsReads", "weights_router"]
 

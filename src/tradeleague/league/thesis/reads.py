@@ -31,6 +31,7 @@ from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights.text import plain_text
+from tradeleague.league.thesis.changelog import thesis_changelog
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import board_rows, build_report, luck_payload
 from tradeleague.league.thesis.state import SeasonState
@@ -38,7 +39,6 @@ from tradeleague.stats.null import SeasonNull
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound, json_answer
-from tradeleague.web.thesis_changelog import thesis_changelog
 
 __all__ = ["ThesisReads", "thesis_router"]
 

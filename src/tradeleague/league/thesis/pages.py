@@ -1,6 +1,6 @@
 """The thesis league's pages: its seasons, a season's board, an agent's every decision.
 
-They read the same functions as ``/api/v1/thesis`` (``web/thesis_api.py``), so
+They read the same functions as ``/api/v1/thesis`` (``league/thesis/reads.py``), so
 a page and the JSON cannot disagree.
 """
 
@@ -13,7 +13,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
-from tradeleague.web.thesis_api import ThesisReads
+from tradeleague.league.thesis.reads import ThesisReads
 
 __all__ = ["install_thesis_pages"]
 
@@ -27,8 +27,8 @@ def install_thesis_pages(
 ) -> None:
     """Add the season list, a season's board and an agent's decisions to ``router``.
 
-    ``cloud`` draws a board's baseline cloud (``pages._cloud``, which the weights
-    and scenario boards use), from the board JSON's ``baseline_cloud``.
+    ``cloud`` draws a board's baseline cloud (``web.render.cloud``, which the
+    weights and scenario boards use), from the board JSON's ``baseline_cloud``.
     """
 
     @router.get("/thesis", response_class=HTMLResponse)

@@ -28,8 +28,8 @@ from tradeleague.formats.direction.visitors import (
     CallRefused,
     calls_close_at,
 )
+from tradeleague.league.direction.reads import DirectionReads, refusal_status
 from tradeleague.league.direction.visitors import VisitorDesk
-from tradeleague.web.direction_api import DirectionReads, refusal_status
 from tradeleague.web.form_csrf import FormTokens
 
 __all__ = ["CallForm", "install_visitor_pages"]

@@ -1,0 +1,107 @@
+"""The direction arena on the site: its JSON routes, its pages, the visitors' desk, its methodology.
+
+The format's ``site`` part (``web.plugin.SitePart``). One `DirectionReads` on
+the arena's stream serves ``/api/v1/direction`` and the pages under
+``/direction``; visitors' calls, through the JSON route and the page's form
+alike, go to one `VisitorDesk` on the site's store, where the host playing
+the arena reads them. Settings it reads from the site: ``direction_stream``
+(the arena's event stream, default ``direction``) and ``direction_preset``
+(the rules; the methodology page shows them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Final
+
+from markupsafe import Markup
+
+from tradeleague.clock import WallClock
+from tradeleague.formats.direction.answer import InvalidReason
+from tradeleague.formats.direction.preset import DirectionPreset
+from tradeleague.formats.direction.season import SeasonEnd
+from tradeleague.formats.direction.skips import SkipReason
+from tradeleague.formats.direction.visitors import Refusal
+from tradeleague.league.direction.pages import direction_pages
+from tradeleague.league.direction.plugin import FORMAT
+from tradeleague.league.direction.reads import DirectionReads, direction_router
+from tradeleague.league.direction.visitor_pages import CallForm
+from tradeleague.league.direction.visitors import VisitorDesk
+from tradeleague.web.form_csrf import FormTokens
+from tradeleague.web.methodology import Methodology, methodology
+from tradeleague.web.plugin import MethodologyPage, Site
+from tradeleague.web.render import Pages
+
+__all__ = ["SITE", "DirectionSite", "direction_methodology"]
+
+
+def direction_methodology(preset: DirectionPreset | None = None) -> Methodology:
+    """Return the arena's methodology built from ``preset`` (default: the seed's)."""
+    groups = {
+        "Skip classes": SkipReason,
+        "Invalid answers": InvalidReason,
+        "Season ends": SeasonEnd,
+        "Visitors' calls refused": Refusal,
+    }
+    return methodology(FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups)
+
+
+class DirectionSite:
+    """The direction arena installed on one site (``web.plugin.FormatSite``)."""
+
+    def __init__(self, reads: DirectionReads, pages: Pages) -> None:
+        self.reads = reads
+        self.pages = pages
+
+    def home(self) -> Markup:
+        """Return the home page's lines: what the arena is, its current season."""
+        return self.pages.fragment("direction_home.html", seasons=self.reads.index()["seasons"])
+
+    def methodology(self, season: str | None) -> MethodologyPage:
+        """Return the arena's methodology (one season at a time: ``season`` is not read)."""
+        return MethodologyPage(methodology=direction_methodology(self.reads.preset))
+
+    def changelog(self) -> Sequence[Mapping[str, str]]:
+        """Return the arena's changes that affect comparability, dated (C-3)."""
+        changes: list[dict[str, str]] = self.reads.changelog()["changes"]
+        return changes
+
+    def listing(self) -> object:
+        """Return ``/api/v1/direction``."""
+        return "/api/v1/direction"
+
+
+class _Site:
+    """The direction arena's ``site`` part."""
+
+    templates: Path | None = Path(__file__).with_name("templates")
+    settings: frozenset[str] = frozenset({"direction_stream", "direction_preset"})
+
+    def install(self, site: Site) -> DirectionSite:
+        """Add ``/api/v1/direction``, the visitors' desk and the pages under ``/direction``."""
+        stream = site.setting("direction_stream")
+        if stream is None:
+            stream = "direction"
+        preset = site.setting("direction_preset")
+        if not isinstance(stream, str):
+            raise TypeError(f"direction_stream is a stream's name, not {stream!r}")
+        if preset is not None and not isinstance(preset, DirectionPreset):
+            raise TypeError(f"direction_preset is a DirectionPreset, not {preset!r}")
+        store = site.store
+        reads = DirectionReads(store, stream=stream, preset=preset)
+        desk = VisitorDesk(
+            store,
+            stream=reads.stream,
+            preset=reads.preset,
+            clock=site.clock or WallClock(),
+            ledger=reads.ledger,
+        )
+        site.app.include_router(direction_router(store, reads=reads, desk=desk), prefix="/api/v1")
+        calls = CallForm(desk, FormTokens())
+        site.app.include_router(direction_pages(reads, site.pages, site.now, calls))
+        return DirectionSite(reads, site.pages)
+
+
+SITE: Final = _Site()
+"""The direction arena's ``site`` part."""

@@ -1,0 +1,153 @@
+"""The site's kit for pages: the template environment, the renderer, the 404 guard, the filters.
+
+Every page of every format is rendered here: Jinja2 templates that escape
+every value, loaded from ``web/templates`` (the layout, the 404 page, the
+cloud figure, the shared pages) and from each format's own template folder.
+Text that the read models already made safe (HTML-escaped model and user
+text) is unescaped once by `shown` before the template escapes it again, so
+it shows exactly as written, escaped once. Charts are inline SVG from
+``web.charts``, each with its numbers in a table.
+
+A format's pages import this kit (`Pages`, `shown`, `usd`, `cloud`); the
+site hands each format one `Pages` built on its own environment.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi.responses import HTMLResponse
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PackageLoader,
+    select_autoescape,
+)
+from markupsafe import Markup
+
+from tradeleague import __version__
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.web.charts import cloud_chart, line_chart, sparkline
+from tradeleague.web.errors import NotFound
+
+__all__ = ["Pages", "cloud", "environment", "shown", "usd"]
+
+
+def shown(text: object) -> str:
+    """Return read-model text (already HTML-escaped) as plain text for the template to escape.
+
+    The read models escape model and user text once for JSON; unescaping it
+    here means the template's own escaping is the only one the page shows.
+    """
+    return "" if text is None else html.unescape(str(text))
+
+
+def usd(text: object) -> str:
+    """Return a money amount (decimal text) with at least two decimals, never fewer digits.
+
+    ``"100000"`` reads ``100000.00``; ``"99987.75728"`` stays as it is, so the
+    page shows the JSON's exact value, to the cent at least.
+    """
+    try:
+        value = Decimal(str(text))
+    except InvalidOperation:
+        return shown(text)
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent > -2:
+        value = value.quantize(Decimal("0.01"))
+    return format(value, "f")
+
+
+def _number(text: object) -> float:
+    try:
+        return float(str(text))
+    except ValueError:
+        return 0.0
+
+
+def cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | None:
+    """Return a board's baseline cloud as SVG (its numbers are in the page's tables).
+
+    ``cloud`` is the board JSON's ``baseline_cloud``; ``board`` names the board
+    (``Pro division``), ``marked`` what each line is (``agent``, ``run``).
+    """
+    if cloud is None:
+        return None
+    bins = [(float(b["low"]), float(b["high"]), int(b["agents"])) for b in cloud["bins"]]
+    marks = [(shown(m["name"]), float(m["season_return"])) for m in cloud["marks"]]
+    label = (
+        f"{board}: final returns of {cloud['agents']} agents with no skill, "
+        f"each {marked}'s return marked"
+    )
+    return Markup(cloud_chart(bins, marks, label))  # noqa: S704 - numbers and escaped text
+
+
+def environment(folders: Iterable[Path] = ()) -> Environment:
+    """Return the site's template environment: ``web/templates`` first, then ``folders``.
+
+    ``folders`` are the formats' own template folders; a template's name is
+    looked up in each in turn, so a format's templates extend ``base.html``
+    and import ``cloud.html`` as the shared ones do.
+    """
+    loaders: list[BaseLoader] = [PackageLoader("tradeleague.web", "templates")]
+    loaders.extend(FileSystemLoader(str(folder)) for folder in folders)
+    env = Environment(
+        loader=ChoiceLoader(loaders),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["shown"] = shown
+    env.filters["usd"] = usd
+    env.filters["seg"] = lambda text: quote(shown(text), safe="")
+    env.globals["line_chart"] = lambda values, label: Markup(  # noqa: S704 - numbers only
+        line_chart([_number(v) for v in values], shown(label))
+    )
+    env.globals["sparkline"] = lambda values, label: Markup(  # noqa: S704 - numbers only
+        sparkline([_number(v) for v in values], shown(label))
+    )
+    env.globals["DISCLAIMER"] = DISCLAIMER
+    env.globals["version"] = __version__
+    return env
+
+
+class Pages:
+    """Render the site's pages: a template with its values, a 404 page, a guarded build.
+
+    Parameters
+    ----------
+    env
+        The site's template environment (`environment`).
+    """
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+
+    def page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        """Return template ``name`` rendered with ``context`` (``title`` names the page)."""
+        body = self.env.get_template(name).render(**context)
+        return HTMLResponse(body, status_code=status)
+
+    def fragment(self, name: str, **context: Any) -> Markup:
+        """Return template ``name`` rendered as a piece of another page (already escaped)."""
+        return Markup(self.env.get_template(name).render(**context))  # noqa: S704 - autoescaped
+
+    def missing(self, what: str) -> HTMLResponse:
+        """Return the 404 page saying what is missing, as one sentence."""
+        # one sentence, whether the reason came as "no season" or "There is no run 'x'."
+        what = what.strip().rstrip(".")
+        return self.page("404.html", 404, title="Not found", what=f"{what[:1].upper()}{what[1:]}.")
+
+    def guarded(self, build: Callable[[], HTMLResponse]) -> HTMLResponse:
+        """Return what ``build`` renders, or the 404 page when a read model raises `NotFound`."""
+        try:
+            return build()
+        except NotFound as exc:
+            return self.missing(str(exc))
