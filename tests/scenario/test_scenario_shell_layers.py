@@ -3,10 +3,9 @@
 Issue "A format is one plug-in": the scenario service, its reads, routes and
 MCP tools live in ``tradeleague.league.scenario``; ``api/`` keeps the generic
 HTTP kit, ``mcp/`` the generic MCP adapter and ``accounts/`` the keys, tiers
-and idempotency every service shares. Two modules still name the format, each
-until someone else's move replaces the line: ``api/site.py`` (the whole
-site's composition, which moves to ``web/``) and ``mcp/__main__.py`` (its
-default tools, which the format registry will supply).
+and idempotency every service shares. None of them names the format: the
+site's composition and the stdio MCP server find its parts through the
+registry.
 """
 
 from __future__ import annotations
@@ -18,10 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "tradeleague"
 
-WAITING = {
-    "api/site.py": "composes the whole site; moves to web/ and then reads the registry",
-    "mcp/__main__.py": "the stdio main's default tools, until the registry supplies them",
-}
+WAITING: dict[str, str] = {}
 """Modules allowed to name the scenario shell for now, and why."""
 
 FORMATS = ("tradeleague.league.", "tradeleague.formats.")

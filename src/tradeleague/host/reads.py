@@ -13,21 +13,16 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-
 from tradeleague.errors import ConfigError
 from tradeleague.host.config import LeagueConfig, hosted_formats
 from tradeleague.plugin import get
 from tradeleague.store import Store
-from tradeleague.store.schema import events as events_table
 
 __all__ = ["season_report", "status", "status_lines"]
 
 
 def _streams(store: Store) -> list[str]:
-    with store.engine.connect() as connection:
-        rows = connection.execute(sa.select(events_table.c.stream).distinct()).all()
-    return sorted(str(r[0]) for r in rows)
+    return store.streams()
 
 
 def _config(config: LeagueConfig | None, key: str) -> object | None:

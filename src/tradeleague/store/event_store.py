@@ -343,6 +343,15 @@ class Store:
             next_position[stream] = position + 1
         return out
 
+    def streams(self, prefix: str = "") -> list[str]:
+        """Return every stream that holds an event (those starting with ``prefix``), sorted."""
+        query = sa.select(events.c.stream).distinct()
+        if prefix:
+            query = query.where(events.c.stream.startswith(prefix, autoescape=True))
+        with self.transaction("read") as connection:
+            rows = connection.execute(query).all()
+        return sorted(str(r[0]) for r in rows)
+
     def events(
         self, stream: str | None = None, after_seq: int = 0, *, batch: int = BATCH
     ) -> Iterator[StoredEvent]:
