@@ -23,10 +23,7 @@ from tradeleague.agents import InverseAgent, SharedAgent, build_agent
 from tradeleague.agents.inverse import invert_json_field
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.calls import CallParams
-from tradeleague.cli.console import board_console
 from tradeleague.cli.direction import board_table, direction_baselines
-from tradeleague.cli.progress import round_progress
-from tradeleague.cli.store import DbOption
 from tradeleague.cli.weights import render_table, replay_roster
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.board import Board
@@ -44,6 +41,9 @@ from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.local import bundled_model_path
 from tradeleague.market import Dataset, load_dataset, synthetic_dataset
 from tradeleague.store import Store, open_store, verify
+from tradeleague.terminal.console import board_console
+from tradeleague.terminal.options import DbOption
+from tradeleague.terminal.progress import round_progress
 
 __all__ = ["direction_roster", "house_model_available", "register", "weights_roster"]
 

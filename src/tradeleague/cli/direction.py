@@ -30,9 +30,6 @@ from tradeleague.agents.spec import (
     parse_agent_spec,
     providers_for,
 )
-from tradeleague.cli.console import board_console
-from tradeleague.cli.log import print_summary
-from tradeleague.cli.progress import round_progress, say_resuming
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
@@ -50,6 +47,9 @@ from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import MICRO, format_usd
 from tradeleague.store import Store, open_store
+from tradeleague.terminal.console import board_console
+from tradeleague.terminal.progress import round_progress, say_resuming
+from tradeleague.terminal.summary import print_summary
 
 __all__ = ["board_table", "direction_baselines", "register_replay"]
 

@@ -17,23 +17,14 @@ from rich.console import Console
 from rich.table import Table
 
 from tradeleague.errors import ConfigError
+from tradeleague.terminal.options import DbOption, JsonOption
 
 if TYPE_CHECKING:
     from tradeleague.store import DbInfo, VerifyReport
 
-__all__ = ["register"]
+__all__ = ["DbOption", "register"]
 
 _SHOWN_MISMATCHES = 50
-
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="Database URL (default: $TRADELEAGUE_DB, else sqlite:///./tradeleague.db).",
-        show_default=False,
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
 def _print_json(data: dict[str, object]) -> None:

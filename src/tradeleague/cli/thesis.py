@@ -24,9 +24,6 @@ from rich.table import Table
 
 from tradeleague.agents.spec import agent_option_help, parse_agent_spec, providers_for
 from tradeleague.calls import CallParams
-from tradeleague.cli.console import board_console
-from tradeleague.cli.log import print_summary
-from tradeleague.cli.progress import round_progress, say_resuming
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.events import thesis as tev
@@ -47,6 +44,9 @@ from tradeleague.league.turns import GRACE_S
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.store import Store, open_store
+from tradeleague.terminal.console import board_console
+from tradeleague.terminal.progress import round_progress, say_resuming
+from tradeleague.terminal.summary import print_summary
 
 __all__ = ["board_table", "register_replay"]
 

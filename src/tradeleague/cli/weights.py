@@ -30,13 +30,10 @@ from rich.table import Table
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AGENT_OPTION_HELP, REPLAY_ANSWERS_HELP, parse_agent_spec
 from tradeleague.calls import CallParams
-from tradeleague.cli.console import board_console
-from tradeleague.cli.log import print_summary
-from tradeleague.cli.progress import round_progress, say_resuming
-from tradeleague.cli.store import DbOption
 from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
+from tradeleague.events.weights import season_stream
 from tradeleague.feeds import FrozenBarsSource, PriceSource
 from tradeleague.formats.weights import Division, TableRow, round_slot
 from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
@@ -45,7 +42,6 @@ from tradeleague.league.answers import answers_payload
 from tradeleague.league.pacing import LivePacing
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.agents import build_agents, owner_key_readers
-from tradeleague.events.weights import season_stream
 from tradeleague.league.weights.replay import (
     RosterEntry,
     recorded_answers,
@@ -62,6 +58,10 @@ from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.money import format_usd
 from tradeleague.store import Store, open_store, verify
+from tradeleague.terminal.console import board_console
+from tradeleague.terminal.options import DbOption
+from tradeleague.terminal.progress import round_progress, say_resuming
+from tradeleague.terminal.summary import print_summary
 
 if TYPE_CHECKING:
     from tradeleague.feeds.registry import FeedRegistry
