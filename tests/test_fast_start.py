@@ -26,8 +26,9 @@ ROOT_HELP_ONLY = (
 """Not even these for ``tradeleague --help``: it lists commands from a table, importing none."""
 
 OTHER_FORMATS = (
-    "tradeleague.cli.direction", "tradeleague.cli.thesis", "tradeleague.league.direction",
-    "tradeleague.league.thesis", "tradeleague.formats.thesis", "tradeleague.agents.thesis",
+    "tradeleague.league.direction.commands", "tradeleague.league.thesis.commands",
+    "tradeleague.league.direction.arena", "tradeleague.league.thesis.cycle",
+    "tradeleague.formats.thesis", "tradeleague.agents.thesis",
 )  # fmt: skip
 """Not for ``replay weights``: the other formats' replay commands and leagues."""
 
@@ -113,7 +114,7 @@ def test_root_help_imports_no_command() -> None:
 def test_replay_weights_loads_no_other_format() -> None:
     """``replay weights`` loads the weights CLI only, not the direction or thesis replays."""
     loaded = _top_level_modules(["replay", "weights", "--help"])
-    assert "tradeleague.cli.weights" in loaded
+    assert "tradeleague.league.weights.commands" in loaded
     assert sorted(loaded & set(OTHER_FORMATS)) == []
     assert sorted(loaded & set(HEAVY)) == []
 

@@ -97,7 +97,7 @@ COMMANDS: dict[str, CommandEntry] = {
     "weights": CommandEntry(
         "Run the weights league: seasons, agents, rounds, holds and tables. Paper trading "
         "simulation. Not investment advice. No real orders are placed.",
-        (_M + "weights",),
+        ("tradeleague.league.weights.commands",),
     ),
     "stats": CommandEntry(
         "Statistics for reading a board honestly: how much of a result is luck.",

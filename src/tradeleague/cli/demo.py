@@ -23,8 +23,6 @@ from tradeleague.agents import InverseAgent, SharedAgent, build_agent
 from tradeleague.agents.inverse import invert_json_field
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.calls import CallParams
-from tradeleague.cli.direction import board_table, direction_baselines
-from tradeleague.cli.weights import render_table, replay_roster
 from tradeleague.errors import ConfigError
 from tradeleague.formats.direction.board import Board
 from tradeleague.formats.direction.candle import MINUTE
@@ -34,7 +32,9 @@ from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.formats.weights import Division
 from tradeleague.league.direction.arena import Contestant
+from tradeleague.league.direction.commands import board_table, direction_baselines
 from tradeleague.league.direction.replay import replay_direction
+from tradeleague.league.weights.commands import render_table, replay_roster
 from tradeleague.league.weights.replay import RosterEntry
 from tradeleague.league.weights.round import RoundConfig
 from tradeleague.llm.gateway import Gateway

@@ -23,15 +23,15 @@ _M = "tradeleague.cli."
 REPLAY_COMMANDS: dict[str, CommandEntry] = {
     "weights": CommandEntry(
         "Replay a weights season over frozen bars with the live rules; resumable.",
-        (_M + "weights",),
+        ("tradeleague.league.weights.commands",),
     ),
     "direction": CommandEntry(
         "Replay direction-arena rounds over frozen candles with the paper broker.",
-        (_M + "direction",),
+        ("tradeleague.league.direction.commands",),
     ),
     "thesis": CommandEntry(
         "Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.",
-        (_M + "thesis",),
+        ("tradeleague.league.thesis.commands",),
     ),
 }
 
