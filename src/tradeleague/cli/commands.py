@@ -76,7 +76,7 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "serve": CommandEntry(
         "Serve the site and the REST API: the scenario benchmark and every board (docs at /docs).",
-        (_M + "scenario",),
+        (_M + "serve",),
     ),
     "verify": CommandEntry(
         "Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch.",
@@ -108,8 +108,12 @@ COMMANDS: dict[str, CommandEntry] = {
         (_M + "data",),
     ),
     "db": CommandEntry("Manage the event store's database.", (_M + "store",)),
-    "scenario": CommandEntry("Scenario benchmark: provision scenarios.", (_M + "scenario",)),
-    "keys": CommandEntry("API keys for the scenario service.", (_M + "scenario",)),
+    "scenario": CommandEntry(
+        "Scenario benchmark: provision scenarios.", ("tradeleague.league.scenario.commands",)
+    ),
+    "keys": CommandEntry(
+        "API keys for the scenario service.", ("tradeleague.league.scenario.commands",)
+    ),
 }
 
 
