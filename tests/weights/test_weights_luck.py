@@ -36,7 +36,7 @@ from tradeleague.formats.weights.luck import (
     table_luck,
 )
 from tradeleague.league.weights.agents import build_agents
-from tradeleague.league.weights.commands import render_table
+from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState

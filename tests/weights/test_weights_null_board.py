@@ -33,7 +33,7 @@ from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights.agents import build_agents
-from tradeleague.league.weights.commands import render_table
+from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.null import (
     CLOUD_AGENTS,
     null_seed,

@@ -32,10 +32,12 @@ from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.formats.weights import Division
 from tradeleague.league.direction.arena import Contestant
-from tradeleague.league.direction.commands import board_table, direction_baselines
+from tradeleague.league.direction.board_table import board_table
 from tradeleague.league.direction.replay import replay_direction
-from tradeleague.league.weights.commands import render_table, replay_roster
+from tradeleague.league.direction.roster import direction_baselines
+from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.replay import RosterEntry
+from tradeleague.league.weights.replay_run import replay_roster
 from tradeleague.league.weights.round import RoundConfig
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.local import bundled_model_path

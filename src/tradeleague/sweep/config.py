@@ -296,7 +296,7 @@ def _roster(fmt: str, name: str, value: object, path: Path) -> list[str]:
 def _check_roster(fmt: str, specs: list[str]) -> None:
     """Build the roster once with the replay's own check, calling nothing."""
     if fmt == "weights":
-        from tradeleague.league.weights.commands import check_roster
+        from tradeleague.league.weights.replay_run import check_roster
 
         check_roster(specs)
     elif fmt == "thesis":
@@ -306,6 +306,6 @@ def _check_roster(fmt: str, specs: list[str]) -> None:
         build_roster(specs, [], ReplayGateway(RecordedAnswers([])))
     else:
         from tradeleague.agents.spec import parse_agent_spec
-        from tradeleague.league.direction.commands import check_roster as check_direction
+        from tradeleague.league.direction.replay_run import check_roster as check_direction
 
         check_direction([parse_agent_spec(spec) for spec in specs])
