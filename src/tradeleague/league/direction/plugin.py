@@ -14,7 +14,7 @@ FORMAT = Format(
     table="direction",
     replay=Command(
         "Replay direction-arena rounds over frozen candles with the paper broker.",
-        "tradeleague.league.direction.commands",
+        _P + "commands",
     ),
     pages=("/direction", "/methodology/direction"),
     parts={"host": _P + "hosting:HOST", "site": _P + "site:SITE", "sweep": _P + "sweeping:SWEEP"},

@@ -14,13 +14,13 @@ FORMAT = Format(
     table="weights",
     replay=Command(
         "Replay a weights season over frozen bars with the live rules; resumable.",
-        "tradeleague.league.weights.commands",
+        _P + "commands",
     ),
     commands={
         "weights": Command(
             "Run the weights league: seasons, agents, rounds, holds and tables. Paper trading "
             "simulation. Not investment advice. No real orders are placed.",
-            "tradeleague.league.weights.commands",
+            _P + "commands",
         ),
     },
     pages=("/weights", "/methodology/weights"),
