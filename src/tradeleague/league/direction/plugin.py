@@ -17,6 +17,11 @@ FORMAT = Format(
         _P + "commands",
     ),
     pages=("/direction", "/methodology/direction"),
-    parts={"host": _P + "hosting:HOST", "site": _P + "site:SITE", "sweep": _P + "sweeping:SWEEP"},
+    parts={
+        "host": _P + "hosting:HOST",
+        "site": _P + "site:SITE",
+        "sweep": _P + "sweeping:SWEEP",
+        "demo": _P + "demo:DEMO",
+    },
     order=20,
 )

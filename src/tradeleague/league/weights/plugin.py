@@ -24,6 +24,13 @@ FORMAT = Format(
         ),
     },
     pages=("/weights", "/methodology/weights"),
-    parts={"host": _P + "hosting:HOST", "site": _P + "site:SITE", "sweep": _P + "sweeping:SWEEP"},
+    parts={
+        "host": _P + "hosting:HOST",
+        "site": _P + "site:SITE",
+        "sweep": _P + "sweeping:SWEEP",
+        "demo": _P + "demo:DEMO",
+        "null": _P + "null:NULL",
+        "projections": _P + "projection:register",
+    },
     order=10,
 )
