@@ -17,7 +17,7 @@ from tradeleague.cli.demo import demo_parts
 from tradeleague.cli.plugin import DemoPart, NullPart
 from tradeleague.plugin import formats
 
-_CLI = Path(__file__).resolve().parents[2] / "src" / "tradeleague" / "cli"
+_SRC = Path(__file__).resolve().parents[2] / "src" / "tradeleague"
 
 
 def _methods(protocol: type) -> set[str]:
@@ -60,15 +60,18 @@ def test_stats_null_of_a_format_without_a_null_is_one_sentence(
     assert all(f.key in err for f in formats() if f.has("null"))
 
 
-def test_the_cli_names_no_format() -> None:
-    """No module of the CLI imports a format's package, except serve's scenario service."""
+def test_the_cli_and_the_sweep_name_no_format() -> None:
+    """No module of the CLI or the sweep imports a format's package or compares a format's key.
+
+    Except ``serve``'s scenario service and ``cli/run.py``, the host's commands.
+    """
     keys = "|".join(re.escape(f.key) for f in formats())
     named = re.compile(rf"tradeleague\.(league|formats|events)\.({keys})\b|[=!]= \"({keys})\"")
     bad = []
-    for path in sorted(_CLI.glob("*.py")):
-        if path.name in ("run.py", "serve.py"):  # the host's commands; serve's service
+    for path in sorted([*_SRC.glob("cli/*.py"), *_SRC.glob("sweep/*.py")]):
+        if path.relative_to(_SRC).as_posix() in ("cli/run.py", "cli/serve.py"):
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if named.search(line):
-                bad.append(f"{path.name}:{number}: {line.strip()}")
+                bad.append(f"{path.relative_to(_SRC)}:{number}: {line.strip()}")
     assert bad == []
