@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tradeleague.errors import ConfigError
-from tradeleague.host.config import toml_day, toml_moment
+from tradeleague.host.leaguefile import toml_day, toml_moment
 
 __all__ = ["BoardRow", "SeasonTable", "SweepPart", "iso_moment"]
 
