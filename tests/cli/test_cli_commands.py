@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import importlib
 
+import pytest
 import typer
 import typer.main
 from typer.testing import CliRunner
 
 from tradeleague.cli import app, command_tree
-from tradeleague.cli.commands import COMMANDS, blank_app
+from tradeleague.cli.commands import COMMANDS, SHARED_COMMANDS, CommandEntry, blank_app
 
 
 def _registered() -> dict[str, str]:
@@ -49,3 +50,31 @@ def test_the_tree_holds_real_commands_only() -> None:
     replay = root.commands["replay"]
     assert isinstance(replay, typer.core.TyperGroup)
     assert {"weights", "direction", "thesis"} <= set(replay.commands)
+
+
+def test_each_format_adds_its_commands_and_replay_through_the_registry() -> None:
+    """The root and ``replay`` tables hold every installed format's commands, read from it."""
+    from tradeleague.cli.replay import REPLAY_COMMANDS
+    from tradeleague.plugin import formats
+
+    for fmt in formats():
+        for name, command in fmt.commands.items():
+            assert COMMANDS[name] == CommandEntry(command.summary, (command.module,))
+        if fmt.replay is not None:
+            assert REPLAY_COMMANDS[fmt.key].modules == (fmt.replay.module,)
+        else:
+            assert fmt.key not in REPLAY_COMMANDS
+    assert set(SHARED_COMMANDS) <= set(COMMANDS)
+
+
+def test_a_format_command_named_like_another_is_refused() -> None:
+    """A format may not take a command the CLI or another format has: one sentence says whose."""
+    from tradeleague.cli.commands import FormatsTable, _root_table
+    from tradeleague.errors import ConfigError
+    from tradeleague.plugin import Command, Format
+
+    clash = Format(key="toy", title="Toy", summary="A toy.", commands={"verify": Command("x", "m")})
+    with pytest.raises(ConfigError, match="'verify' that the CLI has already"):
+        _root_table((clash,))
+    table = FormatsTable(lambda found: {"a": CommandEntry("s", ("m",))})
+    assert dict(table) == {"a": CommandEntry("s", ("m",))}

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from tradeleague import DISCLAIMER
 from tradeleague.cli import app
-from tradeleague.cli.thesis import board_table
+from tradeleague.league.thesis.board_table import board_table
 
 
 @dataclass(frozen=True)

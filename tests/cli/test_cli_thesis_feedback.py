@@ -12,8 +12,7 @@ from pathlib import Path
 
 from cli_helpers import closed_port, interrupt_at, run_cli  # type: ignore[import-not-found]
 
-from tradeleague.cli import EXIT_INTERRUPTED
-from tradeleague.cli.log import EXIT_NO_DECISIONS
+from tradeleague.terminal.exits import EXIT_INTERRUPTED, EXIT_NO_DECISIONS
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault, Script
 

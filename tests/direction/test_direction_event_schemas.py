@@ -17,10 +17,10 @@ from test_direction_replay_answers import _fake, _run  # type: ignore[import-not
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
-from tradeleague.cli.log import EXIT_NO_DECISIONS
 from tradeleague.events import Event, EventKind, check_events
 from tradeleague.league.direction.replay import load_ledger
 from tradeleague.store import open_store
+from tradeleague.terminal.exits import EXIT_NO_DECISIONS
 
 
 def _old_shape(payload: dict[str, Any]) -> dict[str, Any]:

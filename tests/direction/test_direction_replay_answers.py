@@ -14,10 +14,10 @@ from typing import Any
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
-from tradeleague.cli.log import EXIT_NO_DECISIONS
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
 from tradeleague.store import open_store
+from tradeleague.terminal.exits import EXIT_NO_DECISIONS
 from tradeleague.testing.fake_provider import FakeProvider, ReceivedRequest
 from tradeleague.testing.fake_script import Behaviour, Fault
 

@@ -34,10 +34,10 @@ from test_thesis_replay import (  # type: ignore[import-not-found]
 )
 
 from tradeleague.agents.base import Turn
-from tradeleague.cli.thesis import board_table
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION, ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe, normalise
+from tradeleague.league.thesis.board_table import board_table
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.replay import cycle_times, run_season
 from tradeleague.league.thesis.report import board_rows, build_report

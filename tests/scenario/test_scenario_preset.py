@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from conftest import SYMBOLS, synthetic_scenario  # type: ignore[import-not-found]
 from tradeleague.accounts import Tier
 from tradeleague.cli import app
-from tradeleague.cli.scenario import serve_preset
+from tradeleague.cli.serve import serve_preset
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
 from tradeleague.formats.scenario import HIGH_VARIANCE, MIN_IDLE_LIMIT

@@ -15,7 +15,6 @@ from tradeleague.agents.baseline_agent import BaselineAgent
 from tradeleague.agents.inverse import SharedAgent
 from tradeleague.agents.thesis import ThesisMirror
 from tradeleague.calls import Outcome
-from tradeleague.cli.demo import direction_roster
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import DirectionPreset
@@ -25,6 +24,7 @@ from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.formats.weights import Division
 from tradeleague.league.direction.arena import Contestant
+from tradeleague.league.direction.demo import direction_roster
 from tradeleague.league.direction.reads import DirectionReads
 from tradeleague.league.direction.replay import replay_direction
 from tradeleague.league.scenario import ScenarioService, provision_from_market

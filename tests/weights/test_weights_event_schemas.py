@@ -16,10 +16,10 @@ from test_weights_replay_answers import _fake, _market, _run, _url  # type: igno
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
-from tradeleague.cli.log import EXIT_NO_DECISIONS
 from tradeleague.events import Event, EventKind, check_events
 from tradeleague.events.common import model_called_record
 from tradeleague.store import open_store
+from tradeleague.terminal.exits import EXIT_NO_DECISIONS
 
 
 def _old_shape(payload: dict[str, Any]) -> dict[str, Any]:

@@ -23,7 +23,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from tradeleague.cli.weights import render_table
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import AgentRecord, Division, Entry, EntryKind
@@ -37,6 +36,7 @@ from tradeleague.formats.weights.luck import (
     table_luck,
 )
 from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.reads import weights_router
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.report import build_report, season_luck

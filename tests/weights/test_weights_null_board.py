@@ -27,12 +27,12 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
-from tradeleague.cli.weights import render_table
 from tradeleague.clock import WallClock
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.null import (
     CLOUD_AGENTS,
     null_seed,

@@ -16,8 +16,9 @@ from rich.markup import escape
 from tradeleague import DISCLAIMER, __version__
 from tradeleague.cli.commands import LazyRoot
 from tradeleague.errors import TradeleagueError
+from tradeleague.terminal.exits import EXIT_INTERRUPTED, EXIT_USER_ERROR, INTERRUPT_HINT
 
-__all__ = ["app", "command_tree", "main"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USER_ERROR", "app", "command_tree", "main"]
 
 app = typer.Typer(
     name="tradeleague",
@@ -57,17 +58,6 @@ def _root(
     ),
 ) -> None:
     """Run fair, reproducible, fully published paper-trading competitions between agents."""
-
-
-EXIT_USER_ERROR = 2
-"""A wrong argument, file or setting: one sentence on stderr, nothing written."""
-
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: what was recorded so far is kept."""
-
-INTERRUPT_HINT = (
-    "interrupted; whole rounds recorded so far are kept: run the same command again to resume."
-)
 
 
 def _usage_sentence(exc: typer.TyperException) -> str:

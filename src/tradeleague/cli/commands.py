@@ -7,14 +7,17 @@ and Rich alone, however heavy a command's libraries (ccxt, SQLAlchemy, web3,
 FastAPI). ``tests/cli/test_cli_commands.py`` checks the table against the
 commands the modules really register, so a summary cannot drift from its help.
 
-To add a command: write its module with a ``register(app)`` that adds it, and
-add one line here.
+The table is the CLI's own commands (`SHARED_COMMANDS`) and every installed
+format's (`tradeleague.plugin.Format.commands`, read from the registry, whose
+format objects name their modules without importing them). To add a shared
+command: write its module with a ``register(app)`` that adds it, and add one
+line here; a format adds its commands in its own ``plugin.py``.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -23,11 +26,16 @@ import typer.main
 from typer import _click as click  # Typer's own Click, which its groups are typed against
 from typer.core import TyperCommand, TyperGroup
 
+from tradeleague.errors import ConfigError
+from tradeleague.plugin import Format, formats
+
 __all__ = [
     "COMMANDS",
     "ROOT_LOADER",
+    "SHARED_COMMANDS",
     "CommandEntry",
     "CommandLoader",
+    "FormatsTable",
     "LazyGroup",
     "LazyRoot",
     "load_command",
@@ -44,7 +52,7 @@ class CommandEntry:
 
 _M = "tradeleague.cli."
 
-COMMANDS: dict[str, CommandEntry] = {
+SHARED_COMMANDS: dict[str, CommandEntry] = {
     "demo": CommandEntry(
         "Replay a weights-league season and direction-arena rounds offline; print the boards.",
         (_M + "demo",),
@@ -76,7 +84,7 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "serve": CommandEntry(
         "Serve the site and the REST API: the scenario benchmark and every board (docs at /docs).",
-        (_M + "scenario",),
+        (_M + "serve",),
     ),
     "verify": CommandEntry(
         "Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch.",
@@ -94,11 +102,6 @@ COMMANDS: dict[str, CommandEntry] = {
         "Print what a format's scoring does not account for: read it beside any board.",
         (_M + "limits",),
     ),
-    "weights": CommandEntry(
-        "Run the weights league: seasons, agents, rounds, holds and tables. Paper trading "
-        "simulation. Not investment advice. No real orders are placed.",
-        (_M + "weights",),
-    ),
     "stats": CommandEntry(
         "Statistics for reading a board honestly: how much of a result is luck.",
         (_M + "stats", _M + "null"),
@@ -108,9 +111,62 @@ COMMANDS: dict[str, CommandEntry] = {
         (_M + "data",),
     ),
     "db": CommandEntry("Manage the event store's database.", (_M + "store",)),
-    "scenario": CommandEntry("Scenario benchmark: provision scenarios.", (_M + "scenario",)),
-    "keys": CommandEntry("API keys for the scenario service.", (_M + "scenario",)),
 }
+"""The CLI's own commands; each format's are read from the registry (`COMMANDS`)."""
+
+
+class FormatsTable(Mapping[str, CommandEntry]):
+    """A table of commands built from the installed formats, read again when they change.
+
+    ``build`` turns the registry's formats into the table; the registry reads
+    its entry points once per process (and again after ``plugin.registry.reload``),
+    and the table follows it.
+    """
+
+    def __init__(self, build: Callable[[tuple[Format, ...]], dict[str, CommandEntry]]) -> None:
+        self._build = build
+        self._read: tuple[tuple[Format, ...], dict[str, CommandEntry]] | None = None
+
+    def _table(self) -> dict[str, CommandEntry]:
+        found = formats()
+        if self._read is None or self._read[0] is not found:
+            self._read = (found, self._build(found))
+        return self._read[1]
+
+    def __getitem__(self, name: str) -> CommandEntry:
+        return self._table()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+def _root_table(found: tuple[Format, ...]) -> dict[str, CommandEntry]:
+    """Return the CLI's own commands, then each format's, in the registry's order.
+
+    Raises
+    ------
+    ConfigError
+        A format names a command the CLI or another format has already.
+    """
+    table = dict(SHARED_COMMANDS)
+    owner: dict[str, str] = {}
+    for fmt in found:
+        for name, command in fmt.commands.items():
+            if name in table:
+                taken = f"format {owner[name]!r}" if name in owner else "the CLI"
+                raise ConfigError(
+                    f"the format {fmt.key!r} adds a command {name!r} that {taken} has already"
+                )
+            table[name] = CommandEntry(command.summary, (command.module,))
+            owner[name] = fmt.key
+    return table
+
+
+COMMANDS: Final[Mapping[str, CommandEntry]] = FormatsTable(_root_table)
+"""Every top-level command: the CLI's own and each installed format's."""
 
 
 def blank_app(**settings: Any) -> typer.Typer:

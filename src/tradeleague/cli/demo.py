@@ -1,186 +1,36 @@
-"""``tradeleague demo``: the formats replayed on embedded defaults, offline.
+"""``tradeleague demo``: the formats that offer a demo, replayed on embedded defaults, offline.
 
-No network, no key: SQLite in ``./tradeleague.db`` and, unless ``--market``
-names real bars, a seeded synthetic market that is labelled synthetic wherever
-it shows. The weights league runs both divisions; its Open division includes
-the in-process house model when the ``local`` extra is installed.
+No network, no key: SQLite in ``./tradeleague.db`` and, unless ``--market`` or
+``--candles`` name real bars, seeded synthetic markets that are labelled
+synthetic wherever they show. Each installed format with a ``demo`` part
+(`tradeleague.cli.plugin.DemoPart`) is checked first, then played into the same
+store, in the registry's order; the record is verified at the end.
 """
 
 from __future__ import annotations
 
-import asyncio
-import importlib.util
 import shlex
-from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from tradeleague import DISCLAIMER
-from tradeleague.agents import InverseAgent, SharedAgent, build_agent
-from tradeleague.agents.inverse import invert_json_field
-from tradeleague.agents.spec import parse_agent_spec
-from tradeleague.calls import CallParams
-from tradeleague.cli.console import board_console
-from tradeleague.cli.direction import board_table, direction_baselines
-from tradeleague.cli.progress import round_progress
-from tradeleague.cli.store import DbOption
-from tradeleague.cli.weights import render_table, replay_roster
-from tradeleague.errors import ConfigError
-from tradeleague.formats.direction.board import Board
-from tradeleague.formats.direction.candle import MINUTE
-from tradeleague.formats.direction.ledger import Entrant
-from tradeleague.formats.direction.preset import FORMAT as DIRECTION
-from tradeleague.formats.direction.preset import DirectionPreset
-from tradeleague.formats.direction.timing import round_opens
-from tradeleague.formats.weights import Division
-from tradeleague.league.direction.arena import Contestant
-from tradeleague.league.direction.replay import replay_direction
-from tradeleague.league.weights.replay import RosterEntry
-from tradeleague.league.weights.round import RoundConfig
-from tradeleague.llm.gateway import Gateway
-from tradeleague.llm.local import bundled_model_path
-from tradeleague.market import Dataset, load_dataset, synthetic_dataset
-from tradeleague.store import Store, open_store, verify
+from tradeleague.cli.plugin import DemoPart
+from tradeleague.cli.store import register_projections
+from tradeleague.plugin import formats
+from tradeleague.store import open_store, verify
+from tradeleague.terminal.console import board_console
+from tradeleague.terminal.demo import DemoOptions
+from tradeleague.terminal.exits import EXIT_FAILED
+from tradeleague.terminal.options import DbOption
 
-__all__ = ["direction_roster", "house_model_available", "register", "weights_roster"]
-
-HOUSE_PROMPT = (
-    "Hold the three symbols with the strongest 20-day return, about 30% each, "
-    "and keep the rest in cash. Give one short sentence of reason."
-)
-"""The demo owner's prompt for the house-model agent (W-ASK-1: sent word for word)."""
+__all__ = ["demo_parts", "register"]
 
 
-def house_model_available() -> bool:
-    """Return whether the house model can run here (the ``local`` extra and a model file)."""
-    return importlib.util.find_spec("llama_cpp") is not None and bundled_model_path() is not None
-
-
-def weights_roster(with_house_model: bool) -> list[RosterEntry]:
-    """Return the demo's weights-league roster: baselines in both divisions, the house model."""
-    entries = [
-        RosterEntry(name="pro_cash", spec="baseline:cash", division=Division.PRO),
-        RosterEntry(name="pro_equal", spec="baseline:equal_weight", division=Division.PRO),
-        RosterEntry(name="pro_momentum", spec="baseline:momentum", division=Division.PRO),
-        RosterEntry(name="open_hold", spec="baseline:buy_and_hold", division=Division.OPEN),
-        RosterEntry(name="open_coin", spec="baseline:coin_flip", division=Division.OPEN),
-    ]
-    if with_house_model:
-        entries.append(
-            RosterEntry(
-                name="open_house",
-                spec="local:house",
-                division=Division.OPEN,
-                owner="demo-owner",
-                prompt=HOUSE_PROMPT,
-            )
-        )
-    return entries
-
-
-def _parse_day(text: str | None, what: str) -> date | None:
-    if text is None:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ConfigError(f"{what} {text!r} is not a date like 2026-03-02") from None
-
-
-def _market(path: Path | None, symbols: str | None) -> Dataset:
-    if path is None:
-        return synthetic_dataset(8, 120, seed=7)
-    names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
-    return load_dataset(path, symbols=names)
-
-
-def direction_roster(gateway: Gateway) -> list[Contestant]:
-    """Return the demo arena's roster: four baselines and a contrarian meta-agent.
-
-    The contrarian mirrors the momentum baseline's call (T-AGT-1), as the
-    seed's meta-agent mirrored a model. The house model does not play here: its
-    8k-token context cannot hold the arena's 180-candle prompt.
-    """
-    roster: list[Contestant] = []
-    agents = {}
-    for name in ("up", "down", "momentum", "coin_flip"):
-        spec = parse_agent_spec(f"{name}=baseline:{name}")
-        agent = build_agent(
-            spec, gateway=gateway, format_name=DIRECTION, baseline_factory=direction_baselines
-        )
-        agents[name] = agent
-        entrant = Entrant(name=name, provider="baseline", tier="-", model=f"baseline:{name}")
-        roster.append(Contestant(entrant=entrant, agent=agent))
-    shared = SharedAgent(agents["momentum"])
-    roster[2] = Contestant(entrant=roster[2].entrant, agent=shared)
-    # the mirror's call is momentum's turned round; its reason says so, never momentum's alone
-    contrarian = invert_json_field(
-        "direction",
-        {"up": "down", "down": "up"},
-        reason=("rationale", "Opposite of momentum, which said: "),
-    )
-    mirror = InverseAgent(name="contrarian", source=shared, inverter=contrarian)
-    entrant = Entrant(name="contrarian", provider="meta", tier="-", model="inverse:momentum")
-    roster.append(Contestant(entrant=entrant, agent=mirror))
-    return roster
-
-
-def demo_span(candles: Dataset, rounds: int, preset: DirectionPreset) -> tuple[datetime, datetime]:
-    """Return the ``(start, end)`` holding exactly the last ``rounds`` whole rounds of ``candles``.
-
-    Raises
-    ------
-    ConfigError
-        If the candles hold fewer rounds than asked, after the prompt's history.
-    """
-    series = candles[preset.symbol]
-    last = series.last
-    earliest = series.first + preset.candles * MINUTE
-    opens = round_opens(earliest, last, preset) if earliest < last else []
-    if len(opens) < rounds:
-        raise ConfigError(
-            f"--rounds {rounds}: the candles ({series.first:%Y-%m-%d %H:%M} to "
-            f"{last:%Y-%m-%d %H:%M} UTC) hold {len(opens)} whole rounds after the first "
-            f"{preset.candles} minutes"
-        )
-    return opens[-rounds], last
-
-
-async def _direction(
-    store: Store, candles: Dataset, rounds: int, console: Console, stream: str
-) -> Board:
-    preset = DirectionPreset()
-    start, last = demo_span(candles, rounds, preset)
-    async with Gateway([]) as gateway:
-        roster = direction_roster(gateway)
-        with round_progress(console, store, stream) as progress:
-            return await replay_direction(
-                store,
-                candles,
-                roster,
-                start=start,
-                end=last,
-                preset=preset,
-                stream=stream,
-                on_round=progress.tick,
-            )
-
-
-def _candles(path: Path | None) -> Dataset:
-    symbol = DirectionPreset().symbol
-    if path is None:
-        return synthetic_dataset(
-            1, 600, seed=7, bar_size=timedelta(minutes=1), calendar="24/7", symbols=[symbol]
-        )
-    dataset = load_dataset(path, symbols=[symbol])
-    if dataset.bar_size != MINUTE:
-        raise ConfigError(
-            f"--candles {path}: the arena needs one-minute candles, not {dataset.bar_size_text}"
-        )
-    return dataset
+def demo_parts() -> list[DemoPart]:
+    """Return the demo part of every installed format that has one, in the registry's order."""
+    return [fmt.part("demo") for fmt in formats() if fmt.has("demo")]
 
 
 def demo(
@@ -222,42 +72,17 @@ def demo(
     Example: tradeleague demo --rounds 12 --days 7 --db sqlite:///demo.db
     """
     console = board_console()
-    dataset = _market(market, symbols)
-    last = max(
-        datetime.fromtimestamp(int(dataset[s].times[-1]), UTC).date() for s in dataset.symbols
-    )
-    stop = _parse_day(end, "--end") or last + timedelta(days=1)
-    start = stop - timedelta(days=days)
-    arena_candles = _candles(candles)
-    arena_start, _ = demo_span(arena_candles, rounds, DirectionPreset())
-    with_house = house_model and house_model_available()
-    if house_model and not with_house:
-        console.print(
-            "[yellow]House model not installed (pip install 'tradeleague\\[local]'): "
-            "baselines only.[/]"
-        )
+    options = DemoOptions(
+        market=market, symbols=symbols, end=end, days=days, house_model=house_model,
+        candles=candles, rounds=rounds,
+    )  # fmt: skip
+    plays = [part.prepare(options, console) for part in demo_parts()]
+    register_projections()
+    serve_options: list[str] = []
     with open_store(db) as store:
         console.print(f"Recording to {store.url}")
-        if with_house:
-            console.print("The house model answers on this CPU: a few seconds per Open turn.")
-        season = f"demo-weights-{start.isoformat()}-{dataset.label}".replace(" ", "_")
-        config = RoundConfig(params=CallParams(max_tokens=200, timeout_s=120.0))
-        roster = weights_roster(with_house)
-        state = asyncio.run(
-            replay_roster(store, dataset, roster, season, start, stop, config, console, seed=7)
-        )
-        for division in Division:
-            console.print(render_table(state, division))
-        # Named by its candles and rounds, so running the demo again resumes it too.
-        stream = f"demo-direction-{arena_start:%Y-%m-%dT%H%MZ}-{rounds}-{arena_candles.label}"
-        stream = stream.replace(" ", "_")
-        board = asyncio.run(_direction(store, arena_candles, rounds, console, stream))
-        if arena_candles.synthetic:
-            console.print(
-                f"[bold yellow]Direction arena over {arena_candles.label}: "
-                "SYNTHETIC candles, not real prices.[/]"
-            )
-        console.print(board_table(board))
+        for play in plays:
+            serve_options += play.play(store, console)
         store.refresh_projections()
         report = verify(store)
     status = "[green]verified[/]" if report.ok else "[red]FAILED verification[/]"
@@ -269,9 +94,9 @@ def demo(
         "What these scores do not account for (luck first): `tradeleague limits`, "
         "or /api/v1/limits on `tradeleague serve`."
     )
-    # Quoted for a shell (the stream's label holds parentheses) and never wrapped, so
+    # Quoted for a shell (a stream's label holds parentheses) and never wrapped, so
     # the command can be pasted as printed.
-    serve = shlex.join(["tradeleague", "serve", "--db", store.url, "--direction-stream", stream])
+    serve = shlex.join(["tradeleague", "serve", "--db", store.url, *serve_options])
     console.print(
         f"Open the boards in a browser: {serve}, then http://127.0.0.1:8000/",
         soft_wrap=True,
@@ -280,7 +105,7 @@ def demo(
     )
     console.print(DISCLAIMER)
     if not report.ok:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,7 +1,8 @@
-"""``tradeleague log``: every model call of a season, and the end-of-replay summary per agent.
+"""``tradeleague log``: every model call of a season.
 
 The rows come from the store (``tradeleague.league.answers``): the answer text
 (shown as plain text), the latency, the outcome and the provider's error class.
+The summary a replay ends with is `tradeleague.terminal.summary`.
 """
 
 from __future__ import annotations
@@ -11,50 +12,15 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
-from tradeleague.cli.store import DbOption
 from tradeleague.errors import ConfigError
-from tradeleague.league.answers import AgentSummary, CallRow, call_rows, summarise
-from tradeleague.store import Store
+from tradeleague.league.answers import CallRow, call_rows
+from tradeleague.terminal.options import DbOption
 
-__all__ = ["EXIT_NO_DECISIONS", "print_summary", "register"]
-
-EXIT_NO_DECISIONS = 3
-"""Exit status of a replay in which an agent never decided because its provider failed."""
+__all__ = ["register"]
 
 _TEXT_SHOWN = 60
-
-
-def print_summary(
-    console: Console, store: Store, season: str, summaries: list[AgentSummary] | None = None
-) -> int:
-    """Print each agent's decisions, no-decisions and faults; return the exit status to use.
-
-    Returns ``EXIT_NO_DECISIONS`` when an agent never decided because of
-    provider faults (each such agent gets one line with the cause and the
-    likely fix), else 0.
-    """
-    summaries = summarise(store, season) if summaries is None else summaries
-    if not summaries:
-        return 0
-    console.print("[bold]Per agent[/]")
-    for summary in summaries:
-        console.print(f"  {summary.line()}", highlight=False, markup=False, soft_wrap=True)
-    stranded = [s for s in summaries if s.stranded]
-    for summary in stranded:
-        console.print(
-            f"[bold red]{escape(summary.diagnosis() or '')}[/]", highlight=False, soft_wrap=True
-        )
-    if stranded:
-        console.print(
-            f"See every answer and fault: tradeleague log --season {season} --db {store.url}",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
-    return EXIT_NO_DECISIONS if stranded else 0
 
 
 def _cut(text: str | None) -> str:

@@ -1,4 +1,8 @@
-"""``tradeleague stats null``: N no-skill agents through the real fill rules, vectorised."""
+"""``tradeleague stats null``: N no-skill agents through the real fill rules, vectorised.
+
+The simulation is the format's own ``null`` part (`tradeleague.cli.plugin.NullPart`),
+found through the registry: ``--format`` names any installed format that has one.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,33 @@ from typing import Annotated
 
 import typer
 
+from tradeleague.cli.plugin import NullPart
 from tradeleague.cli.stats import stats_app
 from tradeleague.errors import ConfigError
-from tradeleague.formats.weights import Division
+from tradeleague.plugin import UnknownFormat, formats, get
 from tradeleague.stats.null import MAX_AGENTS, NullKind
 
 __all__ = ["register"]
+
+
+def _with_null() -> list[str]:
+    """Return the key of every installed format that has a no-skill null, in registry order."""
+    return [fmt.key for fmt in formats() if fmt.has("null")]
+
+
+_FORMATS = _with_null()
+
+
+def _null_of(name: str) -> NullPart:
+    """Return the null of format ``name``, or say in one sentence which formats have one."""
+    try:
+        fmt = get(name)
+    except UnknownFormat:
+        fmt = None
+    if fmt is not None and fmt.has("null"):
+        part: NullPart = fmt.part("null")
+        return part
+    raise ConfigError(f"--format {name[:40]!r}: the null runs the {' or '.join(_FORMATS)} format")
 
 
 def _day(text: str, what: str) -> date:
@@ -37,15 +62,21 @@ def null(
         typer.Option(help="Comma-separated symbols (default: every file of --market)."),
     ] = None,
     format_name: Annotated[
-        str, typer.Option("--format", help="The format whose rules they trade by (weights).")
-    ] = "weights",
+        str,
+        typer.Option(
+            "--format", help=f"The format whose rules they trade by ({', '.join(_FORMATS)})."
+        ),
+    ] = _FORMATS[0] if _FORMATS else "",
     kind: Annotated[
         NullKind, typer.Option(help="How each agent picks its weights.")
     ] = NullKind.RANDOM_WEIGHTS,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the agents' draws.")] = 0,
     division: Annotated[
-        Division, typer.Option(help="The division whose rounds they play.")
-    ] = Division.OPEN,
+        str,
+        typer.Option(
+            metavar="DIVISION", help="The division whose rounds they play (weights: open or pro)."
+        ),
+    ] = "open",
     best_of: Annotated[
         int | None,
         typer.Option(
@@ -68,24 +99,18 @@ def null(
     Example: tradeleague stats null --market ../shared/data/us_equities_daily
     --symbols SPY,QQQ,SGOV --start 2026-01-05 --end 2026-02-16 --agents 10000
     """
-    if format_name != "weights":
-        raise ConfigError(f"--format {format_name[:40]!r}: the null runs the weights format")
+    null_part = _null_of(format_name)
     if best_of is not None and best_of > agents:
         raise ConfigError(f"--best-of {best_of}: give at least as many --agents ({agents} now)")
-    from tradeleague.formats.weights import WeightsPreset
-    from tradeleague.league.weights.null import null_values
-    from tradeleague.market import load_dataset
     from tradeleague.stats.null import expected_best, null_summary
 
     names = [s.strip() for s in symbols.split(",") if s.strip()] if symbols else None
-    dataset = load_dataset(market, symbols=names)
-    preset = WeightsPreset()
-    values, rounds = null_values(
-        dataset, _day(start, "--start"), _day(end, "--end"), agents=agents, kind=kind,
-        seed=seed, division=division, preset=preset,
+    run = null_part.simulate(
+        market=market, symbols=names, start=_day(start, "--start"), end=_day(end, "--end"),
+        agents=agents, kind=kind, seed=seed, division=division,
     )  # fmt: skip
-    summary = null_summary(values, int(preset.start_cash), rounds)
-    best = None if best_of is None else expected_best(values, best_of, int(preset.start_cash))
+    summary = null_summary(run.values, run.start_cash, run.rounds)
+    best = None if best_of is None else expected_best(run.values, best_of, run.start_cash)
     if as_json:
         shown = summary.to_json()
         if best is not None:

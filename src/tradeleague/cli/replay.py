@@ -1,39 +1,40 @@
 """``tradeleague replay FORMAT``: run a season over frozen history with the live code.
 
-The group lists each format's subcommand from the table below and imports a
-format's CLI module only when its subcommand runs (or its help is asked for):
-a weights replay loads none of the direction or thesis code.
+The group lists each installed format's subcommand (``Format.replay``, from the
+registry) and imports a format's command module only when its subcommand runs
+(or its help is asked for): a weights replay loads none of the direction or
+thesis code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 import typer
 from typer import _click as click
 
-from tradeleague.cli.commands import CommandEntry, CommandLoader, LazyGroup
+from tradeleague.cli.commands import CommandEntry, CommandLoader, FormatsTable, LazyGroup
+from tradeleague.plugin import Format
 
 __all__ = ["REPLAY_COMMANDS", "register"]
 
-_M = "tradeleague.cli."
 
-# Each format's CLI module exposes ``register_replay(replay_app)``; add one line per format,
-# with the first paragraph of the subcommand's help.
-REPLAY_COMMANDS: dict[str, CommandEntry] = {
-    "weights": CommandEntry(
-        "Replay a weights season over frozen bars with the live rules; resumable.",
-        (_M + "weights",),
-    ),
-    "direction": CommandEntry(
-        "Replay direction-arena rounds over frozen candles with the paper broker.",
-        (_M + "direction",),
-    ),
-    "thesis": CommandEntry(
-        "Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.",
-        (_M + "thesis",),
-    ),
-}
+def _replay_table(found: tuple[Format, ...]) -> dict[str, CommandEntry]:
+    """Return ``replay``'s subcommands: each format's ``Format.replay``, in the registry's order.
+
+    Each names a module with ``register_replay(replay_app)`` and the first
+    paragraph of the subcommand's help.
+    """
+    return {
+        fmt.key: CommandEntry(fmt.replay.summary, (fmt.replay.module,))
+        for fmt in found
+        if fmt.replay is not None
+    }
+
+
+REPLAY_COMMANDS: Final[Mapping[str, CommandEntry]] = FormatsTable(_replay_table)
+"""``replay``'s subcommands, read from the installed formats."""
 
 REPLAY_LOADER: Final = CommandLoader(REPLAY_COMMANDS, hook="register_replay")
 

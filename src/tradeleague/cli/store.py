@@ -17,38 +17,35 @@ from rich.console import Console
 from rich.table import Table
 
 from tradeleague.errors import ConfigError
+from tradeleague.terminal.options import DbOption, JsonOption
 
 if TYPE_CHECKING:
+    from tradeleague.cli.plugin import ProjectionsPart
     from tradeleague.store import DbInfo, VerifyReport
 
-__all__ = ["register"]
+__all__ = ["DbOption", "register", "register_projections"]
 
 _SHOWN_MISMATCHES = 50
-
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        help="Database URL (default: $TRADELEAGUE_DB, else sqlite:///./tradeleague.db).",
-        show_default=False,
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
 def _print_json(data: dict[str, object]) -> None:
     typer.echo(json.dumps(data, indent=2, sort_keys=True))
 
 
-def _register_projections() -> None:
-    """Register every read model that lives outside the store, so `verify` rebuilds it too.
+def register_projections() -> None:
+    """Register every read model a format keeps outside the store, so `verify` rebuilds it too.
 
-    The commands load lazily: a bare `tradeleague verify` would otherwise never
-    import the weights league and report its entries as "not checked".
+    Each installed format with a ``projections`` part
+    (`tradeleague.cli.plugin.ProjectionsPart`) registers its own. The commands
+    load lazily: a bare `tradeleague verify` would otherwise never import the
+    weights league and report its entries as "not checked".
     """
-    from tradeleague.league.weights import projection
+    from tradeleague.plugin import formats
 
-    projection.register()
+    for fmt in formats():
+        if fmt.has("projections"):
+            register: ProjectionsPart = fmt.part("projections")
+            register()
 
 
 def _verify_tables(
@@ -150,7 +147,7 @@ def verify_command(
     expected = _checkpoint(checkpoint, signer)
     if to_head and expected is None:
         raise ConfigError("--to-head needs --checkpoint.")
-    _register_projections()
+    register_projections()
     with open_store(db, upgrade=False) as store:
         report = verify(store, checkpoint=expected, to_head=to_head)
     if as_json:
@@ -250,7 +247,7 @@ def refresh_command(db: DbOption = None) -> None:
     """
     from tradeleague.store import open_store
 
-    _register_projections()
+    register_projections()
     with open_store(db, upgrade=False) as store:
         applied = store.refresh_projections()
     for name, count in sorted(applied.items()):

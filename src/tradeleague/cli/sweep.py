@@ -9,9 +9,9 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from tradeleague.cli.console import board_console
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
+from tradeleague.terminal.console import board_console
 
 __all__ = ["register"]
 

@@ -8,8 +8,10 @@ and imported the first time a shared layer asks for it, so listing the formats
 Each part's shape is a protocol owned by the layer that uses it:
 ``host.plugin.HostPart`` (league-file table, driver, status, report),
 ``web.plugin.SitePart`` (read models, JSON routes, pages, methodology, changelog),
-``sweep.plugin.SweepPart`` (a grid cell and its row of the merged board); the
-format's package implements them.
+``sweep.plugin.SweepPart`` (a grid cell and its row of the merged board),
+``cli.plugin.DemoPart``, ``NullPart`` and ``ProjectionsPart`` (``tradeleague
+demo``, ``stats null``, the read models ``verify`` rebuilds); the format's
+package implements them.
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ class Format:
         The site paths the format serves, its board first (for the navigation
         and the listing).
     parts
-        Each part's ``"module:attribute"``: ``host``, ``site``, ``sweep``, ``mcp``.
+        Each part's ``"module:attribute"``: ``host``, ``site``, ``sweep``, ``mcp``,
+        ``demo``, ``null``, ``projections``.
     order
         Where the format sits in listings (lower first; ties by key).
     """

@@ -1,9 +1,10 @@
 """One cell of a sweep: the format's own replay command, run in this process.
 
 A cell is ``tradeleague replay FORMAT ...`` with its own store and report in
-its folder; what the command prints goes to the folder's ``replay.log``. The
-same function runs a cell in a Ray worker and in a single process, so both
-give the same report.
+its folder, run by the format's sweep part (`tradeleague.sweep.plugin.SweepPart`);
+what the command prints goes to the folder's ``replay.log``. The same function
+runs a cell in a Ray worker and in a single process, so both give the same
+report.
 """
 
 from __future__ import annotations
@@ -16,18 +17,16 @@ from typing import Any
 __all__ = ["run_cell"]
 
 
-def run_cell(command: list[str], folder: str) -> dict[str, Any]:
-    """Run the replay ``command`` (without the program name), recording into ``folder``.
+def run_cell(fmt: str, argv: list[str], folder: str) -> dict[str, Any]:
+    """Run format ``fmt``'s replay with the options ``argv``, recording into ``folder``.
 
     Returns ``exit_code`` (0: the replay succeeded), ``error`` (the replay's
     own one-sentence error, or the last line it printed, on failure; else
     ``None``) and ``seconds``. Never raises for a failed replay: a failed cell
     is a result.
     """
-    import typer
-
-    from tradeleague.cli import app
     from tradeleague.errors import TradeleagueError
+    from tradeleague.plugin import get
 
     where = Path(folder)
     where.mkdir(parents=True, exist_ok=True)
@@ -40,14 +39,9 @@ def run_cell(command: list[str], folder: str) -> dict[str, Any]:
         contextlib.redirect_stderr(stream),
     ):
         try:
-            returned = app(args=command, prog_name="tradeleague", standalone_mode=False)
-            code = returned if isinstance(returned, int) else 0
-        except TradeleagueError as exc:
+            code = get(fmt).part("sweep").replay(argv)
+        except TradeleagueError as exc:  # the replay's own sentence, a bad option's included
             code, error = 2, str(exc)
-        except typer.Exit as exc:
-            code = exc.exit_code
-        except typer.TyperException as exc:  # a bad option: what the CLI says as its error
-            code, error = 2, exc.format_message()
         except Exception as exc:  # a bug in a replay: the cell fails, the sweep goes on
             code, error = 1, f"{type(exc).__name__}: {exc}"
     if code and error is None:

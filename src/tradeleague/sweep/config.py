@@ -18,6 +18,10 @@ Each format's grid is its seasons x its rosters x the seeds; the cells of all
 formats make the sweep. Each cell is the format's own replay command
 (``tradeleague replay weights``, ``replay direction``, ``replay thesis``) with these options,
 so a cell run alone gives the very same report.
+
+The formats are the installed ones with a ``sweep`` part
+(`tradeleague.sweep.plugin.SweepPart`), in the registry's order: each part
+reads its season tables and checks its rosters; this module reads the rest.
 """
 
 from __future__ import annotations
@@ -26,17 +30,14 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from tradeleague.errors import ConfigError
-from tradeleague.host.config import toml_day, toml_moment
+from tradeleague.plugin import formats
+from tradeleague.sweep.plugin import SeasonTable, SweepPart
 
-__all__ = ["FORMATS", "MAX_CELLS", "Cell", "Sweep", "load_sweep", "parse_sweep"]
-
-FORMATS = ("weights", "direction", "thesis")
-"""The formats a sweep replays (each has a ``tradeleague replay FORMAT``)."""
+__all__ = ["MAX_CELLS", "Cell", "Sweep", "load_sweep", "parse_sweep", "sweep_parts"]
 
 MAX_BYTES = 256 * 1024
 MAX_CELLS = 1000
@@ -44,22 +45,27 @@ MAX_SEEDS = 100
 MAX_TABLE = 100  # seasons or rosters of one format
 MAX_AGENTS = 1000  # agents in one roster
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-_SEASON_KEYS = {
-    "weights": ("market", "start", "end", "symbols", "division"),
-    "direction": ("market", "start", "end", "payout"),
-    "thesis": ("crypto", "stocks", "stocks_hourly", "start", "end"),
-}
+
+
+def sweep_parts() -> dict[str, SweepPart]:
+    """Return the sweep part of every installed format that has one, by key, in registry order."""
+    return {fmt.key: fmt.part("sweep") for fmt in formats() if fmt.has("sweep")}
 
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """One replay of the grid: its key and the replay command's arguments (no --db, --out)."""
+    """One replay of the grid: its key and the replay command's options (no --db, --out)."""
 
     format: str
     season: str
     roster: str
     seed: int
-    args: tuple[str, ...]
+    options: tuple[str, ...]
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        """The replay command line without --db and --out: ``replay FORMAT OPTIONS...``."""
+        return ("replay", self.format, *self.options)
 
     @property
     def key(self) -> dict[str, Any]:
@@ -77,10 +83,14 @@ class Cell:
         """The cell as a progress line names it."""
         return f"{self.format} {self.season} {self.roster} seed={self.seed}"
 
-    def command(self, folder: Path) -> list[str]:
-        """Return the whole replay command line, recording into ``folder``."""
-        return [*self.args, "--db", f"sqlite:///{folder / 'store.db'}",
+    def replay_argv(self, folder: Path) -> list[str]:
+        """Return the replay command's options, recording into ``folder``."""
+        return [*self.options, "--db", f"sqlite:///{folder / 'store.db'}",
                 "--out", str(folder / "REPORT.json")]  # fmt: skip
+
+    def command(self, folder: Path) -> list[str]:
+        """Return the whole replay command line (``tradeleague`` left out), into ``folder``."""
+        return ["replay", self.format, *self.replay_argv(folder)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +126,11 @@ def parse_sweep(text: str, path: Path) -> Sweep:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
-    _keys(data, "the top level", ("seeds", *FORMATS), path)
+    parts = sweep_parts()
+    _keys(data, "the top level", ("seeds", *parts), path)
     seeds = _seeds(data.get("seeds", [0]), path)
     cells: list[Cell] = []
-    for fmt in FORMATS:
+    for fmt, part in parts.items():
         if fmt not in data:
             continue
         table = _table(data[fmt], f"[{fmt}]", path)
@@ -127,10 +138,10 @@ def parse_sweep(text: str, path: Path) -> Sweep:
         seasons = _named(table.get("seasons"), f"[{fmt}.seasons]", path)
         rosters = _named(table.get("rosters"), f"[{fmt}.rosters]", path)
         season_args = {
-            name: _season(fmt, name, _table(body, f"[{fmt}.seasons.{name}]", path), path)
+            name: _season(fmt, part, name, _table(body, f"[{fmt}.seasons.{name}]", path), path)
             for name, body in seasons.items()
         }
-        roster_args = {name: _roster(fmt, name, body, path) for name, body in rosters.items()}
+        roster_args = {name: _roster(fmt, part, name, body, path) for name, body in rosters.items()}
         if len(cells) + len(seasons) * len(rosters) * len(seeds) > MAX_CELLS:
             raise ConfigError(
                 f"{path}: the grid holds more than {MAX_CELLS} cells; split the sweep"
@@ -138,14 +149,22 @@ def parse_sweep(text: str, path: Path) -> Sweep:
         for season, options in season_args.items():
             for roster, agents in roster_args.items():
                 for seed in seeds:
-                    args = ("replay", fmt, *options, *agents, "--seed", str(seed))
-                    cells.append(Cell(fmt, season, roster, seed, args))
+                    cell_options = (*options, *agents, "--seed", str(seed))
+                    cells.append(Cell(fmt, season, roster, seed, cell_options))
     if not cells:
         raise ConfigError(
-            f"{path} names no replay: give a [weights], [direction] or [thesis] table with "
+            f"{path} names no replay: give a {_either(parts)} table with "
             "seasons and rosters (see examples/sweep.toml)"
         )
     return Sweep(path=path, cells=tuple(cells))
+
+
+def _either(keys: Mapping[str, object]) -> str:
+    """Return ``[a], [b] or [c]`` for the tables a sweep file may hold."""
+    tables = [f"[{key}]" for key in keys]
+    if len(tables) < 2:
+        return "".join(tables) or "format's"
+    return ", ".join(tables[:-1]) + " or " + tables[-1]
 
 
 def _table(value: object, where: str, path: Path) -> Mapping[str, Any]:
@@ -187,94 +206,15 @@ def _named(value: object, where: str, path: Path) -> Mapping[str, Any]:
     return table
 
 
-def _text(table: Mapping[str, Any], key: str, where: str, path: Path) -> str:
-    value = table.get(key)
-    if value is None:
-        raise ConfigError(f"{path}: {where} needs {key}")
-    if not isinstance(value, str) or not value.strip() or len(value) > 2000:
-        raise ConfigError(f"{path}: {key} in {where} must be a non-empty string")
-    return value.strip()
-
-
-def _folder(table: Mapping[str, Any], key: str, where: str, path: Path) -> str:
-    text = _text(table, key, where, path)
-    folder = Path(text).expanduser()
-    folder = folder if folder.is_absolute() else path.parent / folder
-    if not folder.exists():
-        raise ConfigError(
-            f"{path}: {key} {text!r} in {where} does not exist (paths are relative to the file)"
-        )
-    return str(folder.resolve())
-
-
-def _day(table: Mapping[str, Any], key: str, where: str, path: Path) -> date:
-    day = toml_day(table.get(key))
-    if day is None:
-        raise ConfigError(f"{path}: {key} in {where} must be a day like 2025-06-02")
-    return day
-
-
-def _moment(table: Mapping[str, Any], key: str, where: str, path: Path) -> datetime:
-    moment = toml_moment(table.get(key))
-    if moment is None:
-        raise ConfigError(f"{path}: {key} in {where} must be a time like 2025-09-01T06:00:00Z")
-    return moment
-
-
-def _season(fmt: str, name: str, table: Mapping[str, Any], path: Path) -> list[str]:
+def _season(
+    fmt: str, part: SweepPart, name: str, table: Mapping[str, Any], path: Path
+) -> list[str]:
     where = f"[{fmt}.seasons.{name}]"
-    _keys(table, where, _SEASON_KEYS[fmt], path)
-    if fmt == "thesis":
-        return _thesis_season(table, where, path)
-    args = ["--market", _folder(table, "market", where, path)]
-    if fmt == "weights":
-        start, end = _day(table, "start", where, path), _day(table, "end", where, path)
-        if end <= start:
-            raise ConfigError(f"{path}: end {end} in {where} is not after start {start}")
-        args += ["--start", start.isoformat(), "--end", end.isoformat()]
-        if "symbols" in table:
-            symbols = table["symbols"]
-            if (
-                not isinstance(symbols, list)
-                or not 0 < len(symbols) <= 500
-                or not all(isinstance(s, str) and _NAME.match(s) for s in symbols)
-            ):
-                raise ConfigError(
-                    f'{path}: symbols in {where} must be a list of 1 to 500 symbols like "SPY"'
-                )
-            args += ["--symbols", ",".join(symbols)]
-        division = table.get("division", "open")
-        if division not in ("open", "pro"):
-            raise ConfigError(f'{path}: division in {where} must be "open" or "pro"')
-        args += ["--division", division]
-    else:
-        first, last = _moment(table, "start", where, path), _moment(table, "end", where, path)
-        if last <= first:
-            raise ConfigError(f"{path}: end in {where} is not after start")
-        args += ["--start", _iso(first), "--end", _iso(last)]
-        payout = table.get("payout", 80)
-        if isinstance(payout, bool) or not isinstance(payout, int) or not 0 <= payout <= 1000:
-            raise ConfigError(f"{path}: payout in {where} must be a whole percent from 0 to 1000")
-        args += ["--payout", str(payout), "--stream", "direction"]
-    return args
+    _keys(table, where, part.season_keys, path)
+    return part.season_options(SeasonTable(table, where, path))
 
 
-def _thesis_season(table: Mapping[str, Any], where: str, path: Path) -> list[str]:
-    args = ["--crypto", _folder(table, "crypto", where, path),
-            "--stocks", _folder(table, "stocks", where, path)]  # fmt: skip
-    if "stocks_hourly" in table:
-        args += ["--stocks-hourly", _folder(table, "stocks_hourly", where, path)]
-    start, end = _day(table, "start", where, path), _day(table, "end", where, path)
-    if end <= start:
-        raise ConfigError(f"{path}: end {end} in {where} is not after start {start}")
-    return [*args, "--start", start.isoformat(), "--end", end.isoformat()]
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
-
-
-def _roster(fmt: str, name: str, value: object, path: Path) -> list[str]:
+def _roster(fmt: str, part: SweepPart, name: str, value: object, path: Path) -> list[str]:
     where = f"roster {name!r} of [{fmt}.rosters]"
     if (
         not isinstance(value, list)
@@ -287,25 +227,7 @@ def _roster(fmt: str, name: str, value: object, path: Path) -> list[str]:
         )
     specs = [spec.strip() for spec in value]
     try:
-        _check_roster(fmt, specs)
+        part.check_roster(specs)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {where}: {exc}") from None
     return [arg for spec in specs for arg in ("--agent", spec)]
-
-
-def _check_roster(fmt: str, specs: list[str]) -> None:
-    """Build the roster once with the replay's own check, calling nothing."""
-    if fmt == "weights":
-        from tradeleague.cli.weights import check_roster
-
-        check_roster(specs)
-    elif fmt == "thesis":
-        from tradeleague.league.thesis.agents import build_roster
-        from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
-
-        build_roster(specs, [], ReplayGateway(RecordedAnswers([])))
-    else:
-        from tradeleague.agents.spec import parse_agent_spec
-        from tradeleague.cli.direction import check_roster as check_direction
-
-        check_direction([parse_agent_spec(spec) for spec in specs])

@@ -1,10 +1,12 @@
 """The merged report and board of a sweep, read from each cell's own REPORT.json.
 
 A cell's figures are its report's per-agent lines, as the replay wrote them
-(exact decimal strings, never recomputed): for the weights league the season
-return, drawdown, trades and rank; for the direction arena the balance, ROI,
-hit rate, settled calls and rank; for the thesis league the return, drawdown,
-Sharpe, win rate, trades and rank. The board is one row per agent per cell.
+(exact decimal strings, never recomputed), read by the format's sweep part
+(`tradeleague.sweep.plugin.SweepPart.figures`): for the weights league the
+season return, drawdown, trades and rank; for the direction arena the balance,
+ROI, hit rate, settled calls and rank; for the thesis league the return,
+drawdown, Sharpe, win rate, trades and rank. The board is one row per agent per
+cell, each row the part's (`SweepPart.board_row`).
 """
 
 from __future__ import annotations
@@ -15,52 +17,23 @@ from pathlib import Path
 from typing import Any
 
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.plugin import get
 from tradeleague.sweep.config import Cell
+from tradeleague.sweep.plugin import SweepPart
 
 __all__ = ["BOARD_COLUMNS", "board_cells", "board_markdown", "cell_figures", "merged_report"]
 
 BOARD_COLUMNS = ("format", "season", "roster", "seed", "agent", "rank", "return %", "detail")
 
 
+def _part(fmt: str) -> SweepPart:
+    part: SweepPart = get(fmt).part("sweep")
+    return part
+
+
 def cell_figures(fmt: str, report: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the per-agent figures of a cell's report, in the report's order."""
-    if fmt == "weights":
-        return [
-            {
-                "agent": a["name"],
-                "division": a["division"],
-                "rank": a["rank"],
-                "season_return": a["season_return"],
-                "max_drawdown": a["max_drawdown"],
-                "trades": a["trades"],
-                "unranked_reason": a["unranked_reason"],
-            }
-            for a in report["agents"]
-        ]
-    if fmt == "thesis":
-        return [
-            {
-                "agent": row["name"],
-                "rank": row["rank"],
-                "return": row["return"],
-                "max_drawdown": row["max_drawdown"],
-                "sharpe": row["sharpe"],
-                "win_rate": row["win_rate"],
-                "trades": row["trades"],
-            }
-            for row in report["board"]
-        ]
-    return [
-        {
-            "agent": m["name"],
-            "rank": m["rank"],
-            "balance": m["balance"],
-            "roi": m["roi"],
-            "hit_rate": m["hit_rate"],
-            "settled": m["settled"],
-        }
-        for m in report["models"]
-    ]
+    return _part(fmt).figures(report)
 
 
 def _read(cell: Cell, out: Path) -> list[dict[str, Any]] | None:
@@ -97,8 +70,9 @@ def merged_report(
                 "figures": figures if ok else None,
             }
         )
-        for row in figures or []:
-            board.append({**cell.key, **_board_row(cell.format, row)})
+        if figures:
+            part = _part(cell.format)
+            board.extend({**cell.key, **part.board_row(row).fields()} for row in figures)
     return {
         "disclaimer": DISCLAIMER,
         "config": str(config),
@@ -107,19 +81,6 @@ def merged_report(
         "cells": entries,
         "board": board,
     }
-
-
-def _board_row(fmt: str, row: dict[str, Any]) -> dict[str, Any]:
-    if fmt == "weights":
-        detail = f"drawdown {row['max_drawdown']}%, {row['trades']} trades"
-        return {"agent": row["agent"], "rank": row["rank"], "return": row["season_return"],
-                "detail": detail}  # fmt: skip
-    if fmt == "thesis":
-        detail = f"drawdown {row['max_drawdown']}%, {row['trades']} trades"
-        return {"agent": row["agent"], "rank": row["rank"], "return": row["return"],
-                "detail": detail}  # fmt: skip
-    detail = f"hit rate {row['hit_rate']}%, {row['settled']} settled"
-    return {"agent": row["agent"], "rank": row["rank"], "return": row["roi"], "detail": detail}
 
 
 def board_cells(row: dict[str, Any]) -> list[str]:

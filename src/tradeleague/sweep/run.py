@@ -92,7 +92,7 @@ def run_local(cells: Sequence[Cell], out: Path, on_done: OnDone) -> list[dict[st
     results: list[dict[str, Any]] = []
     for index, cell in enumerate(cells):
         folder = out / cell.folder
-        result = run_cell(cell.command(folder), str(folder))
+        result = run_cell(cell.format, cell.replay_argv(folder), str(folder))
         on_done(index, cell, result)
         results.append(result)
     return results
@@ -186,7 +186,7 @@ def run_on_ray(
         while waiting and len(flying) < limit:
             index, cell = waiting.pop(0)
             folder = out.resolve() / cell.folder
-            flying[task.remote(cell.command(folder), str(folder))] = index
+            flying[task.remote(cell.format, cell.replay_argv(folder), str(folder))] = index
         done, _ = ray.wait(list(flying), num_returns=1)
         index = flying.pop(done[0])
         try:

@@ -14,9 +14,14 @@ FORMAT = Format(
     table="direction",
     replay=Command(
         "Replay direction-arena rounds over frozen candles with the paper broker.",
-        "tradeleague.cli.direction",
+        _P + "commands",
     ),
     pages=("/direction", "/methodology/direction"),
-    parts={"host": _P + "hosting:HOST", "site": _P + "site:SITE", "sweep": _P + "sweeping:SWEEP"},
+    parts={
+        "host": _P + "hosting:HOST",
+        "site": _P + "site:SITE",
+        "sweep": _P + "sweeping:SWEEP",
+        "demo": _P + "demo:DEMO",
+    },
     order=20,
 )

@@ -19,10 +19,29 @@ from tradeleague.formats.direction.preset import FORMAT
 from tradeleague.league.direction.arena import Contestant
 from tradeleague.llm.gateway import ModelGateway
 
-__all__ = ["SHOWN_BASELINES", "contestant_of", "seeded_baselines"]
+__all__ = ["SHOWN_BASELINES", "contestant_of", "direction_baselines", "seeded_baselines"]
 
 SHOWN_BASELINES = tuple(sorted(n.replace("_", "-") for n in BASELINE_NAMES))
 """The arena's baselines as the help writes them (one style: ``coin-flip``)."""
+
+
+def direction_baselines(name: str) -> tuple[Any, Any]:
+    """Return ``(decide, render)`` of an arena baseline: up, down, momentum or coin-flip.
+
+    ``coin-flip`` and ``coin_flip`` are the same baseline (seed 0; a roster's own
+    baselines draw from `seeded_baselines`).
+
+    Raises
+    ------
+    ConfigError
+        For any other name.
+    """
+    try:
+        return direction_baseline(name.replace("-", "_"), seed=0)
+    except ConfigError:
+        raise ConfigError(
+            f"unknown direction baseline {name!r}; choose one of: {', '.join(SHOWN_BASELINES)}"
+        ) from None
 
 
 def seeded_baselines(stream: str, agent: str, base: int = 0) -> Callable[[str], tuple[Any, Any]]:

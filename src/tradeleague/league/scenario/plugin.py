@@ -12,8 +12,8 @@ FORMAT = Format(
     summary="External agents drive a deterministic simulator over frozen history through REST "
     "and MCP; a public leaderboard.",
     commands={
-        "scenario": Command("Scenario benchmark: provision scenarios.", "tradeleague.cli.scenario"),
-        "keys": Command("API keys for the scenario service.", "tradeleague.cli.scenario"),
+        "scenario": Command("Scenario benchmark: provision scenarios.", _P + "commands"),
+        "keys": Command("API keys for the scenario service.", _P + "commands"),
     },
     pages=("/scenarios", "/methodology/scenario"),
     parts={"site": _P + "site:SITE", "mcp": _P + "mcp_tools:MCP"},

@@ -14,7 +14,7 @@ FORMAT = Format(
     table="thesis",
     replay=Command(
         "Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.",
-        "tradeleague.cli.thesis",
+        _P + "commands",
     ),
     pages=("/thesis", "/methodology/thesis"),
     parts={

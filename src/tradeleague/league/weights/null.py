@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import tempfile
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -51,7 +52,10 @@ if TYPE_CHECKING:
 __all__ = [
     "BOARD_KIND",
     "CLOUD_AGENTS",
+    "NULL",
+    "NullDraw",
     "SeasonNull",
+    "WeightsNull",
     "null_seed",
     "null_values",
     "season_null",
@@ -189,3 +193,56 @@ def season_null(state: SeasonState, division: Division, agents: int) -> SeasonNu
         expected_best=best,
         seasons=seasons,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class NullDraw:
+    """No-skill agents' final values (draw order), the rounds played and the starting cash."""
+
+    values: Ints
+    rounds: int
+    start_cash: int
+
+
+@dataclass(frozen=True, slots=True)
+class WeightsNull:
+    """The weights league's null for ``tradeleague stats null`` (``cli.plugin.NullPart``)."""
+
+    def simulate(
+        self,
+        *,
+        market: Path,
+        symbols: list[str] | None,
+        start: date,
+        end: date,
+        agents: int,
+        kind: NullKind,
+        seed: int,
+        division: str,
+    ) -> NullDraw:
+        """Simulate ``agents`` no-skill agents on the rounds a replay of ``market`` plays.
+
+        Raises
+        ------
+        ConfigError
+            An unknown ``division``, unreadable bars, or no round in the days.
+        """
+        try:
+            chosen = Division(division)
+        except ValueError:
+            raise ConfigError(
+                f"--division {division[:40]!r}: " + " or ".join(d.value for d in Division)
+            ) from None
+        from tradeleague.market import load_dataset
+
+        dataset = load_dataset(market, symbols=symbols)
+        preset = WeightsPreset()
+        values, rounds = null_values(
+            dataset, start, end, agents=agents, kind=kind, seed=seed, division=chosen,
+            preset=preset,
+        )  # fmt: skip
+        return NullDraw(values, rounds, int(preset.start_cash))
+
+
+NULL: Final = WeightsNull()
+"""The part the ``weights`` format names as ``null``."""

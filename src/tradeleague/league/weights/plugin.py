@@ -14,13 +14,13 @@ FORMAT = Format(
     table="weights",
     replay=Command(
         "Replay a weights season over frozen bars with the live rules; resumable.",
-        "tradeleague.cli.weights",
+        _P + "commands",
     ),
     commands={
         "weights": Command(
             "Run the weights league: seasons, agents, rounds, holds and tables. Paper trading "
             "simulation. Not investment advice. No real orders are placed.",
-            "tradeleague.cli.weights",
+            _P + "commands",
         ),
     },
     pages=("/weights", "/methodology/weights"),
@@ -29,6 +29,9 @@ FORMAT = Format(
         "site": _P + "site:SITE",
         "sweep": _P + "sweeping:SWEEP",
         "account": _P + "accounts:ACCOUNT",
+        "demo": _P + "demo:DEMO",
+        "null": _P + "null:NULL",
+        "projections": _P + "projection:register",
     },
     order=10,
 )

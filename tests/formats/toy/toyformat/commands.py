@@ -15,10 +15,11 @@ from tradeleague.store import open_store
 
 from .season import BASELINES, ToySeason, replay, report, tape
 
-__all__ = ["register_replay", "replay_toy"]
+__all__ = ["register_replay", "replay_toy", "roster_of"]
 
 
-def _roster(agents: list[str]) -> dict[str, str]:
+def roster_of(agents: list[str]) -> dict[str, str]:
+    """Return the roster ``NAME=SPEC`` options name, checked."""
     roster: dict[str, str] = {}
     for item in agents:
         name, _, spec = item.partition("=")
@@ -45,7 +46,7 @@ def replay_toy(
 
     Example: tradeleague replay toy --agent a=first --agent b=coin --days 5
     """
-    roster = _roster(agent)
+    roster = roster_of(agent)
     store = open_store(db).deriving_ids()
     try:
         played = asyncio.run(replay(ToySeason(store, season, roster, tape(seed, days))))
