@@ -14,6 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from layering.graph import ModuleGraph, read_graph  # type: ignore[import-not-found]
+from layering.rules import (  # type: ignore[import-not-found]
+    cycle_violations,
+    format_name_violations,
+    layer_violations,
+    template_violations,
+)
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tradeleague"
 
 CORE_MODULES = {
@@ -83,3 +91,45 @@ def test_core_module_imports_no_shell(path: Path) -> None:
         if name.startswith("tradeleague.") and name.split(".")[1] in SHELL
     ]
     assert bad == [], f"{path.relative_to(PACKAGE)} imports the shell: {bad}"
+
+
+# The whole tree (issue: a format is one plug-in). The rules and the graph live in
+# tests/layering/, and tests/layering/test_layering_checks.py plants violations in a
+# copy of the tree to show each check fails on them.
+
+
+def _keys() -> tuple[str, ...]:
+    from tradeleague.plugin import keys
+
+    return tuple(sorted({*keys(), "weights", "direction", "scenario", "thesis"}))
+
+
+def _graph() -> ModuleGraph:
+    return read_graph(PACKAGE)
+
+
+def test_every_import_points_down_and_no_interface_imports_another() -> None:
+    found = layer_violations(_graph(), _keys())
+    assert found == [], "\n".join(map(str, found))
+
+
+def test_no_import_cycle_even_inside_functions() -> None:
+    found = cycle_violations(_graph(), _keys())
+    assert found == [], "\n".join(map(str, found))
+
+
+def test_shared_layers_never_compare_with_a_format_key() -> None:
+    found = format_name_violations(_graph(), _keys())
+    found += template_violations(PACKAGE / "web" / "templates", _keys())
+    assert found == [], "\n".join(map(str, found))
+
+
+def test_the_graph_sees_imports_inside_functions() -> None:
+    graph = _graph()
+    assert len(graph.files) > 250
+    nested = {
+        (i.source, i.target)
+        for i in graph.imports
+        if i.source == "tradeleague.store.event_store" and i.target == "tradeleague.store.refresh"
+    }
+    assert nested, "the lazy import of store.refresh inside Store is an edge of the graph"

@@ -20,12 +20,12 @@ from typer.testing import CliRunner
 from conftest import SYMBOLS, synthetic_scenario  # type: ignore[import-not-found]
 from tradeleague.accounts import Tier
 from tradeleague.cli import app
-from tradeleague.cli.serve import serve_preset
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
 from tradeleague.formats.scenario import HIGH_VARIANCE, MIN_IDLE_LIMIT
 from tradeleague.league.scenario import Scenario, ScenarioService, ServicePreset, SlippageTiers
 from tradeleague.league.scenario.routes import create_app
+from tradeleague.league.scenario.serving import serve_preset
 from tradeleague.store import open_store
 
 OPERATOR = ServicePreset(

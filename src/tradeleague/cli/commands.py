@@ -78,10 +78,6 @@ SHARED_COMMANDS: dict[str, CommandEntry] = {
         "Write a season's REPORT.json from the store, as its replay writes it.",
         (_M + "run",),
     ),
-    "universe": CommandEntry(
-        "Show what the next weights season would hold if it started now; writes nothing.",
-        (_M + "run",),
-    ),
     "serve": CommandEntry(
         "Serve the site and the REST API: the scenario benchmark and every board (docs at /docs).",
         (_M + "serve",),

@@ -1,9 +1,8 @@
-"""``tradeleague run``, ``status``, ``universe`` and ``report`` (issue 12, issue 17).
+"""``tradeleague run``, ``status`` and ``report``: the host over a league file.
 
 ``run`` hosts a league file: every configured format on its schedule, live
 or over history (``--clock replay``). ``status`` and ``report`` read a store,
 found by ``--db URL`` or by the league file's database (``--config FILE``).
-``universe`` reads the chain as a weights season's start would, and writes nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from tradeleague.host.config import LeagueConfig, load_league
 from tradeleague.host.host import HostOptions, run_host
 from tradeleague.host.logs import setup_logs
 from tradeleague.host.reads import season_report, status, status_lines
-from tradeleague.league.weights.hosting import WeightsConfig, universe_lines, upcoming_universe
 from tradeleague.store import open_store
 
 __all__ = ["register"]
@@ -129,34 +127,6 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(body, indent=2))
             return
         for line in status_lines(body):
-            typer.echo(line)
-
-    @app.command("universe")
-    def universe_command(
-        config: Annotated[
-            Path, typer.Option("--config", metavar="FILE", help="The league file (TOML).")
-        ],
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    ) -> None:
-        """Show what the next weights season would hold if it started now; writes nothing.
-
-        Reads every feed of the league file's feed registry and each token's supply
-        from the node at $rpc_url_env (the same read a season makes at its start),
-        and prints each symbol's price, supply, value outstanding and rank, and why
-        a symbol would be left out. A league file without feeds prints its fixed list.
-
-        Example: TRADELEAGUE_RPC_URL=http://127.0.0.1:8545 tradeleague universe
-        --config league.toml
-        """
-        league = load_league(config)
-        weights = league.of(WeightsConfig)
-        if weights is None:
-            raise ConfigError(f"{config} has no [weights] league, so no universe to read")
-        view = upcoming_universe(weights, datetime.now(UTC))  # the weights package reads it
-        if as_json:
-            typer.echo(json.dumps(view, indent=2))
-            return
-        for line in universe_lines(view):
             typer.echo(line)
 
     @app.command("report")

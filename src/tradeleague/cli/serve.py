@@ -8,65 +8,15 @@ league file for its database and the arena's stream and rules.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Final
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from tradeleague.errors import ConfigError
-from tradeleague.formats.scenario import MIN_IDLE_LIMIT, ServicePreset
 from tradeleague.terminal.options import DbUrlOption as DbOption
 
-if TYPE_CHECKING:
-    from tradeleague.league.scenario import ScenarioService
-
-__all__ = ["register", "serve_preset"]
-
-_SEED: Final = ServicePreset()
-"""The seed's numbers: every option below defaults to them (SPEC S-*)."""
-
-_DAY: Final = timedelta(days=1)
-_HOUR: Final = timedelta(hours=1)
-
-
-def _service(db: str | None, preset: ServicePreset = _SEED) -> ScenarioService:
-    from tradeleague.clock import WallClock
-    from tradeleague.league.scenario import ScenarioService
-    from tradeleague.store import open_store
-
-    return ScenarioService(open_store(db), WallClock(), preset=preset)
-
-
-def serve_preset(
-    *,
-    free_quota: int = _SEED.free_quota,
-    pro_quota: int = _SEED.pro_quota,
-    idle_days: float = _SEED.idle_limit / _DAY,
-    idempotency_hours: float = _SEED.idempotency_ttl / _HOUR,
-    checkout_url: str = _SEED.checkout_url,
-    max_queued: int = _SEED.max_queued,
-) -> ServicePreset:
-    """Return the service preset that ``tradeleague serve``'s options describe.
-
-    Raises
-    ------
-    ConfigError
-        If a number is out of range (e.g. an idle limit under one hour).
-    """
-    try:
-        return ServicePreset(
-            free_quota=free_quota,
-            pro_quota=pro_quota,
-            idle_limit=idle_days * _DAY,
-            idempotency_ttl=idempotency_hours * _HOUR,
-            checkout_url=checkout_url,
-            max_queued=max_queued,
-            slippage=_SEED.slippage,
-        )
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
+__all__ = ["register"]
 
 
 def _serve(
@@ -80,49 +30,56 @@ def _serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port to listen on.")] = 8000,
     free_quota: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--free-quota",
             help="Runs a free account may start per UTC month; the next is refused with "
-            f"402 and --checkout-url (seed: {_SEED.free_quota}).",
+            "402 and --checkout-url (default: the seed's, see /methodology/scenario).",
+            show_default=False,
         ),
-    ] = _SEED.free_quota,
+    ] = None,
     pro_quota: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--pro-quota",
             help="Runs a pro account may start per UTC month; the next is refused with "
-            f"429 and resets_at (seed: {_SEED.pro_quota}).",
+            "429 and resets_at (default: the seed's).",
+            show_default=False,
         ),
-    ] = _SEED.pro_quota,
+    ] = None,
     idle_days: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--idle-days",
             help="Days without activity after which a run is abandoned, fractions "
-            f"allowed, at least {MIN_IDLE_LIMIT / _HOUR:g} hour (seed: "
-            f"{_SEED.idle_limit / _DAY:g}).",
+            "allowed, at least one hour (default: the seed's).",
+            show_default=False,
         ),
-    ] = _SEED.idle_limit / _DAY,
+    ] = None,
     idempotency_hours: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--idempotency-hours",
-            help="Hours an idempotency_key replays its first response (seed: "
-            f"{_SEED.idempotency_ttl / _HOUR:g}).",
+            help="Hours an idempotency_key replays its first response (default: the seed's).",
+            show_default=False,
         ),
-    ] = _SEED.idempotency_ttl / _HOUR,
+    ] = None,
     checkout_url: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--checkout-url",
-            help="Upgrade page sent with a free account's 402.",
+            help="Upgrade page sent with a free account's 402 (default: the seed's).",
+            show_default=False,
         ),
-    ] = _SEED.checkout_url,
+    ] = None,
     max_queued: Annotated[
-        int,
-        typer.Option("--max-queued", help="Most orders that may wait for one step of a run."),
-    ] = _SEED.max_queued,
+        int | None,
+        typer.Option(
+            "--max-queued",
+            help="Most orders that may wait for one step of a run (default: the seed's).",
+            show_default=False,
+        ),
+    ] = None,
     direction_stream: Annotated[
         str | None,
         typer.Option(
@@ -184,53 +141,40 @@ def _serve(
     """
     import uvicorn
 
-    from tradeleague.league.weights.owners import OwnerConfig, house_summarizer
-    from tradeleague.site import AccountSettings, create_site
+    from tradeleague.clock import WallClock
+    from tradeleague.site.serving import serve_site
+    from tradeleague.store import open_store
 
-    stream, arena_preset = direction_stream or "direction", None
+    league = None
     if config is not None:
         from tradeleague.host.config import load_league
-        from tradeleague.league.direction.config import DirectionConfig, direction_preset
 
         league = load_league(config)  # checked whole before any database is opened
         db = league.store_url(db)
-        arena = league.of(DirectionConfig)
-        if arena is not None:
-            stream = direction_stream or arena.stream
-            arena_preset = direction_preset(arena)
-    preset = serve_preset(
-        free_quota=free_quota,
-        pro_quota=pro_quota,
-        idle_days=idle_days,
-        idempotency_hours=idempotency_hours,
-        checkout_url=checkout_url,
-        max_queued=max_queued,
-    )
-    service = _service(db, preset)
-    Console(stderr=True).print(
-        f"Serving {service.store.url} on http://{host}:{port}  (API index /api/v1, docs /docs). "
-        "Ctrl-C stops.",
-        highlight=False,
-    )
+    options = {
+        "free_quota": free_quota,
+        "pro_quota": pro_quota,
+        "idle_days": idle_days,
+        "idempotency_hours": idempotency_hours,
+        "checkout_url": checkout_url,
+        "max_queued": max_queued,
+        "direction_stream": direction_stream,
+        "owner_season": owner_season,
+        "owner_endpoint": owner_endpoint,
+    }
+    store = open_store(db)
     try:
-        uvicorn.run(
-            create_site(
-                service,
-                direction_stream=stream,
-                direction_preset=arena_preset,
-                accounts=AccountSettings(
-                    siwe_domain=siwe_domain,
-                    chain_id=chain_id,
-                    owners=OwnerConfig(season=owner_season, endpoints=tuple(owner_endpoint or ())),
-                    summarize=house_summarizer(service),
-                ),
-            ),
-            host=host,
-            port=port,
-            log_level="warning",
+        app, _service = serve_site(
+            store, WallClock(), options, league=league, siwe_domain=siwe_domain, chain_id=chain_id
         )
+        Console(stderr=True).print(
+            f"Serving {store.url} on http://{host}:{port}  (API index /api/v1, docs /docs). "
+            "Ctrl-C stops.",
+            highlight=False,
+        )
+        uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:
-        service.store.close()
+        store.close()
 
 
 def register(app: typer.Typer) -> None:

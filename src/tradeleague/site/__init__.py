@@ -9,5 +9,6 @@ imports them all, and no format's package.
 
 from tradeleague.api.account.settings import AccountSettings
 from tradeleague.site.app import create_site
+from tradeleague.site.serving import serve_site
 
-__all__ = ["AccountSettings", "create_site"]
+__all__ = ["AccountSettings", "create_site", "serve_site"]

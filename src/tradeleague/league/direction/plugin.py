@@ -18,6 +18,7 @@ FORMAT = Format(
     ),
     pages=("/direction", "/methodology/direction"),
     parts={
+        "serve": _P + "serving:SERVE",
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",
         "sweep": _P + "sweeping:SWEEP",

@@ -16,6 +16,6 @@ FORMAT = Format(
         "keys": Command("API keys for the scenario service.", _P + "commands"),
     },
     pages=("/scenarios", "/methodology/scenario"),
-    parts={"site": _P + "site:SITE", "mcp": _P + "mcp_tools:MCP"},
+    parts={"site": _P + "site:SITE", "mcp": _P + "mcp_tools:MCP", "serve": _P + "serving:SERVE"},
     order=30,
 )

@@ -22,9 +22,14 @@ FORMAT = Format(
             "simulation. Not investment advice. No real orders are placed.",
             _P + "commands",
         ),
+        "universe": Command(
+            "Show what the next weights season would hold if it started now; writes nothing.",
+            _P + "universe_command",
+        ),
     },
     pages=("/weights", "/methodology/weights"),
     parts={
+        "serve": _P + "serving:SERVE",
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",
         "sweep": _P + "sweeping:SWEEP",
