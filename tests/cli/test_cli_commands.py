@@ -73,7 +73,9 @@ def test_a_format_command_named_like_another_is_refused() -> None:
     from tradeleague.errors import ConfigError
     from tradeleague.plugin import Command, Format
 
-    clash = Format(key="toy", title="Toy", summary="A toy.", commands={"verify": Command("x", "m")})
+    clash = Format(
+        key="clash", title="Clash", summary="A clash.", commands={"verify": Command("x", "m")}
+    )
     with pytest.raises(ConfigError, match="'verify' that the CLI has already"):
         _root_table((clash,))
     table = FormatsTable(lambda found: {"a": CommandEntry("s", ("m",))})

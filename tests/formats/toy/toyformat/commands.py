@@ -40,7 +40,7 @@ def replay_toy(
     season: Annotated[str, typer.Option(help="The season's id.")] = "t1",
     seed: Annotated[int, typer.Option(help="The synthetic tape's seed.")] = 7,
     days: Annotated[int, typer.Option(min=1, max=365, help="Rounds to play.")] = 5,
-    out: Annotated[Path | None, typer.Option(help="Folder for REPORT.json.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write REPORT.json here.")] = None,
 ) -> None:
     """Replay a toy season: each round every agent names one symbol to hold.
 
@@ -57,8 +57,8 @@ def replay_toy(
     for row in (payload or {}).get("board", []):
         typer.echo(f"{row['rank']}. {row['agent']} {row['return_ppm'] / 10_000:+.2f}%")
     if out is not None and payload is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "REPORT.json").write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
     typer.echo(DISCLAIMER)
 
 
