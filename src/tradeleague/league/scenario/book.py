@@ -13,6 +13,7 @@ from typing import Final
 import sqlalchemy as sa
 
 from tradeleague.accounts import CACHE_LIMIT, Account
+from tradeleague.events.streams import season_stream
 from tradeleague.formats.scenario import RunState
 from tradeleague.league.scenario.rows import RUN, RUN_FOR_UPDATE, not_found
 
@@ -22,9 +23,13 @@ AGENT_ACCOUNT: Final = "agent"
 """The portfolio account name of a run inside its event stream."""
 
 
+RUN_KIND = "scenario-run"
+"""What every scenario run's stream starts with."""
+
+
 def run_stream(run_id: str) -> str:
-    """Return the event stream of run ``run_id``."""
-    return f"scenario-run/{run_id}"
+    """Return the event stream of run ``run_id`` (``scenario-run/<id>``: the one stream rule)."""
+    return season_stream(RUN_KIND, run_id)
 
 
 class RunBook:
