@@ -224,14 +224,14 @@ def test_cli_help_names_the_seed_defaults() -> None:
     runner = CliRunner()
     serve = runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).stdout
     seed = ServicePreset()
-    for text in ("--free-quota", "seed: 25", "seed: 200", "seed: 5", "seed: 24", "Example"):
+    for text in ("--free-quota", "seed's, 25", "seed's, 200", "seed's, 5", "seed's, 24", "Example"):
         assert text in serve
     # serve names no format, so its help spells the seed's numbers: they must stay the preset's
-    assert f"seed: {seed.free_quota})" in serve
-    assert f"seed: {seed.pro_quota})" in serve
-    assert f"seed: {seed.idle_limit / timedelta(days=1):g})" in serve
-    assert f"seed: {seed.idempotency_ttl / timedelta(hours=1):g})" in serve
-    assert f"seed: {seed.max_queued})" in serve
+    assert f"seed's, {seed.free_quota})" in serve
+    assert f"seed's, {seed.pro_quota})" in serve
+    assert f"seed's, {seed.idle_limit / timedelta(days=1):g})" in serve
+    assert f"seed's, {seed.idempotency_ttl / timedelta(hours=1):g})" in serve
+    assert f"seed's, {seed.max_queued})" in serve
     assert f"at least {MIN_IDLE_LIMIT / timedelta(hours=1):g} hour" in serve
     create = runner.invoke(app, ["scenario", "create", "--help"], env={"COLUMNS": "200"}).stdout
     for text in ("basis points", "SYM=BPS", "seed: 3", "seed: 20", "seed: 8", "2025-06-02"):

@@ -34,7 +34,7 @@ def _serve(
         typer.Option(
             "--free-quota",
             help="Runs a free account may start per UTC month; the next is refused with "
-            "402 and --checkout-url (seed: 25).",
+            "402 and --checkout-url (default: the seed's, 25).",
             show_default=False,
         ),
     ] = None,
@@ -43,7 +43,7 @@ def _serve(
         typer.Option(
             "--pro-quota",
             help="Runs a pro account may start per UTC month; the next is refused with "
-            "429 and resets_at (seed: 200).",
+            "429 and resets_at (default: the seed's, 200).",
             show_default=False,
         ),
     ] = None,
@@ -52,7 +52,7 @@ def _serve(
         typer.Option(
             "--idle-days",
             help="Days without activity after which a run is abandoned, fractions "
-            "allowed, at least 1 hour (seed: 5).",
+            "allowed, at least 1 hour (default: the seed's, 5).",
             show_default=False,
         ),
     ] = None,
@@ -60,7 +60,7 @@ def _serve(
         float | None,
         typer.Option(
             "--idempotency-hours",
-            help="Hours an idempotency_key replays its first response (seed: 24).",
+            help="Hours an idempotency_key replays its first response (default: the seed's, 24).",
             show_default=False,
         ),
     ] = None,
@@ -68,7 +68,7 @@ def _serve(
         str | None,
         typer.Option(
             "--checkout-url",
-            help="Upgrade page sent with a free account's 402 (seed: the benchmark's own page).",
+            help="Upgrade page sent with a free account's 402 (default: the benchmark's own page).",
             show_default=False,
         ),
     ] = None,
@@ -76,7 +76,7 @@ def _serve(
         int | None,
         typer.Option(
             "--max-queued",
-            help="Most orders that may wait for one step of a run (seed: 200).",
+            help="Most orders that may wait for one step of a run (default: the seed's, 200).",
             show_default=False,
         ),
     ] = None,
