@@ -29,9 +29,16 @@ HTTP 404; HTTP 400/422 naming the model   ``model_not_found``
 HTTP 429                                  ``rate_limited``
 HTTP 408; the client's own timeout        ``timeout``
 HTTP 5xx, other 4xx, connection refused,  ``provider_error``
-a body that is not JSON, no choices
+a connection reset, a body that is not
+JSON, no choices
 no key in the preset's variable           ``key_unreadable``
 ========================================  ===================
+
+The error text of a ``provider_error`` says which: ``connection failed: ...``
+when no connection could be made (nothing was sent); ``connection reset: ...``
+when the connection dropped after the request was written (it may have been
+received, so it is never sent again); ``bad response: ...`` when the server
+broke HTTP.
 
 Error texts and snippets of unreadable bodies are recorded with the key that
 was sent, and anything else that looks like a secret, replaced by
@@ -59,7 +66,13 @@ from importlib import metadata
 from typing import Any
 
 from tradeleague.calls import Message, Outcome
-from tradeleague.llm.http_pool import HttpFailure, HttpPool, HttpResponse
+from tradeleague.llm.http_pool import (
+    MAX_IDLE_S,
+    ConnectionDropped,
+    HttpFailure,
+    HttpPool,
+    HttpResponse,
+)
 from tradeleague.llm.presets import ProviderPreset
 from tradeleague.llm.redact import redact_secrets, reply_without_key
 from tradeleague.llm.types import (
@@ -119,6 +132,9 @@ class OpenAICompatProvider:
     max_connections
         The HTTP connection pool size; keep it at least the gateway's
         concurrency limit for this provider, or calls queue inside the client.
+    max_idle_s
+        How long a pooled connection may wait idle and still be reused
+        (``http_pool.MAX_IDLE_S`` by default).
     environ
         Where to read the key variable (the process environment by default).
     """
@@ -129,10 +145,12 @@ class OpenAICompatProvider:
         *,
         max_connections: int = 256,
         environ: Mapping[str, str] | None = None,
+        max_idle_s: float = MAX_IDLE_S,
     ) -> None:
         self.name = preset.name
         self.preset = preset
         self.max_connections = max_connections
+        self._max_idle = max_idle_s
         self._environ = os.environ if environ is None else environ
         self._extra = (
             json.loads(json.dumps(preset.reasoning_on)),
@@ -227,6 +245,7 @@ class OpenAICompatProvider:
                 max_connections=self.max_connections,
                 headers=self._headers,
                 ssl_context=_ssl_context(),
+                max_idle_s=self._max_idle,
             )
         return pool
 
@@ -249,7 +268,8 @@ class OpenAICompatProvider:
         except TimeoutError:
             return _fault(Outcome.TIMEOUT, None, "the client timed out", started, key)
         except (OSError, HttpFailure) as exc:
-            return _fault(Outcome.PROVIDER_ERROR, None, _connection_error(exc), started, key)
+            reply = _fault(Outcome.PROVIDER_ERROR, None, _connection_error(exc), started, key)
+            return replace(reply, maybe_received=isinstance(exc, ConnectionDropped))
         except ValueError:  # a key that cannot be sent as a header: never quoted
             error = "connection failed: the key holds a line break or NUL"
             return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
@@ -292,8 +312,24 @@ def _user_agent() -> str:
 
 
 def _connection_error(exc: BaseException) -> str:
-    """Return ``connection failed: <what happened> (<its type>)``, e.g. a refused connection."""
+    """Return what went wrong with the connection, in words a user can act on.
+
+    ``connection failed: <what happened> (<its type>)`` when no connection could
+    be made (refused, no such host, TLS: nothing was sent); ``connection reset:
+    ...`` when the server reset it, while connecting (nothing was sent) or after
+    the request was written (it may have been received); ``bad response: ...``
+    when the server broke HTTP. No class of this package is named.
+    """
+    if isinstance(exc, ConnectionDropped):
+        return (
+            f"connection reset: {exc}; the request may have reached the server, "
+            "so it was not sent again"
+        )
+    if isinstance(exc, HttpFailure):
+        return f"bad response: {exc}"
     text = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, ConnectionResetError | ConnectionAbortedError):  # while connecting
+        return f"connection reset: {text} ({type(exc).__name__}), before the request was sent"
     return f"connection failed: {text} ({type(exc).__name__})"
 
 

@@ -64,6 +64,9 @@ class ModelReply:
     """Why the model stopped (``stop``, ``length``, ``tool_calls``...), where reported."""
     retry_after_s: float | None = None
     """How long the provider asked us to wait before retrying (HTTP ``Retry-After``)."""
+    maybe_received: bool = False
+    """The request was written and the connection dropped before the answer: the provider
+    may have received it (and be billing it), so the gateway never sends it again."""
 
     def __post_init__(self) -> None:
         """Make what the provider sent storable: texts encodable, counts bounded."""
