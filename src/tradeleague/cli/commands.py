@@ -110,6 +110,10 @@ COMMANDS: dict[str, CommandEntry] = {
     "db": CommandEntry("Manage the event store's database.", (_M + "store",)),
     "scenario": CommandEntry("Scenario benchmark: provision scenarios.", (_M + "scenario",)),
     "keys": CommandEntry("API keys for the scenario service.", (_M + "scenario",)),
+    "model": CommandEntry(
+        "Run the offline house model for other tools: serve it over OpenAI-compatible HTTP.",
+        (_M + "model",),
+    ),
 }
 
 
