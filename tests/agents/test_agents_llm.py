@@ -49,7 +49,8 @@ async def test_llm_agent_answers_with_raw_text_and_its_record(
 async def test_llm_agent_constrained_sends_the_turns_schema(
     fake: FakeProvider, gateway: tuple[Gateway, list[CallRecord]], turn: Callable[..., Turn]
 ) -> None:
-    """C-2: with ``constrain`` the turn's schema goes out as ``response_format``."""
+    """C-2: with ``constrain`` the turn's schema goes out as ``response_format``, in
+    OpenAI's strict subset (every property required, no other allowed)."""
     gw, _ = gateway
     fake.script_model("m", ANSWER)
     schema = {"type": "object", "properties": {"direction": {"enum": ["up", "down"]}}}
@@ -60,7 +61,9 @@ async def test_llm_agent_constrained_sends_the_turns_schema(
         json_schema=schema,
     )  # fmt: skip
     await agent.answer(ask)
-    assert fake.requests[0].body["response_format"]["json_schema"]["schema"] == schema
+    sent = fake.requests[0].body["response_format"]["json_schema"]
+    assert sent["schema"] == {**schema, "required": ["direction"], "additionalProperties": False}
+    assert sent["strict"] is True
 
 
 @pytest.mark.parametrize(

@@ -65,7 +65,7 @@ def test_spec_parses_every_kind() -> None:
         ("cash", "unknown kind"),
         ("baseline:", "needs a target"),
         ("baseline:cash,key_env=X", "unknown option 'key_env' for baseline:; valid options: "),
-        ("openai:m@ollama,color=red", "valid options: key_env, provider, tier"),
+        ("openai:m@ollama,color=red", "valid options: key_env, output, provider, tier"),
         ("openai:m@ollama,tier", "must be KEY=VALUE"),
         ("openai:m@ollama,tier=A,tier=B", "given twice"),
         ("openai:m@ftp://x", "neither an http(s) base URL nor a preset"),
@@ -81,7 +81,7 @@ def test_spec_errors_list_what_is_valid(text: str, message: str) -> None:
 
 
 def test_spec_endpoints_use_presets() -> None:
-    """A base URL that is a preset's uses the preset; any other is custom."""
+    """A base URL that is a preset's uses the preset; any other is custom, with no key."""
     assert endpoint_for(parse_agent_spec("openai:m@https://openrouter.ai/api/v1")).name == (
         "openrouter"
     )
@@ -89,7 +89,7 @@ def test_spec_endpoints_use_presets() -> None:
         assert endpoint_for(parse_agent_spec(f"openai:m@{name}")).name == name
     custom = endpoint_for(parse_agent_spec("openai:m@http://127.0.0.1:8089/v1"))
     assert custom.name == "custom@127.0.0.1:8089/v1"
-    assert custom.key_env == "OPENAI_API_KEY"
+    assert custom.key_env is None
     specs = [parse_agent_spec(s) for s in ("a=openai:m@vllm", "b=openai:n@vllm", "baseline:cash")]
     assert [p.name for p in providers_for(specs)] == ["vllm"]
     with pytest.raises(ConfigError, match="not an openai one"):
@@ -130,7 +130,8 @@ async def test_spec_builds_agents(tmp_path: Path) -> None:
     assert scripted.labels == {"provider": "me"}
     llm = build("g=openai:m@openrouter,key_env=K")
     assert isinstance(llm, LlmAgent)
-    assert (llm.provider, llm.model, llm.kind, llm.constrain) == ("openrouter", "m", "llm", False)
+    assert (llm.provider, llm.model, llm.kind, llm.constrain) == ("openrouter", "m", "llm", True)
+    assert llm.output == "json_schema"  # the preset's default
     assert llm.api_key == EnvKey("K")
     assert build("openai:m@ollama").api_key is None
     house = build("local:smollm2")

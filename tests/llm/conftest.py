@@ -8,6 +8,7 @@ import pytest
 
 from tradeleague.calls import CallParams, Message
 from tradeleague.llm.gateway import Call, Gateway
+from tradeleague.llm.http_pool import MAX_IDLE_S
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallKey, CallRecord
@@ -25,11 +26,14 @@ def fake() -> Iterator[FakeProvider]:
         yield server
 
 
-def _openrouter_on(url: str, *, max_connections: int = 64) -> OpenAICompatProvider:
+def _openrouter_on(
+    url: str, *, max_connections: int = 64, max_idle_s: float = MAX_IDLE_S
+) -> OpenAICompatProvider:
     return OpenAICompatProvider(
         preset("openrouter").with_base_url(url),
         max_connections=max_connections,
         environ={"OPENROUTER_API_KEY": TEST_KEY},
+        max_idle_s=max_idle_s,
     )
 
 

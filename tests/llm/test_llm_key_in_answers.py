@@ -160,7 +160,7 @@ def test_an_answer_echoing_the_key_leaves_no_form_of_it_anywhere(
                 "--season",
                 "leak",
                 "--agent",
-                f"leaky=openai:leaky@{fake.url}",
+                f"leaky=openai:leaky@{fake.url},key_env=OPENAI_API_KEY",
                 "--agent",
                 "cash=baseline:cash",
                 "--db",

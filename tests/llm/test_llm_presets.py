@@ -81,11 +81,12 @@ async def test_json_schema_is_sent_as_response_format(ask: Callable[..., Call]) 
             record = await gw.call(call)
         (sent,) = fake.requests
     assert record.json_schema == schema
+    strict = {**schema, "required": ["direction"], "additionalProperties": False}
     assert sent.body["response_format"] == {
         "type": "json_schema",
-        "json_schema": {"name": "answer", "schema": schema, "strict": True},
+        "json_schema": {"name": "answer", "schema": strict, "strict": True},
     }
-    assert sent.authorization == "Bearer no-key"
+    assert sent.authorization is None  # a keyless endpoint gets no Authorization header
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from tradeleague.keys import KeyVault, SealedKey
 from tradeleague.llm.gateway import ApiKey, Call, ModelGateway
 from tradeleague.llm.records import CallRecord, ReplayMiss
 from tradeleague.llm.replay import ReplayGateway
-from tradeleague.llm.types import ChatRequest
+from tradeleague.llm.types import ChatRequest, StructuredOutput
 
 __all__ = ["LlmAgent", "ReplayMissed", "SealedKeyReader", "call_one"]
 
@@ -116,8 +116,12 @@ class LlmAgent:
         environment lookup), or ``None`` for the provider's own.
     constrain
         Send the turn's JSON schema with the request (the house model turns it
-        into a grammar). Off by default: C-2 asks for one request shape, and a
-        roster should constrain all of its models or none.
+        into a grammar; an OpenAI-compatible endpoint gets it in its dialect).
+        Off by default; an agent spec's ``output=`` (or its preset's default)
+        turns it on.
+    output
+        How the provider is asked to enforce the schema (``json_schema``,
+        ``json_object`` or ``grammar``; ``tradeleague.llm.dialects``).
     kind
         ``llm``, or ``local`` for the house model.
     labels
@@ -130,6 +134,7 @@ class LlmAgent:
     gateway: ModelGateway = field(repr=False)
     api_key: ApiKey = field(default=None, repr=False)
     constrain: bool = False
+    output: StructuredOutput = "json_schema"
     kind: str = "llm"
     labels: dict[str, str] = field(default_factory=dict)
 
@@ -145,6 +150,7 @@ class LlmAgent:
             messages=turn.messages,
             params=turn.params,
             json_schema=turn.json_schema if self.constrain else None,
+            output=self.output,
         )
 
     def call(self, turn: Turn) -> Call:

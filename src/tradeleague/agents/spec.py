@@ -4,25 +4,43 @@ Grammar::
 
     [NAME=]KIND:TARGET[,OPTION=VALUE]...
 
-=====================  ===============================================================
-``baseline:NAME``      a format's rule-based baseline (``cash``, ``momentum``...)
-``scripted:PATH``      answers played from a JSONL file (``tradeleague.agents.scripted``)
-``openai:MODEL@URL``   a model behind any OpenAI-compatible endpoint; ``URL`` may also be
-                       a preset name (``openrouter``, ``openai``, ``ollama``, ``vllm``,
-                       ``llamacpp``); ``openai:MODEL`` alone means OpenAI's own API
-``local:NAME``         the offline house model (llama.cpp), answering under a grammar
-=====================  ===============================================================
+==========================  ==========================================================
+``baseline:NAME``           a format's rule-based baseline (``cash``, ``momentum``...)
+``scripted:PATH``           answers played from a JSONL file (``tradeleague.agents.scripted``)
+``openai:MODEL@URL``        a model behind any OpenAI-compatible endpoint
+``openai:MODEL@PRESET``     a preset's own endpoint (``openrouter``, ``openai``, ``ollama``,
+                            ``vllm``, ``llamacpp``); ``openai:MODEL`` alone means OpenAI's API
+``openai:MODEL@PRESET=URL`` a server of that kind at any address, e.g.
+                            ``openai:qwen@llamacpp=http://127.0.0.1:18310/v1``: the preset's
+                            dialect, reasoning switch and output, at that URL
+``local:NAME``              the offline house model (llama.cpp), answering under a grammar
+==========================  ==========================================================
 
 Options: ``provider=P`` and ``tier=T`` label the agent for group boards (D-SCO-5);
-``key_env=NAME`` (``openai`` only) names the environment variable holding the key.
+``key_env=NAME`` (``openai`` only) names the environment variable holding the key;
+``output=json_schema|json_object|grammar|text`` says how the provider is asked to
+hold the answer to the round's JSON schema (``tradeleague.llm.dialects``):
+
+- ``json_schema``: the schema itself, in the endpoint's dialect (OpenAI's strict
+  ``response_format``; llama.cpp's ``json_object`` with ``schema``; vLLM's
+  ``guided_json``; Ollama's ``response_format``, passed on as its ``format``);
+- ``json_object``: any JSON object (JSON mode);
+- ``grammar``: a GBNF grammar built from the schema (llama.cpp and vLLM only;
+  the house model always answers under one);
+- ``text``: nothing; the prompt alone says the format.
+
+The default is the preset's (``json_schema`` for every built-in preset), ``text``
+for any other URL, ``grammar`` for ``local:``. A dialect that cannot send the
+output named is an error at start. Whatever is asked, the engine validates every
+answer the same way and repairs none.
 
 Which key an ``openai`` agent sends, read at call time (never stored in the spec):
-the ``key_env`` variable when given; otherwise, for a base URL that matches a
-preset, that preset's variable (``OPENROUTER_API_KEY``, ``OPENAI_API_KEY``; the
-local servers Ollama, vLLM and llama.cpp need none); for any other URL,
-``OPENAI_API_KEY``. A key meant for one provider is never sent to another by
-default. A missing key is ``Outcome.KEY_UNREADABLE`` at the call (W-VAL-8), not
-an error at start.
+the ``key_env`` variable when given; otherwise the preset's variable
+(``OPENROUTER_API_KEY``, ``OPENAI_API_KEY``), and only to the preset's own host;
+otherwise none: a preset at another URL, any other base URL and the local
+servers (Ollama, vLLM, llama.cpp) get no ``Authorization`` header. A key meant
+for one provider is never sent to another. A missing key is
+``Outcome.KEY_UNREADABLE`` at the call (W-VAL-8), not an error at start.
 """
 
 from __future__ import annotations
@@ -33,20 +51,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tradeleague.agents.base import Agent
 from tradeleague.agents.baseline_agent import BaselineAgent
 from tradeleague.agents.llm import LlmAgent
 from tradeleague.agents.scripted import ScriptedAgent
 from tradeleague.errors import ConfigError, TradeleagueError
+from tradeleague.llm.dialects import OUTPUTS, SUPPORTED, Output
 from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
-from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset
+from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset, origin
 from tradeleague.llm.types import Provider
 
 __all__ = [
     "AGENT_OPTION_HELP",
-    "DEFAULT_KEY_ENV",
     "KINDS",
+    "LOCAL_OUTPUTS",
     "LOCAL_PROVIDER",
     "OPTIONS",
     "REPLAY_ANSWERS_HELP",
@@ -57,6 +77,7 @@ __all__ = [
     "agent_option_help",
     "build_agent",
     "endpoint_for",
+    "output_of",
     "parse_agent_spec",
     "providers_for",
 ]
@@ -67,13 +88,13 @@ KINDS = ("baseline", "scripted", "openai", "local")
 OPTIONS: Mapping[str, frozenset[str]] = {
     "baseline": frozenset({"provider", "tier"}),
     "scripted": frozenset({"provider", "tier"}),
-    "openai": frozenset({"provider", "tier", "key_env"}),
-    "local": frozenset({"provider", "tier"}),
+    "openai": frozenset({"provider", "tier", "key_env", "output"}),
+    "local": frozenset({"provider", "tier", "output"}),
 }
 """The options each kind accepts."""
 
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
-"""The key variable of an ``openai`` agent on a base URL that matches no preset."""
+LOCAL_OUTPUTS: tuple[Output, ...] = ("grammar", "text")
+"""The outputs the house model takes: its grammar, or none."""
 
 LOCAL_PROVIDER = "local"
 HOUSE_MODEL_NAMES = ("house", "smollm2")
@@ -95,9 +116,14 @@ def agent_option_help(baselines: Sequence[str]) -> str:
         f"baseline:NAME (a rule-based baseline: {', '.join(baselines)}), "
         'scripted:PATH (answers from a JSONL file, one {"text": ...} per turn), '
         "openai:MODEL@BASE_URL (any OpenAI-compatible endpoint; BASE_URL may be a preset: "
-        "openrouter, openai, ollama, vllm, llamacpp; the key comes from the preset's variable, "
-        "OPENAI_API_KEY for other URLs, or the variable named by ,key_env=NAME), "
-        "local:NAME (the offline house model). Add ,provider=P,tier=T to label the agent "
+        "openrouter, openai, ollama, vllm, llamacpp, or a preset's kind of server at any "
+        "address, e.g. openai:qwen@llamacpp=http://127.0.0.1:18310/v1; a preset's key variable "
+        "goes only to the preset's own host, other URLs get no key unless ,key_env=NAME names "
+        "the variable), local:NAME (the offline house model). Add "
+        ",output=json_schema|json_object|grammar|text to choose how the provider is asked "
+        "to keep to the answer's JSON schema (default: json_schema for a preset, text for "
+        "other URLs, grammar for local:), e.g. openai:house@http://127.0.0.1:8090/v1,"
+        "output=json_schema. Add ,provider=P,tier=T to label the agent "
         "for group boards. NAME= may be left out: the agent is then named after its target."
     )
 
@@ -143,8 +169,12 @@ class AgentSpec:
     base_url
         The endpoint of an ``openai`` agent (a preset's URL when a preset name
         was given); ``None`` for other kinds.
+    preset
+        The preset named before ``=URL`` (``@llamacpp=http://...``), if any.
     key_env
         The variable named by ``key_env=``, if any.
+    output
+        The output named by ``output=``, if any (see ``output_of`` for the default).
     provider, tier
         Group labels for boards.
     options
@@ -155,7 +185,9 @@ class AgentSpec:
     kind: str
     target: str
     base_url: str | None = None
+    preset: str | None = None
     key_env: str | None = None
+    output: Output | None = None
     provider: str | None = None
     tier: str | None = None
     options: tuple[tuple[str, str], ...] = field(default_factory=tuple)
@@ -203,19 +235,44 @@ def parse_agent_spec(text: str) -> AgentSpec:
     options = _options(raw_options, kind, text)
     given = dict(options)
     base_url: str | None = None
+    preset_name: str | None = None
     if kind == "openai":
-        target, base_url = _model_and_url(target, text)
+        target, base_url, preset_name = _model_and_url(target, text)
     if name is None:
         name = Path(target).stem if kind == "scripted" else target
-    return AgentSpec(
+    spec = AgentSpec(
         name=name,
         kind=kind,
         target=target,
         base_url=base_url,
+        preset=preset_name,
         key_env=given.get("key_env"),
+        output=_output(given.get("output"), text),
         provider=given.get("provider"),
         tier=given.get("tier"),
         options=options,
+    )
+    if spec.output is not None:
+        spoken = LOCAL_OUTPUTS if kind == "local" else SUPPORTED[endpoint_for(spec).dialect]
+        if spec.output not in spoken:
+            where = "the house model"
+            if kind != "local":
+                where = f"the {endpoint_for(spec).name} endpoint"
+            raise ConfigError(
+                f"agent spec {text!r}: {where} cannot be sent output={spec.output}; "
+                f"valid: {', '.join(spoken)}"
+            )
+    return spec
+
+
+def _output(value: str | None, text: str) -> Output | None:
+    if value is None:
+        return None
+    for output in OUTPUTS:
+        if value == output:
+            return output
+    raise ConfigError(
+        f"agent spec {text!r}: unknown output {value!r}; valid outputs: {', '.join(OUTPUTS)}"
     )
 
 
@@ -238,29 +295,55 @@ def _options(raw: Iterable[str], kind: str, text: str) -> tuple[tuple[str, str],
     return tuple(options)
 
 
-def _model_and_url(target: str, text: str) -> tuple[str, str]:
+_PRESET_WORD = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _model_and_url(target: str, text: str) -> tuple[str, str, str | None]:
+    """Return the model, the base URL and the preset named with ``PRESET=URL`` (if any)."""
     model, sep, where = target.rpartition("@")
     if not sep:
-        return target, PRESETS["openai"].base_url
+        return target, PRESETS["openai"].base_url, None
     if not model:
         raise ConfigError(f"agent spec {text!r}: openai: needs MODEL before '@'")
     if where in PRESETS:
-        return model, PRESETS[where].base_url
+        return model, PRESETS[where].base_url, None
+    named: str | None = None
+    head, equals, url = where.partition("=")
+    if equals and _PRESET_WORD.fullmatch(head):
+        if head not in PRESETS:
+            raise ConfigError(
+                f"agent spec {text!r}: unknown preset {head!r} before '='; "
+                f"presets: {', '.join(sorted(PRESETS))}"
+            )
+        named, where = head, url
     if not where.startswith(("http://", "https://")):
         raise ConfigError(
             f"agent spec {text!r}: {where!r} is neither an http(s) base URL nor a preset; "
             f"presets: {', '.join(sorted(PRESETS))}"
         )
-    return model, where.rstrip("/")
+    return model, where.rstrip("/"), named
+
+
+def _same_endpoint(a: str, b: str) -> bool:
+    """Return whether two base URLs name one endpoint: origin, path (less a final ``/``), query."""
+    pa, pb = urlsplit(a), urlsplit(b)
+    return (origin(a), pa.path.rstrip("/"), pa.query) == (
+        origin(b),
+        pb.path.rstrip("/"),
+        pb.query,
+    )
 
 
 def endpoint_for(spec: AgentSpec) -> ProviderPreset:
-    """Return the endpoint of an ``openai`` spec: its preset, or a custom one.
+    """Return the endpoint of an ``openai`` spec: its preset, or a copy at another URL.
 
-    A base URL equal to a preset's (ignoring a trailing ``/``) uses that
-    preset, with its key variable and reasoning switch; any other gets a
-    custom preset named ``custom@HOST[:PORT]/PATH`` whose key variable is
-    ``OPENAI_API_KEY``.
+    A base URL equal to a preset's (ignoring a trailing ``/``), given alone or
+    after that preset's name, is that preset, with its key variable. A preset
+    named at another URL (``@llamacpp=http://HOST:PORT/v1``) keeps its dialect,
+    default output and reasoning switch, is named ``PRESET@HOST[:PORT]/PATH``
+    and has no key variable. Any other URL is a custom endpoint named
+    ``custom@HOST[:PORT]/PATH``: OpenAI's dialect, plain text by default, no
+    key variable. A key for those comes only from ``key_env=``.
 
     Raises
     ------
@@ -270,11 +353,29 @@ def endpoint_for(spec: AgentSpec) -> ProviderPreset:
     if spec.kind != "openai" or spec.base_url is None:
         raise ConfigError(f"agent {spec.name!r} is a {spec.kind} agent, not an openai one")
     url = spec.base_url.rstrip("/")
-    for known in PRESETS.values():
-        if known.base_url.rstrip("/") == url:
+    where = url.split("://", 1)[1]
+    if spec.preset is not None:
+        known = PRESETS[spec.preset]
+        if _same_endpoint(known.base_url, url):
             return known
-    name = "custom@" + url.split("://", 1)[1]
-    return custom_preset(name, url, key_env=DEFAULT_KEY_ENV)
+        return known.with_base_url(url, name=f"{known.name}@{where}", keep_key=False)
+    for known in PRESETS.values():
+        if _same_endpoint(known.base_url, url):
+            return known
+    return custom_preset("custom@" + where, url)
+
+
+def output_of(spec: AgentSpec) -> Output:
+    """Return the output an ``openai`` or ``local`` agent asks for: its own, or the default.
+
+    The default is the endpoint's (``ProviderPreset.default_output``) for
+    ``openai``, ``grammar`` for the house model.
+    """
+    if spec.output is not None:
+        return spec.output
+    if spec.kind == "local":
+        return "grammar"
+    return endpoint_for(spec).default_output
 
 
 def providers_for(
@@ -397,21 +498,22 @@ def build_agent(
         agent.labels = labels
         return agent
     if spec.kind == "local":
-        provider, constrain, kind = LOCAL_PROVIDER, True, "local"
+        provider, kind = LOCAL_PROVIDER, "local"
     else:
-        endpoint = endpoint_for(spec)
-        provider, constrain, kind = endpoint.name, False, "llm"
+        provider, kind = endpoint_for(spec).name, "llm"
         if api_key is None and spec.key_env is not None:
             api_key = EnvKey(spec.key_env, environ)
     if isinstance(gateway, Gateway):
         gateway.provider(provider)
+    output = output_of(spec)
     return LlmAgent(
         name=spec.name,
         model=spec.target,
         provider=provider,
         gateway=gateway,
         api_key=api_key,
-        constrain=constrain,
+        constrain=output != "text",
+        output="json_schema" if output == "text" else output,
         kind=kind,
         labels=labels,
     )

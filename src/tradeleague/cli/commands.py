@@ -107,6 +107,10 @@ SHARED_COMMANDS: dict[str, CommandEntry] = {
         (_M + "data",),
     ),
     "db": CommandEntry("Manage the event store's database.", (_M + "store",)),
+    "model": CommandEntry(
+        "Run the offline house model for other tools: serve it over OpenAI-compatible HTTP.",
+        (_M + "model",),
+    ),
 }
 """The CLI's own commands; each format's are read from the registry (`COMMANDS`)."""
 

@@ -57,7 +57,10 @@ def plain_text(text: str) -> str:
 def error_class(record: CallRecord) -> str | None:
     """Return the provider fault's class of ``record``, or ``None`` when it answered.
 
-    Classes: ``key_missing``, ``key_rejected``, ``connection_refused``,
+    Classes: ``key_missing``, ``key_rejected``, ``output_unsupported`` (the
+    provider refused the structured output it was sent), ``connection_refused``
+    (no connection could be made: nothing was sent), ``connection_reset`` (the
+    connection dropped after the request was sent; it was not sent again),
     ``context_too_small``, ``model_not_found``, ``rate_limited``,
     ``timeout``, ``http_<status>`` for any other HTTP error, else the outcome.
     """
@@ -67,7 +70,11 @@ def error_class(record: CallRecord) -> str | None:
         return None
     if outcome is Outcome.KEY_UNREADABLE:
         return "key_missing"
-    if "connection failed" in error or "connection refused" in error or "connect" in error:
+    if error.startswith("output_unsupported"):
+        return "output_unsupported"
+    if error.startswith("connection reset") or "closed the connection" in error:
+        return "connection_reset"
+    if error.startswith(("connection failed", "connection error")) or "refused" in error:
         return "connection_refused"
     if record.http_status == 400 and ("context" in error or "n_ctx" in error):
         return "context_too_small"
@@ -229,6 +236,18 @@ def _advice(cause: str, error: str, prompt_tokens: int | None) -> str:
         return (
             f"nothing answered at the provider's address ({error}); start the server "
             "or correct the URL and port."
+        )
+    if cause == "connection_reset":
+        return (
+            f"the provider dropped the connection after the request was sent ({error}); "
+            "it was not sent again. Check the server's log for a crash, or a proxy "
+            "that cuts connections."
+        )
+    if cause == "output_unsupported":
+        return (
+            f"the provider refused the structured output it was sent ({error}); choose "
+            "another with ,output= (json_object or text), or name the server's kind "
+            "(@llamacpp=URL, @vllm=URL, @ollama=URL)."
         )
     if cause == "context_too_small":
         ctx = _first_number(_N_CTX, error)

@@ -2,6 +2,7 @@
 
 - ``types``: the request, parameters, outcome and reply every provider shares.
 - ``presets``: where OpenRouter, OpenAI, Ollama, vLLM and llama.cpp servers live.
+- ``dialects``: how each kind of server takes structured output (the answer's schema).
 - ``openai_compat``: the provider for any OpenAI-compatible endpoint.
 - ``http_pool``: its keep-alive HTTP/1.1 connection pool (one per provider and loop).
 - ``gateway``: deadlines, concurrency limits, retries and records of every call.

@@ -17,7 +17,9 @@ Concurrency limits and the deadline
 
 Retries
     Only where the format allows (``CallParams.retries``), only after
-    ``rate_limited`` or ``provider_error``, and only inside the deadline: a
+    ``rate_limited`` or ``provider_error``, never after a request the provider
+    may have received without answering (``ModelReply.maybe_received``: the
+    connection dropped after it was written), and only inside the deadline: a
     retry starts only if its wait ends before the deadline. The wait is what
     the provider asked for (``Retry-After``, in ``ModelReply.retry_after_s``)
     or else an exponential back-off; a ``Retry-After`` past the deadline means
@@ -225,6 +227,7 @@ class Gateway:
                 wait = self._backoff * 2 ** (len(attempts) - 1)
             if (
                 reply.outcome not in RETRYABLE
+                or reply.maybe_received
                 or len(attempts) > request.params.retries
                 or loop.time() + wait >= deadline.at
             ):

@@ -31,7 +31,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "DIRECTION_RATIONALE_MAX_CHARS",
@@ -124,25 +124,33 @@ def direction_answer_schema(
     }
 
 
-def schema_to_gbnf(schema: Mapping[str, Any]) -> str:
+def schema_to_gbnf(schema: Mapping[str, Any], *, banned: Sequence[str] = ()) -> str:
     """Translate ``schema`` into a llama.cpp grammar whose root is the answer.
 
     The root admits the JSON value alone: nothing before or after it (W-VAL-1).
 
+    Parameters
+    ----------
+    schema
+        The answer's JSON schema.
+    banned
+        Texts no free-text string of the answer may start with, in any letter
+        case (a placeholder the prompt shows, which a small model copies).
+
     Raises
     ------
     UnsupportedSchema
         If the schema uses a feature outside the supported subset.
     """
     defs: _Defs = {}
-    return _Gbnf(defs).render(_node(schema, defs))
+    return _Gbnf(defs).render(_node(schema, defs, _bans(banned)))
 
 
-def schema_to_regex(schema: Mapping[str, Any]) -> str:
+def schema_to_regex(schema: Mapping[str, Any], *, banned: Sequence[str] = ()) -> str:
     """Translate ``schema`` into a Python regular expression for the same language.
 
     Use it with ``re.fullmatch``; it admits exactly what :func:`schema_to_gbnf`
-    admits.
+    admits (with the same ``banned`` texts).
 
     Raises
     ------
@@ -150,7 +158,7 @@ def schema_to_regex(schema: Mapping[str, Any]) -> str:
         If the schema uses a feature outside the supported subset.
     """
     defs: _Defs = {}
-    return _regex(_node(schema, defs), defs)
+    return _regex(_node(schema, defs, _bans(banned)), defs)
 
 
 # --- the grammar tree -----------------------------------------------------------------
@@ -236,7 +244,7 @@ def _opt(node: _Node) -> _Rep:
 _IGNORED = frozenset({"title", "description", "$schema", "examples", "default"})
 
 
-def _node(schema: Mapping[str, Any], defs: _Defs) -> _Node:
+def _node(schema: Mapping[str, Any], defs: _Defs, bans: _Trie | None = None) -> _Node:
     if not isinstance(schema, Mapping):
         raise UnsupportedSchema(f"a schema must be an object, not {type(schema).__name__}")
     if "const" in schema:
@@ -248,9 +256,9 @@ def _node(schema: Mapping[str, Any], defs: _Defs) -> _Node:
         return _Alt(tuple(_Lit(_json(v)) for v in values))
     kind = schema.get("type")
     if kind == "object":
-        return _object(schema, defs)
+        return _object(schema, defs, bans)
     if kind == "string":
-        return _string(schema)
+        return _string(schema, defs, bans)
     if kind in ("number", "integer"):
         return _number(schema, integer=kind == "integer")
     if kind == "boolean":
@@ -268,7 +276,7 @@ def _check_keys(schema: Mapping[str, Any], allowed: set[str]) -> None:
         raise UnsupportedSchema(f"unsupported schema keywords: {sorted(extra)}")
 
 
-def _object(schema: Mapping[str, Any], defs: _Defs) -> _Node:
+def _object(schema: Mapping[str, Any], defs: _Defs, bans: _Trie | None) -> _Node:
     _check_keys(schema, {"type", "properties", "required", "additionalProperties"})
     if schema.get("additionalProperties", True) is not False:
         raise UnsupportedSchema("an object needs additionalProperties: false")
@@ -277,7 +285,7 @@ def _object(schema: Mapping[str, Any], defs: _Defs) -> _Node:
     if not required <= set(properties):
         raise UnsupportedSchema(f"required names unknown properties: {sorted(required)}")
     pairs = [
-        (_Seq((_Lit(_json(name)), _Lit(":"), _WS, _node(sub, defs))), name in required)
+        (_Seq((_Lit(_json(name)), _Lit(":"), _WS, _node(sub, defs, bans))), name in required)
         for name, sub in properties.items()
     ]
     return _Seq((_Lit("{"), _WS, *_members(pairs, defs), _WS, _Lit("}")))
@@ -315,13 +323,105 @@ def _define(defs: _Defs, hint: str, body: _Node) -> _Ref:
     return _Ref(name)
 
 
-def _string(schema: Mapping[str, Any]) -> _Node:
+def _string(schema: Mapping[str, Any], defs: _Defs, bans: _Trie | None) -> _Node:
     _check_keys(schema, {"type", "minLength", "maxLength"})
     low = int(schema.get("minLength", 0))
     high = schema.get("maxLength")
     if high is not None and int(high) < low:
         raise UnsupportedSchema("maxLength is below minLength")
-    return _Seq((_Lit('"'), _Rep(_CHAR, low, None if high is None else int(high)), _Lit('"')))
+    top = None if high is None else int(high)
+    if not bans:
+        return _Seq((_Lit('"'), _Rep(_CHAR, low, top), _Lit('"')))
+    body = _unbanned(bans, 0, low, top, defs)
+    return _Seq((_Lit('"'), *(() if body is None else (body,)), _Lit('"')))
+
+
+# --- banned prefixes ------------------------------------------------------------------
+
+_BANNED: Final = "banned"
+"""A trie leaf: the text up to here is banned, and so is everything that continues it."""
+
+_Trie = dict[str, "_Trie | str"]
+
+
+def _bans(banned: Sequence[str]) -> _Trie | None:
+    """Return the trie of ``banned`` texts, lower-cased; ``None`` when there are none.
+
+    Texts holding a quote, a backslash or a control character cannot be written
+    unescaped and are left out.
+    """
+    root: _Trie = {}
+    for text in banned:
+        word = text.lower()
+        if not word or any(c in '"\\' or ord(c) < 0x20 or ord(c) == 0x7F for c in word):
+            continue
+        node = root
+        for char in word[:-1]:
+            step = node.setdefault(char, {})
+            if isinstance(step, str):
+                break  # a shorter banned text already covers this one
+            node = step
+        else:
+            node[word[-1]] = _BANNED
+    return root or None
+
+
+def _unbanned(trie: _Trie, done: int, low: int, high: int | None, defs: _Defs) -> _Node | None:
+    """Return the rest of a string after ``done`` characters that followed ``trie``'s path.
+
+    The rest either ends (once ``low`` characters are written), or takes a
+    character the trie does not continue with (then anything, up to ``high``),
+    or one it does (any case) and goes on down the trie; a banned text is never
+    completed. ``None`` means the empty rest.
+    """
+    options: list[_Node] = []
+    taken: list[str] = []
+    if high is None or done < high:
+        for char, child in sorted(trie.items()):
+            taken.append(char)
+            if isinstance(child, str):  # banned: never completed
+                continue
+            letter = _letter(char)
+            rest = _unbanned(child, done + 1, low, high, defs)
+            options.append(letter if rest is None else _Seq((letter, rest)))
+        after = _Rep(_CHAR, max(0, low - done - 1), None if high is None else high - done - 1)
+        options.append(_Seq((_other_than(taken), after)))
+    if not options:
+        return None
+    body: _Node = _Alt(tuple(options))
+    if done >= low:
+        body = _opt(body)
+    return _define(defs, "unbanned", body)
+
+
+def _letter(char: str) -> _Chars:
+    """Return a class of ``char`` in both letter cases."""
+    cases = sorted({char, char.upper(), char.lower()})
+    return _Chars(
+        "[" + "".join(_gbnf_class_char(c) for c in cases) + "]",
+        "[" + "".join(re.escape(c) for c in cases) + "]",
+    )
+
+
+def _other_than(chars: Sequence[str]) -> _Node:
+    """Return a JSON string character other than ``chars`` in any letter case."""
+    cases = sorted({c for char in chars for c in (char, char.upper(), char.lower())})
+    plain = _Chars(
+        r'[^"\\\x7F\x00-\x1F' + "".join(_gbnf_class_char(c) for c in cases) + "]",
+        r'[^"\\\x00-\x1f\x7f' + "".join(re.escape(c) for c in cases) + "]",
+    )
+    escaped = _Seq(
+        (
+            _Lit("\\"),
+            _Alt((_Chars(r'["\\/bfnrt]', r'["\\/bfnrt]'), _Seq((_Lit("u"), _Rep(_HEX, 4, 4))))),
+        )
+    )
+    return _Alt((plain, escaped))
+
+
+def _gbnf_class_char(char: str) -> str:
+    """Return ``char`` as written inside a GBNF character class."""
+    return "\\" + char if char in "[]^-\\" else char
 
 
 def _number(schema: Mapping[str, Any], *, integer: bool) -> _Node:

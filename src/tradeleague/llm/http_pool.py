@@ -11,15 +11,24 @@ call; the caller enforces deadlines with ``asyncio.timeout`` (cancelling a call
 closes its connection, since its response is still on the way).
 
 The pool opens at most ``max_connections`` connections; a call beyond that
-waits for one to come back. Idle connections are reused newest first, and one
-the server has closed is dropped before reuse. A request that finds its reused
-connection closed before any byte of a response arrived (the server's
-keep-alive timeout raced the request) is sent once more on a new connection.
+waits for one to come back. Idle connections are reused newest first.
+
+A request is written once and never again: a POST that may have reached the
+server is not resent, since the server may have acted on it (a paid model
+call, twice). So a stale connection is found before anything is written on
+it: an idle connection is reused only if the server has not closed it (the
+event loop saw no end, and the socket holds no unread end or byte, asked of
+the kernel with a zero-timeout ``poll``) and it has been idle less than
+``max_idle_s`` (4 s: under the 5 s keep-alive of uvicorn, Node and the
+``cpp-httplib`` server of llama.cpp, so the server's timer does not close it
+while the request is on its way); any other is closed and a new one opened.
+A connection that drops after the request was written is a
+``ConnectionDropped``, raised to the caller: the call fails, once.
 
 Bounds: a response body over ``max_body_bytes`` (after decompression), or
 headers over ``MAX_HEADER_BYTES``, is an ``HttpFailure``; so is a response that
 breaks HTTP. A connection that cannot be opened (refused, no such host, TLS)
-raises the ``OSError`` itself.
+raises the ``OSError`` itself: then nothing was sent.
 
 HTTP/2 is not spoken. Measured against the fake provider with a thousand
 concurrent calls, httpx (the client that offers HTTP/2, through h2) cost about
@@ -32,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
 import ssl
 import zlib
 from collections.abc import Mapping
@@ -43,13 +53,23 @@ import httptools
 
 from tradeleague.errors import ConfigError
 
-__all__ = ["MAX_BODY_BYTES", "HttpFailure", "HttpPool", "HttpResponse"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "MAX_IDLE_S",
+    "ConnectionDropped",
+    "HttpFailure",
+    "HttpPool",
+    "HttpResponse",
+]
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 """The largest response body read, in bytes (a chat completion is a few kilobytes)."""
 
 MAX_HEADER_BYTES = 64 * 1024
 """The most bytes of response headers read (names and values together)."""
+
+MAX_IDLE_S = 4.0
+"""An idle connection older than this is closed, not reused (see the module's text)."""
 
 log = logging.getLogger("tradeleague.llm.http")
 
@@ -58,8 +78,11 @@ class HttpFailure(Exception):
     """The server broke HTTP: a bad response, a body too large, or the connection dropped."""
 
 
-class _Stale(HttpFailure):
-    """The connection closed before any byte of the response arrived."""
+class ConnectionDropped(HttpFailure):
+    """The connection closed or was reset after the request was written, before the whole answer.
+
+    The request may have reached the server: it is never sent again.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +111,8 @@ class _Connection(asyncio.Protocol):
         self._headers_done = False
         self._header_bytes = 0
         self._keep_alive = False
+        self.idle_since = 0.0
+        """When the connection last went back to the pool (the event loop's clock)."""
 
     # -- asyncio.Protocol ------------------------------------------------------
 
@@ -110,13 +135,13 @@ class _Connection(asyncio.Protocol):
         waiter = self._waiter
         if waiter is None or waiter.done():
             return
+        why = f" ({exc})" if exc is not None else ""
         if self._headers_done and not self._has_length():
             self._finish(keep_alive=False)  # a body delimited by the connection's end
         elif not self._got_bytes:
-            self._fail(_Stale("the server closed the connection before answering"))
+            self._fail(ConnectionDropped(f"the server closed the connection before answering{why}"))
         else:
-            why = f" ({exc})" if exc is not None else ""
-            self._fail(HttpFailure(f"the server closed the connection mid-response{why}"))
+            self._fail(ConnectionDropped(f"the server closed the connection mid-response{why}"))
 
     # -- httptools callbacks ---------------------------------------------------
 
@@ -142,10 +167,40 @@ class _Connection(asyncio.Protocol):
 
     # -- requests --------------------------------------------------------------
 
+    def reusable(self, now: float, max_idle_s: float) -> bool:
+        """Return whether this idle connection may carry a request (see the module's text).
+
+        It must be open as far as the event loop and the kernel know: no end
+        and no byte waiting unread (an idle connection is owed nothing), and
+        idle less than ``max_idle_s``.
+        """
+        transport = self.transport
+        if self.closed or transport is None or transport.is_closing():
+            return False
+        if now - self.idle_since >= max_idle_s:
+            return False
+        sock = transport.get_extra_info("socket")
+        if sock is None:
+            return True
+        try:
+            poller = select.poll()
+            poller.register(sock.fileno(), select.POLLIN | select.POLLPRI)
+            return not poller.poll(0)
+        except (OSError, ValueError):
+            return False
+
     async def send(self, request: bytes) -> tuple[HttpResponse, bool]:
-        """Write ``request``; return the response and whether the connection can be reused."""
-        if self.transport is None:
-            raise _Stale("the connection is not open")
+        """Write ``request`` once; return the response and whether the connection can be reused.
+
+        Raises
+        ------
+        ConnectionDropped
+            If the connection ends before the whole response arrived.
+        HttpFailure
+            If the response breaks HTTP or its bounds.
+        """
+        if self.transport is None or self.transport.is_closing():
+            raise HttpFailure("the connection closed before the request was written")
         self._waiter = asyncio.get_running_loop().create_future()
         self._keep_alive = False
         self.transport.write(request)
@@ -244,6 +299,8 @@ class HttpPool:
         For ``https``: the TLS context (the system's default trust store if ``None``).
     max_body_bytes
         The largest response body accepted.
+    max_idle_s
+        How long a connection may wait idle and still be reused.
 
     Raises
     ------
@@ -259,6 +316,7 @@ class HttpPool:
         headers: Mapping[str, str] | None = None,
         ssl_context: ssl.SSLContext | None = None,
         max_body_bytes: int = MAX_BODY_BYTES,
+        max_idle_s: float = MAX_IDLE_S,
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -275,6 +333,7 @@ class HttpPool:
         self._prefix = parts.path.rstrip("/")
         self._ssl = (ssl_context or ssl.create_default_context()) if self._tls else None
         self._max_body = max_body_bytes
+        self._max_idle = max_idle_s
         try:
             fixed = b"".join(
                 _header_line(n, v) for n, v in {"Host": netloc, **dict(headers or {})}.items()
@@ -291,14 +350,21 @@ class HttpPool:
     async def post(self, path: str, body: bytes, headers: Mapping[str, str]) -> HttpResponse:
         """POST ``body`` to ``path`` (under the base URL's path); return the whole response.
 
+        The request is written once, on a connection checked just before
+        (``_Connection.reusable``) or new, and never sent again.
+
         Raises
         ------
         OSError
-            If a connection cannot be opened (its own error: refused, DNS, TLS).
+            If a connection cannot be opened (its own error: refused, DNS, TLS);
+            nothing was sent.
+        ConnectionDropped
+            If the connection ends after the request was written, before the
+            whole response (the server may have received it).
         HttpFailure
-            If the server breaks HTTP or the connection drops mid-response.
+            If the server breaks HTTP.
         ValueError
-            If a header value holds a line break.
+            If a header value holds a line break (nothing was sent).
         """
         head = b"".join(_header_line(n, v) for n, v in headers.items())
         request = b"".join(
@@ -313,37 +379,32 @@ class HttpPool:
         if log.isEnabledFor(logging.DEBUG):
             log.debug("POST %s%s (%d bytes)", self._prefix, path, len(body))
         async with self._slots:
-            for attempt in (0, 1):
-                conn = self._take_idle() if attempt == 0 else None  # a resend: a new one
-                reused = conn is not None
-                if conn is None:
-                    conn = await self._connect()
-                try:
-                    response, keep = await conn.send(request)
-                except _Stale:
-                    self._drop(conn)
-                    if reused and attempt == 0:
-                        continue  # the server's keep-alive timeout raced this request
-                    raise
-                except BaseException:  # a cancelled call's response is still on the way
-                    self._drop(conn)
-                    raise
-                if keep:
-                    conn.reset()
-                    self._idle.append(conn)
-                else:
-                    self._drop(conn)
-                if log.isEnabledFor(logging.DEBUG):
-                    log.debug("HTTP %d (%d bytes)", response.status, len(response.body))
-                return response
-        raise AssertionError("unreachable: the second attempt returns or raises")
+            conn = self._take_idle()
+            if conn is None:
+                conn = await self._connect()
+            try:  # nothing awaits between the check above and the write
+                response, keep = await conn.send(request)
+            except BaseException:  # a cancelled call's response is still on the way
+                self._drop(conn)
+                raise
+            if keep:
+                conn.reset()
+                conn.idle_since = self.loop.time()
+                self._idle.append(conn)
+            else:
+                self._drop(conn)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("HTTP %d (%d bytes)", response.status, len(response.body))
+            return response
 
     def _take_idle(self) -> _Connection | None:
+        """Return the newest idle connection that may carry a request; close the others met."""
+        now = self.loop.time()
         while self._idle:
             conn = self._idle.pop()
-            if not conn.closed:
+            if conn.reusable(now, self._max_idle):
                 return conn
-            self._open.discard(conn)
+            self._drop(conn)
         return None
 
     async def _connect(self) -> _Connection:

@@ -17,6 +17,17 @@ How a call runs
 * A request's ``json_schema`` becomes a grammar (:mod:`tradeleague.llm.grammar`)
   so the model can only write an answer of the required shape; the engine still
   validates it and never repairs it (C-6).
+* The house model answers for itself: a small model copies the placeholder of
+  the answer's example in the prompt (the weights prompt shows ``"reason": "ONE
+  SENTENCE"``, and SmolLM2 wrote exactly that in every round). The wrapper reads
+  those placeholders back out of the messages (``prompt_placeholders``) and the
+  grammar forbids a free-text field to open as one does: its first two
+  characters, in any letter case (``placeholder_openings``). Forbidding only the
+  whole placeholder is not enough: the model then writes ``ONE SENTENCAL``.
+  Its grammar also keeps its own habits (``house_schema``): free text of one
+  to ``HOUSE_TEXT_MAX_CHARS`` characters, so the answer closes before the token cap even
+  when the model rambles, and numbers of at most two decimals. The prompt is
+  sent as the format wrote it, and the answer is checked as any other.
 
 Reproducibility (C-5)
 ---------------------
@@ -42,16 +53,17 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from tradeleague.calls import Outcome
+from tradeleague.calls import Message, Outcome
 from tradeleague.errors import ConfigError
 from tradeleague.llm.grammar import UnsupportedSchema, schema_to_gbnf
 from tradeleague.llm.types import ChatRequest, ModelReply
@@ -60,11 +72,22 @@ __all__ = [
     "BUNDLED_MODEL_FILE",
     "BUNDLED_MODEL_PACKAGE",
     "HOUSE_MODEL_ENV",
+    "HOUSE_NUMBER_STEP",
+    "HOUSE_TEXT_MAX_CHARS",
     "HouseModelUnavailable",
     "LocalProvider",
     "bundled_model_path",
+    "exact_grammar",
+    "gbnf_grammar",
+    "generate",
+    "house_grammar",
+    "house_schema",
+    "load_model",
+    "placeholder_openings",
+    "prompt_placeholders",
     "request_seed",
     "resolve_model_path",
+    "schema_grammar",
 ]
 
 HOUSE_MODEL_ENV = "TRADELEAGUE_HOUSE_MODEL"
@@ -262,26 +285,222 @@ def _close_all() -> None:
             handle.close()
 
 
-def _grammar(schema: Mapping[str, Any]) -> Any:
-    """Return a cached ``LlamaGrammar`` for ``schema``.
+_PLACEHOLDER_CHARS = 80
+"""The longest example value read as a placeholder."""
+
+HOUSE_NUMBER_STEP = 0.01
+"""The house model writes numbers with at most two decimals (SmolLM2 otherwise writes
+``2.062862`` for a weight, which the weights league refuses)."""
+
+HOUSE_TEXT_MAX_CHARS = 120
+"""The most characters the house model may write in a free-text field (a reason).
+
+One sentence; short enough that a reason of digits (about a token a character)
+still closes the answer inside the demo's 200-token cap."""
+
+
+def prompt_placeholders(
+    messages: Sequence[Message], schema: Mapping[str, Any] | None
+) -> tuple[str, ...]:
+    """Return the example values the messages show for the schema's free-text fields.
+
+    For each string property without ``enum`` or ``const`` (a reason, a
+    rationale), every ``"NAME": "VALUE"`` in the messages gives VALUE, and
+    VALUE without enclosing brackets (``<one short sentence>`` gives
+    ``one short sentence`` too). These are what the house model must not
+    start such a field with.
+    """
+    names = sorted(_free_text_fields(schema)) if schema is not None else []
+    if not names:
+        return ()
+    found: set[str] = set()
+    for name in names:
+        pattern = re.compile(rf'"{re.escape(name)}"\s*:\s*"([^"\\\n]{{1,{_PLACEHOLDER_CHARS}}})"')
+        for message in messages:
+            for value in pattern.findall(message.content):
+                found.add(value)
+                bare = value.strip("<>[]{}() ")
+                if bare:
+                    found.add(bare)
+    return tuple(sorted(found))
+
+
+def _free_text_fields(schema: Mapping[str, Any]) -> set[str]:
+    out: set[str] = set()
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        for name, sub in properties.items():
+            if not isinstance(sub, Mapping):
+                continue
+            if sub.get("type") == "string" and "enum" not in sub and "const" not in sub:
+                out.add(str(name))
+            out |= _free_text_fields(sub)
+    return out
+
+
+def placeholder_openings(placeholders: Sequence[str]) -> tuple[str, ...]:
+    """Return how each placeholder opens: its first two characters (the whole, if shorter)."""
+    return tuple(sorted({p[:2] for p in placeholders if p}))
+
+
+def house_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``schema`` as the house model answers it: its own habits on top.
+
+    Every free-text field says something, in ``HOUSE_TEXT_MAX_CHARS`` at most,
+    and every number without a ``multipleOf`` has at most two decimals
+    (``HOUSE_NUMBER_STEP``).
+    Both only narrow what the model may write; the schema's own bounds stay.
+    """
+    out = dict(schema)
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        out["properties"] = {
+            name: house_schema(sub) if isinstance(sub, Mapping) else sub
+            for name, sub in properties.items()
+        }
+    if out.get("type") == "number" and "multipleOf" not in out:
+        out["multipleOf"] = HOUSE_NUMBER_STEP
+    if out.get("type") == "string" and "enum" not in out and "const" not in out:
+        limit = out.get("maxLength")
+        cap = HOUSE_TEXT_MAX_CHARS if limit is None else min(int(limit), HOUSE_TEXT_MAX_CHARS)
+        low = max(1, int(out.get("minLength", 0)))
+        out["minLength"] = low
+        out["maxLength"] = max(cap, low)
+    return out
+
+
+def house_grammar(schema: Mapping[str, Any], messages: Sequence[Message] = ()) -> str:
+    """Return the GBNF the house model answers ``schema`` under, after ``messages``.
+
+    The schema's free text is bounded (``house_schema``) and may not open as the
+    messages' placeholders do (``placeholder_openings``).
+
+    Raises
+    ------
+    UnsupportedSchema
+        If the schema is outside :mod:`tradeleague.llm.grammar`'s subset.
+    """
+    banned = placeholder_openings(prompt_placeholders(messages, schema))
+    return schema_to_gbnf(house_schema(schema), banned=banned)
+
+
+def _grammar(schema: Mapping[str, Any], messages: Sequence[Message] = ()) -> Any:
+    """Return a cached ``LlamaGrammar`` for ``schema`` after ``messages`` (``house_grammar``).
 
     Schemas outside :mod:`tradeleague.llm.grammar`'s subset fall back to
-    llama.cpp's own converter, which ignores ``minimum``/``maximum``.
+    llama.cpp's own converter, which ignores ``minimum``/``maximum`` (and the bans).
     """
     from llama_cpp.llama_grammar import LlamaGrammar
 
-    key = json.dumps(schema, sort_keys=True, default=str)
+    try:
+        text: str | None = house_grammar(schema, messages)
+    except UnsupportedSchema:
+        text = None
+    key = text if text is not None else json.dumps(schema, sort_keys=True, default=str)
     with _GRAMMARS_LOCK:
         grammar = _GRAMMARS.get(key)
         if grammar is None:
-            try:
-                grammar = LlamaGrammar.from_string(schema_to_gbnf(schema), verbose=False)
-            except UnsupportedSchema:
+            if text is not None:
+                grammar = LlamaGrammar.from_string(text, verbose=False)
+            else:
                 grammar = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
             if len(_GRAMMARS) >= _GRAMMAR_CACHE_SIZE:
                 _GRAMMARS.pop(next(iter(_GRAMMARS)))
             _GRAMMARS[key] = grammar
         return grammar
+
+
+def load_model(path: Path, n_ctx: int = 4096, n_threads: int | None = None) -> Any:
+    """Return the loaded model of ``path`` (loaded once per process, extra buffer types off).
+
+    Raises
+    ------
+    HouseModelUnavailable
+        If llama-cpp-python is not installed.
+    """
+    return _load(path, n_ctx, n_threads or _default_threads())
+
+
+def gbnf_grammar(text: str, model: Any) -> Any:
+    """Return a cached ``LlamaGrammar`` parsed from GBNF ``text``, checked against ``model``.
+
+    ``LlamaGrammar.from_string`` does not parse; a grammar llama.cpp cannot parse
+    would only fail when sampling starts, and take the process down with it. So
+    the text is parsed here first, with the model's vocabulary.
+
+    Raises
+    ------
+    ValueError
+        If llama.cpp cannot parse it.
+    """
+    import llama_cpp
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    with model.lock:
+        sampler = llama_cpp.llama_sampler_init_grammar(
+            model.llama._model.vocab, text.encode("utf-8"), b"root"
+        )
+        if not sampler:
+            raise ValueError("the grammar does not parse as GBNF with a 'root' rule")
+        llama_cpp.llama_sampler_free(sampler)
+
+    with _GRAMMARS_LOCK:
+        grammar = _GRAMMARS.get(text)
+        if grammar is None:
+            grammar = LlamaGrammar.from_string(text, verbose=False)
+            if len(_GRAMMARS) >= _GRAMMAR_CACHE_SIZE:
+                _GRAMMARS.pop(next(iter(_GRAMMARS)))
+            _GRAMMARS[text] = grammar
+        return grammar
+
+
+def exact_grammar(schema: Mapping[str, Any]) -> Any:
+    """Return a cached ``LlamaGrammar`` of exactly ``schema`` (no house habits)."""
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    try:
+        text = schema_to_gbnf(schema)
+    except UnsupportedSchema:
+        return LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+    with _GRAMMARS_LOCK:
+        grammar = _GRAMMARS.get(text)
+        if grammar is None:
+            grammar = LlamaGrammar.from_string(text, verbose=False)
+            if len(_GRAMMARS) >= _GRAMMAR_CACHE_SIZE:
+                _GRAMMARS.pop(next(iter(_GRAMMARS)))
+            _GRAMMARS[text] = grammar
+        return grammar
+
+
+def schema_grammar(schema: Mapping[str, Any], messages: Sequence[Message] = ()) -> Any:
+    """Return the cached ``LlamaGrammar`` the house model answers ``schema`` under."""
+    return _grammar(schema, messages)
+
+
+def generate(
+    model: Any,
+    messages: list[dict[str, str]],
+    *,
+    temperature: float,
+    max_tokens: int,
+    seed: int,
+    grammar: Any = None,
+) -> dict[str, Any]:
+    """Run one chat completion on ``model`` (from ``load_model``); blocking, serialised.
+
+    The context's cache is cleared first, so no earlier call can influence this
+    one (C-5). Returns llama.cpp's chat-completions result.
+    """
+    with model.lock:
+        model.llama.reset()
+        result: dict[str, Any] = model.llama.create_chat_completion(
+            messages=messages,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            seed=seed,
+            grammar=grammar,
+        )
+    return result
 
 
 class LocalProvider:
@@ -346,17 +565,18 @@ class LocalProvider:
     def _complete_blocking(self, request: ChatRequest, started: float) -> ModelReply:
         path = resolve_model_path(self._model_path)
         model = _load(path, self._n_ctx, self._n_threads)
-        grammar = None if request.json_schema is None else _grammar(request.json_schema)
-        messages = [{"role": m.role, "content": m.content} for m in request.messages]
-        with model.lock:
-            model.llama.reset()
-            result = model.llama.create_chat_completion(
-                messages=messages,
-                temperature=request.params.temperature,
-                max_tokens=request.params.max_tokens,
-                seed=request_seed(request, self._base_seed),
-                grammar=grammar,
-            )
+        schema = request.json_schema
+        grammar = None
+        if schema is not None:
+            grammar = _grammar(schema, request.messages)
+        result = generate(
+            model,
+            [{"role": m.role, "content": m.content} for m in request.messages],
+            temperature=request.params.temperature,
+            max_tokens=request.params.max_tokens,
+            seed=request_seed(request, self._base_seed),
+            grammar=grammar,
+        )
         choice = result["choices"][0]
         usage = result.get("usage") or {}
         return ModelReply(

@@ -1,8 +1,10 @@
 """One provider class for every OpenAI-compatible endpoint, over a lean pooled HTTP client.
 
 Each request is a plain chat-completions request: the round's temperature and
-output-token cap, the preset's reasoning switch as extra body fields, an
-optional JSON schema as ``response_format`` and optional tools; a tool step's
+output-token cap, the preset's reasoning switch as extra body fields, the
+answer's JSON schema (when the agent asks for structured output) in the
+endpoint's dialect (``dialects.output_fields``: ``response_format``,
+``guided_json``, ``grammar``...) and optional tools; a tool step's
 messages go out natively (an ``assistant`` message with ``tool_calls``, then
 one ``tool`` message per call with its ``tool_call_id``). ``request_body``
 returns the body exactly. The body is written as JSON directly and posted
@@ -29,9 +31,22 @@ HTTP 404; HTTP 400/422 naming the model   ``model_not_found``
 HTTP 429                                  ``rate_limited``
 HTTP 408; the client's own timeout        ``timeout``
 HTTP 5xx, other 4xx, connection refused,  ``provider_error``
-a body that is not JSON, no choices
+a connection reset, a body that is not
+JSON, no choices
 no key in the preset's variable           ``key_unreadable``
 ========================================  ===================
+
+The error text of a ``provider_error`` says which: ``connection failed: ...``
+when no connection could be made (nothing was sent); ``connection reset: ...``
+when the connection dropped after the request was written (it may have been
+received, so it is never sent again); ``bad response: ...`` when the server
+broke HTTP; and, for an HTTP error to a request with structured output whose
+message names it, ``output_unsupported: ... (HTTP 500: <the provider's message>)``
+(``dialects.refused_output``).
+
+Keys: the call's own key when the agent passes one; else the preset's variable
+when it names one (a missing value is ``key_unreadable``); else no
+``Authorization`` header at all.
 
 Error texts and snippets of unreadable bodies are recorded with the key that
 was sent, and anything else that looks like a secret, replaced by
@@ -59,7 +74,14 @@ from importlib import metadata
 from typing import Any
 
 from tradeleague.calls import Message, Outcome
-from tradeleague.llm.http_pool import HttpFailure, HttpPool, HttpResponse
+from tradeleague.llm.dialects import OUTPUT_UNSUPPORTED, output_fields, refused_output
+from tradeleague.llm.http_pool import (
+    MAX_IDLE_S,
+    ConnectionDropped,
+    HttpFailure,
+    HttpPool,
+    HttpResponse,
+)
 from tradeleague.llm.presets import ProviderPreset
 from tradeleague.llm.redact import redact_secrets, reply_without_key
 from tradeleague.llm.types import (
@@ -84,9 +106,6 @@ ERROR_TEXT_LIMIT = 2000
 
 _SCAN_LIMIT = 4 * ERROR_TEXT_LIMIT
 """How much of an error body is read before redaction, so no cut splits a secret."""
-
-NO_KEY = "no-key"
-"""The bearer sent to keyless servers (never fall back to ``OPENAI_API_KEY``)."""
 
 CLIENT_TIMEOUT_SLACK_S = 1.0
 """The client's own timeout exceeds the round's by this much: the gateway's deadline rules."""
@@ -119,6 +138,9 @@ class OpenAICompatProvider:
     max_connections
         The HTTP connection pool size; keep it at least the gateway's
         concurrency limit for this provider, or calls queue inside the client.
+    max_idle_s
+        How long a pooled connection may wait idle and still be reused
+        (``http_pool.MAX_IDLE_S`` by default).
     environ
         Where to read the key variable (the process environment by default).
     """
@@ -129,10 +151,12 @@ class OpenAICompatProvider:
         *,
         max_connections: int = 256,
         environ: Mapping[str, str] | None = None,
+        max_idle_s: float = MAX_IDLE_S,
     ) -> None:
         self.name = preset.name
         self.preset = preset
         self.max_connections = max_connections
+        self._max_idle = max_idle_s
         self._environ = os.environ if environ is None else environ
         self._extra = (
             json.loads(json.dumps(preset.reasoning_on)),
@@ -147,6 +171,7 @@ class OpenAICompatProvider:
         }
         self._pool: HttpPool | None = None
         self._messages_json: tuple[tuple[Message, ...], str] | None = None
+        self._output: tuple[object, str, dict[str, Any]] | None = None
 
     @property
     def pool(self) -> HttpPool | None:
@@ -191,25 +216,38 @@ class OpenAICompatProvider:
             self.preset.max_tokens_field: params.max_tokens,
         }
         if request.json_schema is not None:
-            body["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": "answer",
-                    "schema": dict(request.json_schema),
-                    "strict": True,
-                },
-            }
+            body.update(self._output_fields(request))
         if request.tools:
             body["tools"] = [dict(t) for t in request.tools]
         if extra:
             body.update(json.loads(json.dumps(extra)))
         return body
 
-    def _key(self, api_key: str | None) -> str | ModelReply:
+    def _output_fields(self, request: ChatRequest) -> dict[str, Any]:
+        """Return the structured-output fields of ``request`` in this endpoint's dialect.
+
+        A round hands every agent the same schema object: the fields are built
+        once for it (a grammar of a large universe takes milliseconds) and
+        copied for each request.
+
+        Raises
+        ------
+        ValueError
+            If the dialect does not speak the output, or the schema cannot be a grammar.
+        """
+        schema = request.json_schema or {}
+        cached = self._output
+        if cached is None or cached[0] is not schema or cached[1] != request.output:
+            fields = output_fields(self.preset.dialect, request.output, schema)
+            cached = self._output = (schema, request.output, fields)
+        fields = cached[2]
+        return json.loads(json.dumps(fields)) if fields else {}
+
+    def _key(self, api_key: str | None) -> str | ModelReply | None:
         if api_key is not None:
             return api_key
         if self.preset.key_env is None:
-            return NO_KEY
+            return None
         key = self._environ.get(self.preset.key_env, "").strip()
         if not key:
             return ModelReply(
@@ -227,6 +265,7 @@ class OpenAICompatProvider:
                 max_connections=self.max_connections,
                 headers=self._headers,
                 ssl_context=_ssl_context(),
+                max_idle_s=self._max_idle,
             )
         return pool
 
@@ -238,8 +277,13 @@ class OpenAICompatProvider:
         loop = asyncio.get_running_loop()
         started = loop.time()
         pool = self._pool_of(loop)
-        payload = self.wire_body(request)
-        post = pool.post("/chat/completions", payload, {"Authorization": f"Bearer {key}"})
+        try:
+            payload = self.wire_body(request)
+        except ValueError as exc:  # an output the dialect cannot send: nothing is sent
+            error = f"{OUTPUT_UNSUPPORTED}: {exc}"
+            return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
+        auth = {} if key is None else {"Authorization": f"Bearer {key}"}
+        post = pool.post("/chat/completions", payload, auth)
         try:
             if UNDER_GATEWAY_DEADLINE.get():  # the gateway's deadline always ends it first
                 response = await post
@@ -249,15 +293,16 @@ class OpenAICompatProvider:
         except TimeoutError:
             return _fault(Outcome.TIMEOUT, None, "the client timed out", started, key)
         except (OSError, HttpFailure) as exc:
-            return _fault(Outcome.PROVIDER_ERROR, None, _connection_error(exc), started, key)
+            reply = _fault(Outcome.PROVIDER_ERROR, None, _connection_error(exc), started, key)
+            return replace(reply, maybe_received=isinstance(exc, ConnectionDropped))
         except ValueError:  # a key that cannot be sent as a header: never quoted
             error = "connection failed: the key holds a line break or NUL"
             return _fault(Outcome.PROVIDER_ERROR, None, error, started, key)
         if not 200 <= response.status < 300:
-            return _status_fault(response, started, key)
+            return _status_fault(response, started, key, request)
         reply = _parse_completion(response.body, response.status, loop.time() - started, key)
         # a model led to echo the key it was called with publishes none of it (C-9)
-        return reply if key == NO_KEY else reply_without_key(reply, key)
+        return reply_without_key(reply, key)
 
     async def aclose(self) -> None:
         """Close the HTTP connections (of the running loop's pool)."""
@@ -292,18 +337,47 @@ def _user_agent() -> str:
 
 
 def _connection_error(exc: BaseException) -> str:
-    """Return ``connection failed: <what happened> (<its type>)``, e.g. a refused connection."""
+    """Return what went wrong with the connection, in words a user can act on.
+
+    ``connection failed: <what happened> (<its type>)`` when no connection could
+    be made (refused, no such host, TLS: nothing was sent); ``connection reset:
+    ...`` when the server reset it, while connecting (nothing was sent) or after
+    the request was written (it may have been received); ``bad response: ...``
+    when the server broke HTTP. No class of this package is named.
+    """
+    if isinstance(exc, ConnectionDropped):
+        return (
+            f"connection reset: {exc}; the request may have reached the server, "
+            "so it was not sent again"
+        )
+    if isinstance(exc, HttpFailure):
+        return f"bad response: {exc}"
     text = str(exc).strip() or type(exc).__name__
+    if isinstance(exc, ConnectionResetError | ConnectionAbortedError):  # while connecting
+        return f"connection reset: {text} ({type(exc).__name__}), before the request was sent"
     return f"connection failed: {text} ({type(exc).__name__})"
 
 
-def _status_fault(response: HttpResponse, started: float, key: str) -> ModelReply:
-    """Return the reply to an HTTP error status, its message read as OpenAI's client reads it."""
+def _status_fault(
+    response: HttpResponse, started: float, key: str | None, request: ChatRequest
+) -> ModelReply:
+    """Return the reply to an HTTP error status, its message read as OpenAI's client reads it.
+
+    A request with structured output that the provider refused because of it
+    names the fault ``output_unsupported`` beside the provider's own message.
+    """
     text = _text(response)
     message = _error_message(_error_body(text), text)
     outcome = outcome_for_status(response.status, message)
     wait = retry_after(response.headers)
     error = f"HTTP {response.status}: {message}"
+    if (
+        request.json_schema is not None
+        and outcome is Outcome.PROVIDER_ERROR
+        and refused_output(response.status, message)
+    ):
+        refused = f"{OUTPUT_UNSUPPORTED}: the provider refused output={request.output}"
+        error = f"{refused} ({error})"
     if wait is not None:
         error = f"{error} (retry after {wait:g} s)"
     reply = _fault(outcome, response.status, error, started, key)
@@ -384,7 +458,7 @@ def retry_after(headers: Mapping[str, str], *, now: datetime | None = None) -> f
     return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
-def _parse_completion(content: bytes, status: int, latency: float, key: str) -> ModelReply:
+def _parse_completion(content: bytes, status: int, latency: float, key: str | None) -> ModelReply:
     """Read a chat-completions body; the text is kept exactly as received (C-4).
 
     A body that cannot be read is a ``provider_error`` whose error text quotes
@@ -428,7 +502,7 @@ def _count(value: object) -> int | None:
 
 
 def _fault(
-    outcome: Outcome, status: int | None, error: str, started: float, key: str
+    outcome: Outcome, status: int | None, error: str, started: float, key: str | None
 ) -> ModelReply:
     """Return a fault's reply; its error text is redacted (C-9), then cut to the limit."""
     latency = asyncio.get_running_loop().time() - started

@@ -19,19 +19,31 @@ Reasoning off, per preset (``reasoning_off``):
 - ``vllm`` and ``llamacpp``: ``{"chat_template_kwargs": {"enable_thinking":
   false}}``, the switch hybrid-thinking chat templates (Qwen3 and kin) read.
 
-Any other endpoint is a ``custom_preset``.
+Structured output, per preset (``dialect`` and ``default_output``; the body
+fields are in :mod:`tradeleague.llm.dialects`): ``openai`` and ``openrouter``
+speak OpenAI's ``response_format`` (``json_schema``, strict, by default; OpenRouter
+passes it to models that take it and drops it for the others); ``llamacpp``
+sends ``json_object`` with the schema, which both llama.cpp's server and
+llama-cpp-python's enforce; ``vllm`` sends ``guided_json``; ``ollama`` sends the
+schema in ``response_format``, which its OpenAI-compatible endpoint passes on as
+its ``format``.
+
+Any other endpoint is a ``custom_preset``: OpenAI's dialect, and plain text
+unless an agent asks for more (``output=``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from tradeleague.errors import ConfigError
+from tradeleague.llm.dialects import SUPPORTED, Dialect, Output
 
-__all__ = ["PRESETS", "ProviderPreset", "custom_preset", "preset"]
+__all__ = ["PRESETS", "ProviderPreset", "custom_preset", "origin", "preset"]
 
 MaxTokensField = Literal["max_tokens", "max_completion_tokens"]
 
@@ -48,14 +60,18 @@ class ProviderPreset:
         The chat-completions base URL (ending in ``/v1`` or the provider's
         equivalent).
     key_env
-        The environment variable holding the key; ``None`` for servers that need
-        no key (a placeholder key is sent).
+        The environment variable holding the key, sent only to this base URL;
+        ``None`` for servers that need no key (no ``Authorization`` header is sent).
     max_tokens_field
         The body field for the output-token cap.
     reasoning_off, reasoning_on
         Extra body fields sent when ``CallParams.reasoning`` is false / true.
     headers
         Extra HTTP headers sent with every request.
+    dialect
+        How the endpoint spells structured output (``tradeleague.llm.dialects``).
+    default_output
+        The structured output an agent on this endpoint asks for unless it names one.
     """
 
     name: str
@@ -65,6 +81,8 @@ class ProviderPreset:
     reasoning_off: Mapping[str, Any] = field(default_factory=dict)
     reasoning_on: Mapping[str, Any] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
+    dialect: Dialect = "openai"
+    default_output: Output = "text"
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -73,17 +91,33 @@ class ProviderPreset:
             raise ConfigError(
                 f"provider {self.name!r}: base URL must be http(s), got {self.base_url!r}"
             )
+        if self.dialect not in SUPPORTED:
+            raise ConfigError(f"provider {self.name!r}: unknown dialect {self.dialect!r}")
+        if self.default_output not in SUPPORTED[self.dialect]:
+            raise ConfigError(
+                f"provider {self.name!r}: the {self.dialect} dialect cannot send "
+                f"output={self.default_output}"
+            )
 
-    def with_base_url(self, base_url: str) -> ProviderPreset:
-        """Return this preset pointed at another base URL (a self-hosted server, a fake)."""
-        return ProviderPreset(
-            name=self.name,
+    def with_base_url(
+        self, base_url: str, *, name: str | None = None, keep_key: bool = True
+    ) -> ProviderPreset:
+        """Return this preset pointed at another base URL (a self-hosted server, a fake).
+
+        Parameters
+        ----------
+        base_url
+            The other endpoint.
+        name
+            The copy's provider name (this preset's by default).
+        keep_key
+            Keep this preset's key variable; false: the copy sends no key of its own.
+        """
+        return replace(
+            self,
+            name=self.name if name is None else name,
             base_url=base_url,
-            key_env=self.key_env,
-            max_tokens_field=self.max_tokens_field,
-            reasoning_off=self.reasoning_off,
-            reasoning_on=self.reasoning_on,
-            headers=self.headers,
+            key_env=self.key_env if keep_key else None,
         )
 
 
@@ -100,12 +134,14 @@ PRESETS: Mapping[str, ProviderPreset] = MappingProxyType(
                 key_env="OPENROUTER_API_KEY",
                 reasoning_off={"reasoning": {"enabled": False}},
                 reasoning_on={"reasoning": {"enabled": True}},
+                default_output="json_schema",
             ),
             ProviderPreset(
                 name="openai",
                 base_url="https://api.openai.com/v1",
                 key_env="OPENAI_API_KEY",
                 max_tokens_field="max_completion_tokens",
+                default_output="json_schema",
             ),
             ProviderPreset(
                 name="ollama",
@@ -113,6 +149,8 @@ PRESETS: Mapping[str, ProviderPreset] = MappingProxyType(
                 key_env=None,
                 reasoning_off={"reasoning_effort": "none"},
                 reasoning_on={"reasoning_effort": "medium"},
+                dialect="ollama",
+                default_output="json_schema",
             ),
             ProviderPreset(
                 name="vllm",
@@ -120,6 +158,8 @@ PRESETS: Mapping[str, ProviderPreset] = MappingProxyType(
                 key_env=None,
                 reasoning_off=_THINKING_OFF,
                 reasoning_on=_THINKING_ON,
+                dialect="vllm",
+                default_output="json_schema",
             ),
             ProviderPreset(
                 name="llamacpp",
@@ -127,6 +167,8 @@ PRESETS: Mapping[str, ProviderPreset] = MappingProxyType(
                 key_env=None,
                 reasoning_off=_THINKING_OFF,
                 reasoning_on=_THINKING_ON,
+                dialect="llamacpp",
+                default_output="json_schema",
             ),
         )
     }
@@ -157,11 +199,13 @@ def custom_preset(
     max_tokens_field: MaxTokensField = "max_tokens",
     reasoning_off: Mapping[str, Any] | None = None,
     reasoning_on: Mapping[str, Any] | None = None,
+    dialect: Dialect = "openai",
+    default_output: Output = "text",
 ) -> ProviderPreset:
     """Return a preset for any other OpenAI-compatible endpoint.
 
-    The keyless presets (``ollama``, ``vllm``, ``llamacpp``) still take a key
-    passed explicitly with each call, for a server started with ``--api-key``.
+    With no ``key_env`` no key is sent (no ``Authorization`` header); a key
+    passed explicitly with a call is sent, for a server started with ``--api-key``.
     """
     return ProviderPreset(
         name=name,
@@ -170,4 +214,21 @@ def custom_preset(
         max_tokens_field=max_tokens_field,
         reasoning_off=dict(reasoning_off or {}),
         reasoning_on=dict(reasoning_on or {}),
+        dialect=dialect,
+        default_output=default_output,
     )
+
+
+def origin(url: str) -> tuple[str, str, int]:
+    """Return the origin of an http(s) URL: scheme, host (lower case) and port.
+
+    A preset's key is sent only to its own origin.
+    """
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, host, port or (443 if scheme == "https" else 80)

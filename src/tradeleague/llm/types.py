@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.untrusted import bounded_int, clean_text, clean_value
@@ -25,12 +25,17 @@ from a later moment) can then never fire first, so a provider may skip
 setting it: one timer less per call.
 """
 
+StructuredOutput = Literal["json_schema", "json_object", "grammar"]
+"""The outputs a request with a schema may ask for (``tradeleague.llm.dialects.Output``
+without ``text``: a request in plain text carries no schema)."""
+
 __all__ = [
     "MAX_TOKENS_COUNTED",
     "UNDER_GATEWAY_DEADLINE",
     "ChatRequest",
     "ModelReply",
     "Provider",
+    "StructuredOutput",
 ]
 
 
@@ -42,7 +47,13 @@ class ChatRequest:
     messages: tuple[Message, ...]
     params: CallParams
     json_schema: Mapping[str, Any] | None = None
-    """An optional schema the answer must follow (used to constrain the house model)."""
+    """The answer's JSON schema, from the round, when the agent asks the provider to enforce it.
+
+    The house model turns it into a grammar; an OpenAI-compatible endpoint sends
+    it in its own dialect, as ``output`` says (``tradeleague.llm.dialects``).
+    """
+    output: StructuredOutput = "json_schema"
+    """How the provider is asked to enforce ``json_schema`` (ignored without one)."""
     tools: tuple[Mapping[str, Any], ...] = ()
     """Tool definitions in the chat-completions ``tools`` format (T-AGT-2)."""
 
@@ -64,6 +75,9 @@ class ModelReply:
     """Why the model stopped (``stop``, ``length``, ``tool_calls``...), where reported."""
     retry_after_s: float | None = None
     """How long the provider asked us to wait before retrying (HTTP ``Retry-After``)."""
+    maybe_received: bool = False
+    """The request was written and the connection dropped before the answer: the provider
+    may have received it (and be billing it), so the gateway never sends it again."""
 
     def __post_init__(self) -> None:
         """Make what the provider sent storable: texts encodable, counts bounded."""

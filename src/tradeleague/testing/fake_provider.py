@@ -53,6 +53,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from tradeleague.calls import Message
+from tradeleague.llm.dialects import DIALECTS, Dialect
+from tradeleague.testing.fake_dialects import dialect_refusal
 from tradeleague.testing.fake_script import (
     HTTP_FAULTS,
     KEY_ECHO_FAULTS,
@@ -126,6 +128,10 @@ class FakeProvider:
     http
         The server's HTTP parser: ``h11`` (pure Python, the default) or
         ``httptools`` (C, several times less CPU per request, for benchmarks).
+    dialect
+        When set, play a server of that kind: structured output in any other
+        dialect's fields gets the error such a server answers with
+        (``fake_dialects.dialect_refusal``); by default every field is accepted.
     """
 
     def __init__(
@@ -136,8 +142,10 @@ class FakeProvider:
         port: int = 0,
         require_key: str | None = None,
         http: Literal["h11", "httptools"] = "h11",
+        dialect: Dialect | None = None,
     ) -> None:
         script = script or Script()
+        self._dialect = dialect
         self._http = http
         self._lock = threading.Lock()
         self._fixed: dict[str, Behaviour] = dict(script.models)
@@ -344,6 +352,10 @@ class FakeProvider:
             f"Bearer {self._require_key}"
         ):
             return _error(401, "invalid_api_key", "Incorrect API key provided.")
+        if self._dialect is not None:
+            refusal = dialect_refusal(self._dialect, body)
+            if refusal is not None:
+                return _error(refusal[0], "unsupported_output", refusal[1])
         with self._lock:
             raw = self._raw.get(received.model)
         if raw is not None:
@@ -462,10 +474,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--http", choices=["h11", "httptools"], default="h11", help="the server's HTTP parser"
     )
+    parser.add_argument(
+        "--dialect", choices=DIALECTS, default=None, help="accept only this structured output"
+    )
     args = parser.parse_args(argv)
     script = Script.from_file(args.script) if args.script else Script(default=Behaviour())
     FakeProvider(
-        script, host=args.host, port=args.port, require_key=args.require_key, http=args.http
+        script,
+        host=args.host,
+        port=args.port,
+        require_key=args.require_key,
+        http=args.http,
+        dialect=args.dialect,
     ).serve_forever()
     return 0
 
