@@ -46,6 +46,10 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
         "serve": [["serve", "--port", "eighty"], ["serve", "--config", "/nonexistent/l.toml"]],
         "limits": [["limits", "nosuch"]],
         "formats": [["formats", "--jsn"], ["formats", "weights"]],
+        "model serve": [
+            ["model", "serve", "--port", "eighty"],
+            ["model", "serve", "--model", "/nonexistent/x.gguf"],
+        ],
         "log": [["log", "--season", "s1"], ["log"]],
         "data inspect": [["data", "inspect", "/nonexistent/bars"]],
         "stats luck": [["stats", "luck", "--hit-rate", "200", "--trades", "10"]],
