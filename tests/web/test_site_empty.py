@@ -64,3 +64,24 @@ def test_a_page_for_an_unknown_id_is_a_404_page_not_json(client: TestClient) -> 
         assert page.headers["content-type"].startswith("text/html"), path
         assert f"<p>There is nothing here. {reason}</p>" in page.text, path
         assert '<a href="/">Back to the formats</a>' in page.text, path
+
+
+def test_an_unknown_path_is_the_404_page_for_a_browser_and_json_for_a_program(
+    client: TestClient,
+) -> None:
+    browser = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    page = client.get("/about", headers=browser)
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert "<p>There is nothing here. No page at /about.</p>" in page.text
+    assert 'href="/weights"' in page.text  # the site's navigation
+    for path in ("/api/v1/nope", "/mcp/nope", "/openapi.json/x"):
+        asked = client.get(path, headers=browser)
+        assert asked.status_code == 404, path
+        assert asked.json()["error"]["code"] == "not_found", path
+    program = client.get("/about", headers={"accept": "application/json"})
+    assert program.status_code == 404
+    assert program.json()["error"]["code"] == "not_found"
+    hostile = client.get("/" + "<b>" * 300, headers=browser)
+    assert hostile.status_code == 404
+    assert "<b>" not in hostile.text

@@ -15,6 +15,7 @@ from tradeleague.errors import ServiceError, StoreError
 
 __all__ = [
     "error_response",
+    "http_error_response",
     "install_error_handlers",
     "service_error_response",
     "store_error_response",
@@ -87,11 +88,16 @@ async def _validation(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", "; ".join(problems) + "." + hint)
 
 
+def http_error_response(exc: HTTPException) -> JSONResponse:
+    """Return the JSON error response of an HTTP error (an unknown path, a wrong method)."""
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+
+
 async def _http(request: Request, exc: Exception) -> JSONResponse:
     if not isinstance(exc, HTTPException):
         raise exc
-    code = _HTTP_CODES.get(exc.status_code, "http_error")
-    return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+    return http_error_response(exc)
 
 
 async def _store(request: Request, exc: Exception) -> JSONResponse:

@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException
 from starlette.routing import Route
 
 from tradeleague import DISCLAIMER, __version__
@@ -25,6 +27,7 @@ from tradeleague.api.account.plugin import AccountPart, OwnerDesk
 from tradeleague.api.account.routes import install_accounts
 from tradeleague.api.account.setup import AccountSettings, build_accounts
 from tradeleague.api.app import new_app
+from tradeleague.api.errors import http_error_response
 from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
 from tradeleague.errors import ConfigError
@@ -107,6 +110,7 @@ def create_site(
     _mount_mcp(app, service)
     install_pages(app, pages, shown)
     install_account_pages(app, pages, built)
+    _pages_for_browsers(app, pages)
     app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
 
     @app.get("/api/v1", tags=["public"])
@@ -144,6 +148,32 @@ def _board(key: str, paths: tuple[str, ...]) -> str:
     if not paths:
         raise ConfigError(f"the format {key!r} has a site part but names no page")
     return paths[0]
+
+
+_MACHINE_PATHS = ("/api/", "/mcp", "/openapi.json", "/metrics", "/healthz")
+"""Paths that answer programs: their 404 stays the JSON error body whoever asks."""
+
+
+def _wants_page(request: Request) -> bool:
+    """Return whether a 404 of ``request`` is answered with the site's page (a browser asked)."""
+    path = request.url.path
+    if path == "/api" or path.startswith(_MACHINE_PATHS):
+        return False
+    accept = request.headers.get("accept", "").lower()
+    return "text/html" in accept and "application/json" not in accept
+
+
+def _pages_for_browsers(app: FastAPI, pages: Pages) -> None:
+    """Answer a browser's unknown path with the 404 page and its navigation, others with JSON."""
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        if not isinstance(exc, HTTPException):
+            raise exc
+        if exc.status_code == 404 and _wants_page(request):
+            return pages.missing(f"no page at {request.url.path[:200]}")
+        return http_error_response(exc)
+
+    app.add_exception_handler(HTTPException, not_found)
 
 
 def _mount_mcp(app: FastAPI, service: AccountHost) -> None:
