@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from tradeleague.stats import expected_top_hit_rate, luckiest_of_n, paired_bootstrap
+from tradeleague.stats import Resampling, expected_top_hit_rate, luckiest_of_n, paired_bootstrap
 
 
 def test_same_seed_same_answer() -> None:
@@ -123,3 +123,60 @@ def test_luckiest_rises_with_n_and_refuses_bad_pools() -> None:
         luckiest_of_n([], agents=2, steps=3, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="simulations"):
         luckiest_of_n([0.1], agents=2, steps=3, rng=np.random.default_rng(0), simulations=1)
+
+
+@pytest.mark.parametrize("block_length", [1, 3])
+def test_a_shared_resampling_is_the_same_test_as_a_bootstrap_of_its_own(block_length: int) -> None:
+    """ST-2: the resamples drawn once for a table are those a lone test draws from that seed.
+
+    Each resample of `Resampling` is the same draw of steps as `paired_bootstrap`'s
+    from the same generator; only the order of the floating-point sums differs.
+    """
+    data = np.random.default_rng(11)
+    agent = data.normal(0.001, 0.01, 40).tolist()
+    bench = data.normal(0.0, 0.01, 40).tolist()
+    alone = paired_bootstrap(
+        agent, bench, rng=np.random.default_rng(5), resamples=3000, block_length=block_length
+    )
+    shared = Resampling(
+        40, rng=np.random.default_rng(5), resamples=3000, block_length=block_length
+    ).compare(agent, bench)
+    assert alone is not None
+    assert shared.steps == alone.steps == 40
+    assert shared.resamples == 3000
+    assert shared.block_length == block_length
+    assert shared.mean_difference == pytest.approx(alone.mean_difference, rel=1e-12)
+    assert shared.ci_low == pytest.approx(alone.ci_low, rel=1e-9)
+    assert shared.ci_high == pytest.approx(alone.ci_high, rel=1e-9)
+    assert shared.p_value == pytest.approx(alone.p_value, abs=2 / 3001)
+
+
+def test_one_resampling_serves_many_agents_each_as_if_alone() -> None:
+    """ST-2: a test read off a shared resampling does not depend on the other tests."""
+    data = np.random.default_rng(12)
+    series = [data.normal(0.0005 * i, 0.01, 25).tolist() for i in range(4)]
+    zeros = [0.0] * 25
+    shared = Resampling(25, rng=np.random.default_rng(9))
+    together = [shared.compare(s, zeros) for s in series]
+    for s, seen in zip(series, together, strict=True):
+        fresh = Resampling(25, rng=np.random.default_rng(9))
+        assert fresh.compare(s, zeros) == seen
+    assert together[3].p_value < together[0].p_value  # a larger edge is less likely luck
+
+
+def test_a_resampling_refuses_what_it_cannot_test() -> None:
+    """ST-2: too few steps, series of another length and bad parameters are refused."""
+    rng = np.random.default_rng(1)
+    with pytest.raises(ValueError, match="two or more steps"):
+        Resampling(1, rng=rng)
+    with pytest.raises(ValueError, match="resamples"):
+        Resampling(5, rng=rng, resamples=0)
+    with pytest.raises(ValueError, match="block_length"):
+        Resampling(5, rng=rng, block_length=6)
+    five = Resampling(5, rng=rng, resamples=100)
+    with pytest.raises(ValueError, match="of 5 steps, the series of 4"):
+        five.compare([0.0] * 4, [0.0] * 4)
+    with pytest.raises(ValueError, match="finite"):
+        five.compare([0.0, 0.0, 0.0, 0.0, math.nan], [0.0] * 5)
+    with pytest.raises(ValueError, match="confidence"):
+        five.compare([0.0] * 5, [0.0] * 5, confidence=1.0)

@@ -35,7 +35,7 @@ from tradeleague.stats.binary_scores import (
     roi,
     streak,
 )
-from tradeleague.stats.bootstrap import BootstrapComparison, paired_bootstrap
+from tradeleague.stats.bootstrap import BootstrapComparison, Resampling, paired_bootstrap
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
 from tradeleague.stats.returns import (
@@ -64,6 +64,7 @@ __all__ = [
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
+    "Resampling",
     "RoundResult",
     "answer_rate",
     "break_even_hit_rate",

@@ -16,6 +16,14 @@ longer blocks keep short-range autocorrelation). It reports
 The record is *distinguishable* when that p-value is below ``1 - confidence``.
 All randomness comes from the ``numpy.random.Generator`` passed in, so the same
 seed gives the same answer.
+
+A table of many agents tests each of them over the same steps: `Resampling`
+draws the resamples once (as a matrix of how often each step is drawn) and
+every agent's paired test reads its means off that matrix, so a thousand
+agents cost one draw and a thousand matrix-vector products instead of a
+thousand draws and gathers. Each agent's test is the bootstrap above, with
+its resamples shared with the other agents of its table (common random
+numbers); an agent's figures do not depend on which other agents are tested.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ from typing import SupportsFloat
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BootstrapComparison", "paired_bootstrap"]
+__all__ = ["BootstrapComparison", "Resampling", "paired_bootstrap"]
 
 _CHUNK_ELEMENTS = 2_000_000
 """Upper bound on resampled elements held in memory at once."""
@@ -81,6 +89,131 @@ def _resampled_means(
     return means
 
 
+def _resampled_counts(
+    n: int, count: int, block_length: int, rng: np.random.Generator
+) -> npt.NDArray[np.float64]:
+    """Return ``count`` resamples of ``n`` steps as how often each step is drawn (count x n)."""
+    blocks = math.ceil(n / block_length)
+    offsets = np.arange(block_length)
+    starts = rng.integers(0, n, size=(count, blocks))
+    index = (starts[:, :, None] + offsets).reshape(count, blocks * block_length)[:, :n] % n
+    flat = (index + (np.arange(count) * n)[:, None]).ravel()
+    counts: npt.NDArray[np.float64] = (
+        np.bincount(flat, minlength=count * n).reshape(count, n).astype(np.float64)
+    )
+    return counts
+
+
+class Resampling:
+    """One set of bootstrap resamples of ``steps`` paired steps, shared by many paired tests.
+
+    Parameters
+    ----------
+    steps
+        Paired steps each test has (2 or more).
+    rng
+        The seeded generator the resamples are drawn from.
+    resamples
+        Bootstrap resamples (``B``).
+    block_length
+        Steps per resampled block (circular moving blocks; 1 to ``steps``).
+
+    Raises
+    ------
+    ValueError
+        For fewer than two steps or bad parameters.
+    """
+
+    def __init__(
+        self,
+        steps: int,
+        *,
+        rng: np.random.Generator,
+        resamples: int = 10_000,
+        block_length: int = 1,
+    ) -> None:
+        if steps < 2:
+            raise ValueError(f"a resampling needs two or more steps, not {steps}")
+        if resamples < 1:
+            raise ValueError(f"resamples must be 1 or more, not {resamples}")
+        if not 1 <= block_length <= steps:
+            raise ValueError(f"block_length must be between 1 and {steps}, not {block_length}")
+        self.steps = steps
+        self.resamples = resamples
+        self.block_length = block_length
+        per_chunk = max(1, _CHUNK_ELEMENTS // steps)
+        parts = []
+        left = resamples
+        while left > 0:
+            count = min(per_chunk, left)
+            parts.append(_resampled_counts(steps, count, block_length, rng))
+            left -= count
+        self._weights = np.concatenate(parts) / steps
+        """Each resample's weight on each step (B x steps): a resample's mean is ``weights @ d``."""
+
+    def compare(
+        self,
+        agent: Sequence[SupportsFloat],
+        baseline: Sequence[SupportsFloat],
+        *,
+        confidence: float = 0.95,
+    ) -> BootstrapComparison:
+        """Test an agent's step returns against a baseline's over these resamples (ST-2).
+
+        The same test as `paired_bootstrap`, its resamples this object's.
+
+        Raises
+        ------
+        ValueError
+            For series of another length than ``steps``, non-finite returns or a
+            bad confidence.
+        """
+        d = _differences(agent, baseline, confidence)
+        if d.size != self.steps:
+            raise ValueError(f"the resampling is of {self.steps} steps, the series of {d.size}")
+        means: npt.NDArray[np.float64] = self._weights @ d
+        return _comparison(d, means, self.block_length, confidence)
+
+
+def _differences(
+    agent: Sequence[SupportsFloat], baseline: Sequence[SupportsFloat], confidence: float
+) -> npt.NDArray[np.float64]:
+    a = np.asarray([float(x) for x in agent], dtype=np.float64)
+    b = np.asarray([float(x) for x in baseline], dtype=np.float64)
+    if a.size != b.size:
+        raise ValueError(f"the series must pair step by step ({a.size} vs {b.size} steps)")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("step returns must be finite numbers")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1, not {confidence}")
+    return a - b
+
+
+def _comparison(
+    d: npt.NDArray[np.float64],
+    means: npt.NDArray[np.float64],
+    block_length: int,
+    confidence: float,
+) -> BootstrapComparison:
+    """Return the test's figures from the differences and their resampled means."""
+    observed = float(d.mean())
+    tail = 1.0 - confidence
+    low, high = np.quantile(means, [tail / 2.0, 1.0 - tail / 2.0])
+    extreme = int(np.count_nonzero(np.abs(means - observed) >= abs(observed)))
+    p_value = (1 + extreme) / (means.size + 1)
+    return BootstrapComparison(
+        steps=int(d.size),
+        resamples=int(means.size),
+        block_length=block_length,
+        confidence=confidence,
+        mean_difference=observed,
+        ci_low=float(low),
+        ci_high=float(high),
+        p_value=p_value,
+        distinguishable=p_value < tail,
+    )
+
+
 def paired_bootstrap(
     agent: Sequence[SupportsFloat],
     baseline: Sequence[SupportsFloat],
@@ -116,22 +249,13 @@ def paired_bootstrap(
     ValueError
         For series of different lengths, non-finite returns, or bad parameters.
     """
-    a = np.asarray([float(x) for x in agent], dtype=np.float64)
-    b = np.asarray([float(x) for x in baseline], dtype=np.float64)
-    if a.size != b.size:
-        raise ValueError(f"the series must pair step by step ({a.size} vs {b.size} steps)")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("step returns must be finite numbers")
     if resamples < 1:
         raise ValueError(f"resamples must be 1 or more, not {resamples}")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be strictly between 0 and 1, not {confidence}")
-    if a.size < 2:
+    d = _differences(agent, baseline, confidence)
+    if d.size < 2:
         return None
-    if not 1 <= block_length <= a.size:
-        raise ValueError(f"block_length must be between 1 and {a.size}, not {block_length}")
-    d = a - b
-    observed = float(d.mean())
+    if not 1 <= block_length <= d.size:
+        raise ValueError(f"block_length must be between 1 and {d.size}, not {block_length}")
     per_chunk = max(1, _CHUNK_ELEMENTS // d.size)
     parts: list[npt.NDArray[np.float64]] = []
     left = resamples
@@ -139,19 +263,4 @@ def paired_bootstrap(
         count = min(per_chunk, left)
         parts.append(_resampled_means(d, count, block_length, rng))
         left -= count
-    means = np.concatenate(parts)
-    tail = 1.0 - confidence
-    low, high = np.quantile(means, [tail / 2.0, 1.0 - tail / 2.0])
-    extreme = int(np.count_nonzero(np.abs(means - observed) >= abs(observed)))
-    p_value = (1 + extreme) / (resamples + 1)
-    return BootstrapComparison(
-        steps=int(d.size),
-        resamples=resamples,
-        block_length=block_length,
-        confidence=confidence,
-        mean_difference=observed,
-        ci_low=float(low),
-        ci_high=float(high),
-        p_value=p_value,
-        distinguishable=p_value < tail,
-    )
+    return _comparison(d, np.concatenate(parts), block_length, confidence)

@@ -30,8 +30,11 @@ record from the benchmark's step returns over that record's rounds
 (``tradeleague.stats.luckiest_of_n``: the benchmark's risk, in random order),
 resting on that many entries.
 
-Pure: every draw comes from the generators ``rng_for`` hands out (one per label,
-so a row's verdict does not depend on the rows before it).
+Pure: every draw comes from the generators ``rng_for`` hands out, one per label.
+The resamples of the test are drawn once per number of entries (label
+``resamples/<entries>``, `tradeleague.stats.Resampling`) and shared by every
+agent with that many entries, against both baselines: a thousand agents cost
+one draw, and a row's verdict does not depend on the other rows.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from typing import Any, Final
 import numpy as np
 
 from tradeleague.formats.weights.scoring import AgentRecord
-from tradeleague.stats import luckiest_of_n, paired_bootstrap, percent, round_half_up
+from tradeleague.stats import Resampling, luckiest_of_n, percent, round_half_up
 from tradeleague.stats.null import SeasonNull
 
 __all__ = [
@@ -82,7 +85,23 @@ TEST_TEXT: Final = (
 """The stated test (ST-2), printed under every table."""
 
 RngFor = Callable[[str], np.random.Generator]
-"""A seeded generator for a label (``"vs_cash/<agent>"``, ``"luckiest"``)."""
+"""A seeded generator for a label (``"resamples/<entries>"``, ``"luckiest"``)."""
+
+ResamplingFor = Callable[[int], Resampling]
+"""The shared resamples of a table for a number of entries (`resamplings`)."""
+
+
+def resamplings(rng_for: RngFor) -> ResamplingFor:
+    """Return the table's resamples per number of entries, each drawn once from its label."""
+    drawn: dict[int, Resampling] = {}
+
+    def of(steps: int) -> Resampling:
+        if steps not in drawn:
+            rng = rng_for(f"resamples/{steps}")
+            drawn[steps] = Resampling(steps, rng=rng, resamples=RESAMPLES)
+        return drawn[steps]
+
+    return of
 
 
 class Verdict(enum.StrEnum):
@@ -280,14 +299,12 @@ def benchmark_step_returns(prices: Sequence[int | None]) -> list[float]:
 
 
 def _verdict(
-    agent: Sequence[float], baseline: Sequence[float], rng: np.random.Generator
+    agent: Sequence[float], baseline: Sequence[float], resampling: ResamplingFor
 ) -> BaselineVerdict:
     steps = len(agent)
     if steps < MIN_STEPS:
         return BaselineVerdict(verdict=Verdict.TOO_FEW, steps=steps)
-    result = paired_bootstrap(agent, baseline, rng=rng, resamples=RESAMPLES, confidence=CONFIDENCE)
-    if result is None:  # pragma: no cover - MIN_STEPS is above the bootstrap's own minimum
-        return BaselineVerdict(verdict=Verdict.TOO_FEW, steps=steps)
+    result = resampling(steps).compare(agent, baseline, confidence=CONFIDENCE)
     return BaselineVerdict(
         verdict=Verdict.DISTINGUISHABLE if result.distinguishable else Verdict.NOT_DISTINGUISHABLE,
         steps=steps,
@@ -302,14 +319,20 @@ def agent_luck(
     start_cash: int,
     benchmark_prices: Mapping[datetime, int],
     rng_for: RngFor,
+    resampling: ResamplingFor | None = None,
 ) -> AgentLuck:
-    """Return one record's verdicts against cash and buy-and-hold (see ``table_luck``)."""
+    """Return one record's verdicts against cash and buy-and-hold (see ``table_luck``).
+
+    ``resampling`` is the table's (`resamplings` of ``rng_for``), drawn here
+    when not given: the same figures either way.
+    """
+    shared = resamplings(rng_for) if resampling is None else resampling
     agent = agent_step_returns(start_cash, [e.value for e in record.entries])
     held = benchmark_step_returns([benchmark_prices.get(e.round) for e in record.entries])
     return AgentLuck(
         agent=record.agent,
-        vs_cash=_verdict(agent, [0.0] * len(agent), rng_for(f"vs_cash/{record.agent}")),
-        vs_buy_and_hold=_verdict(agent, held, rng_for(f"vs_buy_and_hold/{record.agent}")),
+        vs_cash=_verdict(agent, [0.0] * len(agent), shared),
+        vs_buy_and_hold=_verdict(agent, held, shared),
     )
 
 
@@ -343,9 +366,14 @@ def table_luck(
     simulated
         Whether the line is the null (a weights table): no resampled line is drawn.
     """
+    shared = resamplings(rng_for)
     rows = {
         r.agent: agent_luck(
-            r, start_cash=start_cash, benchmark_prices=benchmark_prices, rng_for=rng_for
+            r,
+            start_cash=start_cash,
+            benchmark_prices=benchmark_prices,
+            rng_for=rng_for,
+            resampling=shared,
         )
         for r in records
     }
