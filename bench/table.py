@@ -56,6 +56,13 @@ BENCHES = (
         "<= 0.1 ms per added agent-round at 1,000 agents; peak < 500 MB",
     ),
     Bench(
+        "whole commands",
+        "whole_commands.py",
+        ("--agents", "1,1000,10000"),
+        ("whole replay weights", "whole verify"),
+        "1,000 baselines <= 2.5 s; 10,000 <= 20 s, < 1.5 GB; verify >= 100,000 events/s",
+    ),
+    Bench(
         "start-up",
         "startup.py",
         ("--repeat", "3"),
