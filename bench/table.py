@@ -110,6 +110,7 @@ BENCHES = (
 QUICK_ARGS = {
     "sim_vs_peers.py": ("--quick",),
     "weights_replay.py": ("--agents", "1,30"),
+    "whole_commands.py": ("--agents", "1,30"),
     "startup.py": ("--repeat", "1"),
     "round_fanout.py": ("--agents", "50"),
     "api_steps.py": (),
