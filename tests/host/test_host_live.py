@@ -7,6 +7,7 @@ the rounds in flight and the record verifies.
 
 from __future__ import annotations
 
+import re
 import signal
 from pathlib import Path
 
@@ -42,7 +43,11 @@ def test_host_live_clock_plays_drill_rounds_and_serves_metrics(tmp_path: Path) -
             assert health["leader"]
             text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
             assert 'tradeleague_rounds_played_total{format="direction"}' in text
-            assert 'tradeleague_model_calls_total{outcome="answered"}' in text
+            assert re.search(  # per agent: the format, its name, its provider, the outcome
+                r'tradeleague_model_calls_total\{agent="fast",format="direction",'
+                r'outcome="answered",provider="[^"]+"\}',
+                text,
+            )
             assert "tradeleague_model_call_latency_seconds_bucket" in text
             assert "tradeleague_store_append_seconds_count" in text
         finally:
