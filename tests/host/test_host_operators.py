@@ -203,3 +203,21 @@ def test_host_replay_run_ends_with_the_boards_it_played(shared_data: Path, tmp_p
     assert again.exit_code == 0, again.output
     assert "Played 0 rounds." in again.stdout  # all recorded: nothing played, no board
     assert "Weights league" not in again.stdout
+
+
+def test_overlapping_rounds_take_in_each_event_once(tmp_path: Path) -> None:
+    """Live arena rounds overlap: what two rounds read back is counted once, not twice."""
+    from tradeleague.host.watch import Watch
+    from tradeleague.store import open_store
+
+    with open_store(f"sqlite:///{tmp_path / 'w.db'}") as store:
+        watch = Watch(store, Metrics())
+        first_started = store.head().seq
+        store.append([Event("direction", "RoundStarted", {"round": "a"}, DAY[0])])
+        second_started = store.head().seq
+        store.append([Event("direction", "RoundStarted", {"round": "b"}, DAY[0])])
+        first = watch.read_back("direction", first_started)  # round a ends: b's start is there
+        store.append([Event("direction", "RoundFinished", {"round": "b"}, DAY[0])])
+        second = watch.read_back("direction", second_started)
+    assert [e.payload["round"] for e in first] == ["a", "b"]
+    assert [(e.kind, e.payload["round"]) for e in second] == [("RoundFinished", "b")]

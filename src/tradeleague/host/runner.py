@@ -87,7 +87,7 @@ async def _play_slot(driver: Driver, slot: datetime, watch: Watch, level: int) -
         )
         return
     if not events:  # the arena appends as it goes: read back what the round wrote
-        events = [s.event for s in store.events(driver.stream, after_seq=seq_before)]
+        events = watch.read_back(driver.stream, seq_before)
     watch.round(driver, slot, events, seq_before)
     _log.log(
         level,

@@ -103,6 +103,21 @@ class Watch:
         """Per format, the seasons (as its driver names them) a slot was played in, in order."""
         self._seasons: dict[tuple[str, str], _Season] = {}
         self._stale: dict[str, set[str]] = {}
+        self._seen: dict[str, int] = {}
+
+    def read_back(self, stream: str, after_seq: int) -> list[Event]:
+        """Return what a round wrote to ``stream`` after ``after_seq`` and no round took yet.
+
+        A format that appends as it goes (the arena) returns no events from
+        ``play``; live, its rounds overlap, so what one round reads back may hold
+        the next one's first events: each event is taken in once, by the first
+        round that reads it.
+        """
+        start = max(after_seq, self._seen.get(stream, 0))
+        stored = list(self.store.events(stream, after_seq=start))
+        if stored:
+            self._seen[stream] = stored[-1].seq
+        return [s.event for s in stored]
 
     def round(
         self, driver: Driver, slot: datetime, events: Sequence[Event], seq_before: int
