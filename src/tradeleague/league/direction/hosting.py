@@ -49,7 +49,6 @@ def _status(
     store: Store, stream: str, config: DirectionConfig | None, now: datetime
 ) -> dict[str, Any]:
     ledger = fold(s.event for s in store.events(stream))
-    now, clock = status_clock(store, stream, now)
     view = ledger.current
     preset = DRILL if config is not None and config.drill else DirectionPreset()
     opens = [
@@ -59,7 +58,7 @@ def _status(
         if r.started.get("open_at")
     ]
     last = max(opens) if opens else None
-    base = max(now, last) if last is not None else now
+    base, clock = status_clock(store, stream, now, last)
     upcoming = round_opens(base + timedelta(microseconds=1), base + 2 * preset.round_length, preset)
     feeds: dict[str, Any] = {"kind": "frozen"}
     if config is not None and config.market is None:

@@ -58,7 +58,6 @@ def _status(
 ) -> dict[str, Any]:
     """Return a thesis season's entry (``days``: its days, when the league file names them)."""
     state = _state(store, season)
-    now, clock = status_clock(store, tev.season_stream(season), now)
     preset = ThesisPreset()
     played = sorted(state.cycles)
     last: datetime | None = _moment(played[-1]) if played else None
@@ -70,7 +69,7 @@ def _status(
         upcoming = [*cycle_times(first, end, preset), close_instant(end, preset)]
         if state.ended:
             last, upcoming = datetime.fromtimestamp(upcoming[-1], UTC), []
-    after = max(now, last) if last is not None else now
+    after, clock = status_clock(store, tev.season_stream(season), now, last)
     later = [t for t in upcoming if t > after.timestamp()]
     opening = next((s.event for s in store.events(tev.season_stream(season))), None)
     feeds: dict[str, Any] = {}

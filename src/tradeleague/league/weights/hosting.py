@@ -85,9 +85,9 @@ def _status(
     store: Store, season: str, config: WeightsConfig | None, now: datetime
 ) -> dict[str, Any]:
     state = _state(store, season)
-    now, clock = status_clock(store, wev.season_stream(season), now)
     played = sorted(state.finished | set(state.closed_hours))
     last = played[-1] if played else None
+    after, clock = status_clock(store, wev.season_stream(season), now, last)
     end = state.window.end if state.window is not None else None
     feeds: dict[str, Any] = {"kind": "frozen", "source": state.source} if state.source else {}
     if config is not None and config.feeds is not None:
@@ -97,7 +97,7 @@ def _status(
         "season": season,
         "clock": clock,
         "last_slot": None if last is None else utc_iso(last),
-        "next_slot": _next_slot(max(now, last) if last else now, end),
+        "next_slot": _next_slot(after, end),
         "missed": missed_in(store, "weights", season),
         "paused": [
             {"agent": name, "reason": agent.pause_reason or "paused"}
