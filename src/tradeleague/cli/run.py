@@ -142,8 +142,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Show each format's season, last and next slot, missed slots and paused agents.
 
-        A weights season also shows its symbols and, when they were read from the
-        chain, when, from which registry, and which symbols were left out and why.
+        Under each season, every agent's valid answers out of its turns and its
+        last outcome (valid, or the reason code its last turn ended with). A
+        season played under the replay clock gives its next slot in replay time
+        (the one after the last it played), marked so; a live one, on the wall
+        clock. A weights season also shows its symbols and, when they were read
+        from the chain, when, from which registry, and which were left out and why.
 
         Example: tradeleague status --config examples/league.toml --json
         """
