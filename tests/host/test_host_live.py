@@ -7,13 +7,17 @@ the rounds in flight and the record verifies.
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 from pathlib import Path
 
 import httpx
 from host_helpers import drill_league  # type: ignore[import-not-found]
 from host_process import free_port, metric, start_host, stop, wait_for  # type: ignore[import-not-found]
+from typer.testing import CliRunner
 
+from tradeleague.cli import app
 from tradeleague.events import EventKind
 from tradeleague.store import open_store, verify
 from tradeleague.testing.binance import live_klines_app
@@ -42,7 +46,11 @@ def test_host_live_clock_plays_drill_rounds_and_serves_metrics(tmp_path: Path) -
             assert health["leader"]
             text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
             assert 'tradeleague_rounds_played_total{format="direction"}' in text
-            assert 'tradeleague_model_calls_total{outcome="answered"}' in text
+            assert re.search(  # per agent: the format, its name, its provider, the outcome
+                r'tradeleague_model_calls_total\{agent="fast",format="direction",'
+                r'outcome="answered",provider="[^"]+"\}',
+                text,
+            )
             assert "tradeleague_model_call_latency_seconds_bucket" in text
             assert "tradeleague_store_append_seconds_count" in text
         finally:
@@ -59,3 +67,10 @@ def test_host_live_clock_plays_drill_rounds_and_serves_metrics(tmp_path: Path) -
     assert len(started) >= 3
     assert sorted(started) == sorted(finished)  # the rounds in flight were finished
     assert len(set(started)) == len(started)
+    shown = CliRunner().invoke(app, ["status", "--db", db, "--json"])
+    assert shown.exit_code == 0, shown.output
+    (entry,) = json.loads(shown.stdout)["formats"]
+    assert entry["clock"] == "live"  # a live stream's next slot is on the wall clock
+    rates = {a["agent"]: a for a in entry["agents"]}
+    assert set(rates) == {"up", "fast"}
+    assert all(a["valid"] >= 1 and 0 < a["valid_rate"] <= 1 for a in rates.values()), rates

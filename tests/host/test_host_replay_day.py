@@ -100,5 +100,9 @@ def test_host_replay_day_plays_the_schedules_and_reports_as_the_replays(
     assert by_format["weights"]["last_slot"] == "2025-09-02T19:00:00.000000Z"
     assert by_format["direction"]["last_slot"] == "2025-09-02T23:55:00.000000Z"
     assert by_format["weights"]["missed"] == by_format["direction"]["missed"] == []
+    # Issue 30 item 4: the next slot in the clock the day was played under (replay time).
+    assert by_format["direction"]["clock"] == by_format["weights"]["clock"] == "replay"
+    assert by_format["direction"]["next_slot"] == "2025-09-03T00:00:00.000000Z"
+    assert by_format["weights"]["next_slot"] is None  # W1 ends with the day
     assert set(by_format["weights"]) >= {"format", "season", "last_slot", "next_slot", "missed",
                                          "paused", "feeds"}  # fmt: skip

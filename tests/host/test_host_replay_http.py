@@ -6,6 +6,7 @@ replay of a few rounds lasts long enough to be read from outside while it runs.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -63,7 +64,11 @@ key_env = "FAKE_KEY"
                      "a replayed round on /metrics")  # fmt: skip
             text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
             assert 'tradeleague_rounds_played_total{format="direction"}' in text
-            assert 'tradeleague_model_calls_total{outcome="answered"}' in text
+            assert re.search(  # per agent: the format, its name, its provider, the outcome
+                r'tradeleague_model_calls_total\{agent="slow",format="direction",'
+                r'outcome="answered",provider="[^"]+"\}',
+                text,
+            )
             assert host.poll() is None, "the replay was read while it ran"
         finally:
             code = host.wait(timeout=120)

@@ -48,4 +48,7 @@ def test_status_lists_the_arena_and_not_its_visitors_streams(
         assert arenas[0]["last_slot"] == "2025-09-02T00:05:00.000000Z"
     text = runner.invoke(app, ["status", "--db", db])
     assert text.exit_code == 0, text.output
-    assert [line.split(":")[0] for line in text.stdout.splitlines()] == ["direction S1"]
+    summaries = [line for line in text.stdout.splitlines() if not line.startswith(" ")]
+    assert [line.split(":")[0] for line in summaries] == ["direction S1"]
+    agents = [line.split(":")[0].strip() for line in text.stdout.splitlines() if line[:1] == " "]
+    assert agents == ["up", "momentum"]  # each agent's valid-answer rate under its season

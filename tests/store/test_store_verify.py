@@ -199,3 +199,26 @@ def test_a_published_checkpoint_catches_a_cut_tail(db_url: str) -> None:
     assert "checkpoint" in cli.output
     bad = CliRunner().invoke(app, ["verify", "--db", db_url, "--checkpoint", "3:xyz"])
     assert bad.exit_code != 0
+
+
+def test_verify_says_in_words_what_behind_means(db_url: str) -> None:
+    """Events after a projection's refresh are 'behind': said in words, expected, not a failure."""
+    with open_store(db_url) as store:
+        _season(store)
+        store.append([account_opened("S2", "bob", usd(5), T0)])  # appended after the refresh
+        (check,) = [c for c in verify(store).projections if c.name == "portfolio"]
+        assert check.behind == 1
+    result = CliRunner().invoke(app, ["verify", "--db", db_url])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "behind: the events recorded after a projection's stored state was last refreshed" in (
+        text
+    )
+    assert "not yet folded into that read model" in text
+    assert "This is expected and not a mismatch" in text
+    assert "tradeleague db refresh --db" in text
+    refreshed = CliRunner().invoke(app, ["db", "refresh", "--db", db_url])
+    assert refreshed.exit_code == 0, refreshed.output
+    again = CliRunner().invoke(app, ["verify", "--db", db_url])
+    assert again.exit_code == 0, again.output
+    assert "behind:" not in again.output  # nothing behind: nothing to explain

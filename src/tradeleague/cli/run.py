@@ -18,10 +18,13 @@ import typer
 from tradeleague.cli.store import DbOption
 from tradeleague.errors import ConfigError
 from tradeleague.host.config import LeagueConfig, load_league
-from tradeleague.host.host import HostOptions, run_host
+from tradeleague.host.host import HostOptions, HostRun, run_host
 from tradeleague.host.logs import setup_logs
 from tradeleague.host.reads import season_report, status, status_lines
+from tradeleague.plugin import get
 from tradeleague.store import open_store
+from tradeleague.terminal.console import board_console
+from tradeleague.terminal.summary import print_summary
 
 __all__ = ["register"]
 
@@ -58,6 +61,23 @@ def _store_url(db: str | None, config: Path | None) -> tuple[str | None, LeagueC
     return (league.store_url(db) if league is not None else db), league
 
 
+def _closing_words(league: LeagueConfig, db: str | None, run: HostRun) -> None:
+    """Print the boards of every season the run played, as each format's replay does."""
+    console = board_console()
+    rounds = "1 round" if run.rounds == 1 else f"{run.rounds} rounds"
+    console.print(f"Played {rounds}.", highlight=False)
+    if not run.played:
+        return
+    with open_store(league.store_url(db), upgrade=False) as store:
+        for key, seasons in run.played.items():
+            part = get(key).part("host")
+            for season in seasons:
+                for board in part.boards(store, season, league.formats.get(key)):
+                    console.print(board)
+                print_summary(console, store, season)
+        console.print(f"Each season's record: tradeleague status --db {store.url}", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``run``, ``status`` and ``report`` to the CLI."""
 
@@ -87,7 +107,12 @@ def register(app: typer.Typer) -> None:
         """Host a league: every format in the league file on its schedule, until stopped.
 
         Under the replay clock the same schedules run over frozen history as
-        fast as the machine allows, from --from to --to (exclusive).
+        fast as the machine allows, from --from to --to (exclusive), and the
+        run ends by printing the board of each season it played and each
+        agent's decisions and faults, as a replay does. Logs go to stderr: a
+        warning when an agent's turns without a valid answer in a season
+        reach 5, 10, 20, ... and when a feed goes stale; each round played is
+        an info line live, a debug line under replay.
 
         Example: tradeleague run --config examples/league.toml --clock replay
         --from 2025-09-02 --to 2025-09-03
@@ -105,7 +130,9 @@ def register(app: typer.Typer) -> None:
         options = HostOptions(
             replay=replay, start=first, end=last, http=http, db=db, standby=standby
         )
-        run_host(league, options)
+        ran = run_host(league, options)
+        if replay:
+            _closing_words(league, db, ran)
 
     @app.command("status")
     def status_command(
@@ -115,8 +142,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Show each format's season, last and next slot, missed slots and paused agents.
 
-        A weights season also shows its symbols and, when they were read from the
-        chain, when, from which registry, and which symbols were left out and why.
+        Under each season, every agent's valid answers out of its turns and its
+        last outcome (valid, or the reason code its last turn ended with). A
+        season played under the replay clock gives its next slot in replay time
+        (the one after the last it played), marked so; a live one, on the wall
+        clock. A weights season also shows its symbols and, when they were read
+        from the chain, when, from which registry, and which were left out and why.
 
         Example: tradeleague status --config examples/league.toml --json
         """

@@ -73,6 +73,9 @@ def _verify_tables(
         for check in report.projections:
             table.add_row(check.name, str(check.keys), str(check.cursor), str(check.behind))
         console.print(table)
+        behind = max(check.behind for check in report.projections)
+        if behind:
+            console.print(_behind_words(behind, report.url), highlight=False, soft_wrap=True)
     if report.mismatches:
         table = Table(title="Mismatches", title_justify="left", title_style="bold red")
         for column in ("check", "seq", "projection", "key", "detail"):
@@ -90,6 +93,22 @@ def _verify_tables(
             f"[bold green]OK[/]: {report.events:,} events chain correctly and "
             f"{len(report.projections)} projection(s) match their events."
         )
+
+
+def _behind_words(behind: int, url: str) -> str:
+    """Say what a projection's ``behind`` means, and that it is expected (not a mismatch).
+
+    ``behind`` is the most any projection is behind.
+    """
+    return (
+        "behind: the events recorded after a projection's stored state was last refreshed "
+        f"(here up to {behind:,}), not yet folded into that read model. This is expected and "
+        "not a mismatch: "
+        "a host and every live writer append events without refreshing the stored read "
+        "models, and every page and report reads the events themselves; verify still folded "
+        "each of those events to check that it applies. To bring the stored read models up "
+        f"to date: tradeleague db refresh --db {url}"
+    )
 
 
 def _checkpoint(text: str | None, signer: str | None) -> tuple[int, str] | None:
@@ -139,6 +158,10 @@ def verify_command(
     ] = None,
 ) -> None:
     """Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch.
+
+    A projection's "behind" counts the events recorded after its stored state
+    was last refreshed, not yet folded into it: expected while a host writes
+    (it never refreshes them), not a mismatch; `tradeleague db refresh` folds them.
 
     Example: tradeleague verify --db sqlite:///league.db --checkpoint 1234:<64 hex digits>
     """

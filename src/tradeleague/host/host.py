@@ -30,9 +30,10 @@ from tradeleague.host.metrics import Metrics
 from tradeleague.host.plugin import Driver
 from tradeleague.host.runner import run_live, run_replay
 from tradeleague.host.timed_store import timed
+from tradeleague.host.watch import Watch
 from tradeleague.store import Store, open_store
 
-__all__ = ["HostOptions", "run_host"]
+__all__ = ["HostOptions", "HostRun", "run_host"]
 
 _log = logging.getLogger("tradeleague.host")
 
@@ -51,6 +52,16 @@ class HostOptions:
     """Live only: stop opening rounds at this instant (drills and tests)."""
 
 
+@dataclass(frozen=True, slots=True)
+class HostRun:
+    """What a host run did: the rounds it played and, per format, the seasons they were in."""
+
+    rounds: int
+    played: dict[str, list[str]]
+    """Per format key, the seasons (as its driver names them: a season id, or the
+    arena's stream) in which it played a slot, in the order first played."""
+
+
 def _drivers(
     store: Store, config: LeagueConfig, options: HostOptions
 ) -> tuple[list[Driver], dict[str, datetime | None]]:
@@ -67,7 +78,9 @@ def _drivers(
     return drivers, {d.fmt: d.since for d in drivers}
 
 
-async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics: Metrics) -> int:
+async def _run(
+    store: Store, config: LeagueConfig, options: HostOptions, metrics: Metrics
+) -> HostRun:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -92,7 +105,7 @@ async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics
             stopper.cancel()
             if stop.is_set():
                 waiter.cancel()
-                return 0
+                return HostRun(0, {})
         state["leader"] = True
         _log.info("leading", extra={"pid": os.getpid(), "store": store.url})
         heads = None
@@ -100,12 +113,13 @@ async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics
             heads = HeadPublisher(config.head_key, config.head_out)
         after = None if heads is None else (lambda: heads.publish(store))
         drivers, since = _drivers(store, config, options)
+        watch = Watch(store, metrics)
         try:
             if options.replay:
                 if options.start is None or options.end is None:
                     raise ConfigError("--clock replay needs --from and --to")
                 played = await run_replay(
-                    store, drivers, options.start, options.end, metrics, stop, after=after
+                    store, drivers, options.start, options.end, watch, stop, after=after
                 )
             else:
                 played = await run_live(
@@ -113,7 +127,7 @@ async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics
                     drivers,
                     since,
                     WallClock(),
-                    metrics,
+                    watch,
                     stop,
                     until=options.until,
                     after=after,
@@ -124,7 +138,7 @@ async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics
             if heads is not None:
                 heads.publish(store)  # the last head, rounds in flight included
         _log.info("stopped", extra={"rounds": played})
-        return played
+        return HostRun(played, watch.played)
     finally:
         leadership.release()
         stop.set()
@@ -135,8 +149,8 @@ async def _run(store: Store, config: LeagueConfig, options: HostOptions, metrics
             loop.remove_signal_handler(sig)
 
 
-def run_host(config: LeagueConfig, options: HostOptions, metrics: Metrics | None = None) -> int:
-    """Run the host until it ends or is stopped; return the rounds it played.
+def run_host(config: LeagueConfig, options: HostOptions, metrics: Metrics | None = None) -> HostRun:
+    """Run the host until it ends or is stopped; return what it played.
 
     Raises
     ------

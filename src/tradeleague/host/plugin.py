@@ -2,8 +2,10 @@
 
 A format with a league-file table (``Format.table``) names a ``host`` part that
 implements `HostPart`: its table parsed into the format's config model, the
-driver that plays that config, its entries of ``tradeleague status`` and its
-REPORT.json for ``tradeleague report``. The host loops over
+driver that plays that config, its entries of ``tradeleague status``, its
+REPORT.json for ``tradeleague report``, the boards a host run prints when it
+ends (as the format's replay prints them) and the feed faults a round's events
+show (the host warns when a feed goes stale). The host loops over
 ``tradeleague.plugin.formats()`` and asks each format for this part; it never
 imports a format's package or compares a format's key.
 
@@ -16,12 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from tradeleague.clock import Clock
 from tradeleague.events import Event
 from tradeleague.host.leaguefile import Check
 from tradeleague.store import Store
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 __all__ = ["Driver", "HostPart", "SlotUnplayable"]
 
@@ -134,5 +139,25 @@ class HostPart(Protocol[C]):
         ``None`` when the store holds no season of the format by that id.
         ``stream`` is the stream the operator named (``--stream``), for a
         format whose seasons share one stream.
+        """
+        ...
+
+    def boards(self, store: Store, season: str, config: C | None) -> list[RenderableType]:
+        """Return the boards of ``season`` as the format's replay prints them when it ends.
+
+        ``season`` is what the driver's ``season_of`` named for a slot the host
+        played (a season id, or the stream a format's seasons share); [] when
+        the store holds nothing of it. A host run under the replay clock
+        prints them, then each agent's summary, when it ends.
+        """
+        ...
+
+    def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
+        """Return the feeds that one round's ``events`` show stale or unreadable, in words.
+
+        Each item names the feed and why (``AAPL: stale_feed``); [] when every
+        feed the round read was fresh; ``None`` when the round read no feed (a
+        closed market), so the host keeps what it knew. The host warns once
+        when a feed first shows here, and says when it is fresh again.
         """
         ...

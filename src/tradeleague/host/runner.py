@@ -11,6 +11,10 @@
   (``host_down``), never played late; then each slot is played at its time,
   as a task, so a round settling never delays the next one. A stop request
   (SIGTERM, Ctrl-C) opens no new round and waits for the rounds in flight.
+- Every round played goes through the host's `Watch` (``host/watch.py``): its
+  model calls on ``/metrics``, warnings for an agent's faults past a threshold
+  and for a feed gone stale, and the seasons played for the closing boards.
+  "round played" is logged at info level live, at debug level under replay.
 """
 
 from __future__ import annotations
@@ -23,12 +27,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from tradeleague.clock import Clock
-from tradeleague.events import Event, EventKind, utc_iso
+from tradeleague.events import Event, utc_iso
 from tradeleague.events.host import HOST_DOWN, SLOT_MISSED, host_stream
 from tradeleague.host.metrics import Metrics
 from tradeleague.host.missed import missed_slots
 from tradeleague.host.plugin import Driver, SlotUnplayable
 from tradeleague.host.schedule import merged_slots
+from tradeleague.host.watch import Watch
 from tradeleague.store import Store
 
 __all__ = ["AfterSlot", "record_missed", "run_live", "run_replay"]
@@ -37,18 +42,6 @@ AfterSlot = Callable[[], object]
 """Called after each slot is played or recorded missed (the host publishes its signed head)."""
 
 _log = logging.getLogger("tradeleague.host")
-
-
-def _observe(metrics: Metrics, events: Sequence[Event]) -> None:
-    for e in events:
-        if e.kind == EventKind.MODEL_CALLED:
-            record = e.payload.get("record")
-            if isinstance(record, dict):
-                latency = record.get("latency_ms")
-                metrics.call(
-                    str(record.get("outcome", "unknown")),
-                    latency / 1000 if isinstance(latency, int | float) else None,
-                )
 
 
 def _unplayable(store: Store, driver: Driver, slot: datetime, exc: SlotUnplayable) -> None:
@@ -64,16 +57,17 @@ def _unplayable(store: Store, driver: Driver, slot: datetime, exc: SlotUnplayabl
 
 
 async def _play(
-    driver: Driver, slot: datetime, metrics: Metrics, store: Store, after: AfterSlot | None
+    driver: Driver, slot: datetime, watch: Watch, after: AfterSlot | None, level: int
 ) -> None:
     try:
-        await _play_slot(driver, slot, metrics, store)
+        await _play_slot(driver, slot, watch, level)
     finally:
         if after is not None:
             after()
 
 
-async def _play_slot(driver: Driver, slot: datetime, metrics: Metrics, store: Store) -> None:
+async def _play_slot(driver: Driver, slot: datetime, watch: Watch, level: int) -> None:
+    store, metrics = watch.store, watch.metrics
     seq_before = store.head().seq
     started = time.monotonic()
     try:
@@ -93,10 +87,10 @@ async def _play_slot(driver: Driver, slot: datetime, metrics: Metrics, store: St
         )
         return
     if not events:  # the arena appends as it goes: read back what the round wrote
-        events = [s.event for s in store.events(driver.stream, after_seq=seq_before)]
-    metrics.played(driver.fmt)
-    _observe(metrics, events)
-    _log.info(
+        events = watch.read_back(driver.stream, seq_before)
+    watch.round(driver, slot, events, seq_before)
+    _log.log(
+        level,
         "round played",
         extra={
             "format": driver.fmt,
@@ -112,7 +106,7 @@ async def run_replay(
     drivers: Sequence[Driver],
     start: datetime,
     end: datetime,
-    metrics: Metrics,
+    watch: Watch,
     stop: asyncio.Event,
     *,
     after: AfterSlot | None = None,
@@ -120,7 +114,8 @@ async def run_replay(
     """Play every unplayed slot of ``[start, end)`` in time order; return how many were played.
 
     A slot recorded missed is skipped, as a played one is. ``after`` is called
-    after each slot played.
+    after each slot played. Each round played is logged at debug level (the
+    run ends with the boards of what it played); warnings stay warnings.
     """
     slots = merged_slots(drivers, start, end)
     missed = {d.fmt: set(missed_slots(store, d.fmt)) for d in drivers}
@@ -130,7 +125,7 @@ async def run_replay(
             break
         if utc_iso(slot) in missed[driver.fmt] or driver.played(slot):
             continue  # a slot recorded missed is never played late
-        await _play(driver, slot, metrics, store, after)
+        await _play(driver, slot, watch, after, logging.DEBUG)
         played += 1
     return played
 
@@ -180,7 +175,7 @@ async def run_live(
     drivers: Sequence[Driver],
     since: dict[str, datetime | None],
     clock: Clock,
-    metrics: Metrics,
+    watch: Watch,
     stop: asyncio.Event,
     *,
     until: datetime | None = None,
@@ -191,10 +186,11 @@ async def run_live(
     ``since`` holds, per format, the time from which its unplayed slots count
     as missed (its configured start, or its first recorded round). ``after``
     is called once the missed slots are recorded, and after each slot played.
+    Each round played is logged at info level.
     """
     now = clock.now()
     for driver in drivers:
-        record_missed(store, driver, since.get(driver.fmt), now, metrics)
+        record_missed(store, driver, since.get(driver.fmt), now, watch.metrics)
     if after is not None:
         after()
     running: set[asyncio.Task[None]] = set()
@@ -214,7 +210,7 @@ async def run_live(
                     break
                 if driver.played(slot):
                     continue
-                task = asyncio.create_task(_play(driver, slot, metrics, store, after))
+                task = asyncio.create_task(_play(driver, slot, watch, after, logging.INFO))
                 running.add(task)
                 task.add_done_callback(running.discard)
                 count += 1

@@ -6,7 +6,7 @@ and imported the first time a shared layer asks for it, so listing the formats
 (``tradeleague formats``, the root's ``--help``) loads no format's engine.
 
 Each part's shape is a protocol owned by the layer that uses it:
-``host.plugin.HostPart`` (league-file table, driver, status, report),
+``host.plugin.HostPart`` (league-file table, driver, status, report, boards, feed faults),
 ``web.plugin.SitePart`` (read models, JSON routes, pages, methodology, changelog),
 ``sweep.plugin.SweepPart`` (a grid cell and its row of the merged board),
 ``cli.plugin.DemoPart``, ``NullPart`` and ``ProjectionsPart`` (``tradeleague

@@ -343,6 +343,23 @@ class Store:
             next_position[stream] = position + 1
         return out
 
+    def replayed(self, stream: str) -> StoredEvent | None:
+        """Return ``stream``'s last event when a replay wrote it (its id derived), else ``None``.
+
+        An event appended through `deriving_ids` has the id ``derived_id`` gives
+        its place in its stream and its time; a live event's id is new, and
+        matches by chance with odds of one in 2**80.
+        """
+        position = self.count(stream) - 1
+        if position < 0:
+            return None
+        query = sa.select(events).where(events.c.stream == stream)
+        with self.transaction("read") as connection:
+            row = connection.execute(query.order_by(events.c.seq.desc()).limit(1)).one()
+        last = _stored(row)
+        derived = derived_id(stream, position, last.event.occurred_at)
+        return last if last.event.id == derived else None
+
     def streams(self, prefix: str = "") -> list[str]:
         """Return every stream that holds an event (those starting with ``prefix``), sorted."""
         query = sa.select(events.c.stream).distinct()

@@ -8,32 +8,41 @@
   visitors' streams beside it) and the league file's: last and next round
   open, missed slots and the feed;
 - ``tradeleague report --season`` writes a season's REPORT.json from the
-  arena's stream (``--stream``, else the league file's, else ``direction``).
+  arena's stream (``--stream``, else the league file's, else ``direction``);
+- a host run prints the stream's latest board when it ends, as ``replay
+  direction`` does; a round's feed fault is a round voided because its feed
+  had no price at the open (``no_market_data``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tradeleague.clock import Clock
-from tradeleague.events import utc_iso
+from tradeleague.events import Event, EventKind, utc_iso
+from tradeleague.events.direction import ROUND_VOIDED
 from tradeleague.formats.direction.board import build_board
 from tradeleague.formats.direction.ledger import fold
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.publish import report_payload
 from tradeleague.formats.direction.timing import round_opens
+from tradeleague.host.clocks import status_clock
 from tradeleague.host.leaguefile import Check
 from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
-from tradeleague.league.answers import answers_payload
+from tradeleague.league.answers import answers_payload, summarise
 from tradeleague.league.direction.config import DRILL, DirectionConfig, direction_preset
 from tradeleague.store import Store
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 __all__ = ["DRILL", "HOST", "DirectionHost", "direction_preset"]
 
 _STREAM = "direction"
+_NO_DATA = "no_market_data"
 
 
 def _status(
@@ -49,7 +58,7 @@ def _status(
         if r.started.get("open_at")
     ]
     last = max(opens) if opens else None
-    base = max(now, last) if last is not None else now
+    base, clock = status_clock(store, stream, now, last)
     upcoming = round_opens(base + timedelta(microseconds=1), base + 2 * preset.round_length, preset)
     feeds: dict[str, Any] = {"kind": "frozen"}
     if config is not None and config.market is None:
@@ -58,6 +67,7 @@ def _status(
         "format": "direction",
         "season": view.season if view is not None else None,
         "stream": stream,
+        "clock": clock,
         "last_slot": None if last is None else utc_iso(last),
         "next_slot": utc_iso(upcoming[0]) if upcoming else None,
         "missed": missed_in(store, "direction", stream),
@@ -118,6 +128,32 @@ class DirectionHost:
         payload = report_payload(board)
         payload["answers"] = answers_payload(store, name, of_season=season)
         return payload
+
+    def boards(
+        self, store: Store, season: str, config: DirectionConfig | None
+    ) -> list[RenderableType]:
+        """Return the latest board of the arena's stream ``season``, as its replay prints it."""
+        from tradeleague.league.direction.board_table import board_table
+
+        view = fold(s.event for s in store.events(season)).current
+        if view is None:
+            return []
+        preset = DRILL if config is not None and config.drill else DirectionPreset()
+        board = build_board(
+            view, scoring_version=preset.scoring_version, sparkline=preset.sparkline
+        )
+        causes = {s.agent: s.faults for s in summarise(store, season)}
+        return [board_table(board, causes=causes)]
+
+    def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
+        """Return the round's feed fault: no price at its open; ``None`` without a round."""
+        symbol, faults = None, []
+        for event in events:
+            if event.kind == EventKind.ROUND_STARTED:
+                symbol = str(event.payload.get("symbol"))
+            elif event.kind == ROUND_VOIDED and event.payload.get("reason") == _NO_DATA:
+                faults.append(f"{symbol or 'price'}: {_NO_DATA}")
+        return None if symbol is None and not faults else faults
 
 
 HOST = DirectionHost()

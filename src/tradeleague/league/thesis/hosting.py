@@ -7,20 +7,24 @@
   file's current one: last and next cycle (the close included), missed slots
   and where its prices come from;
 - ``tradeleague report --season`` writes the REPORT.json ``replay thesis
-  --out`` writes.
+  --out`` writes;
+- a host run prints the season's board when it ends, as ``replay thesis``
+  does; a cycle's feed fault is a cycle that read no price at all (a symbol
+  without a price is judged in each answer, ``no_price``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tradeleague.clock import Clock
-from tradeleague.events import EventKind, utc_iso
+from tradeleague.events import Event, EventKind, utc_iso
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.calendar import close_instant, cycle_times
 from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.host.clocks import status_clock
 from tradeleague.host.leaguefile import Check
 from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
@@ -31,6 +35,9 @@ from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import build_report
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.store import Store
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 __all__ = ["HOST", "ThesisHost"]
 
@@ -62,7 +69,7 @@ def _status(
         upcoming = [*cycle_times(first, end, preset), close_instant(end, preset)]
         if state.ended:
             last, upcoming = datetime.fromtimestamp(upcoming[-1], UTC), []
-    after = max(now, last) if last is not None else now
+    after, clock = status_clock(store, tev.season_stream(season), now, last)
     later = [t for t in upcoming if t > after.timestamp()]
     opening = next((s.event for s in store.events(tev.season_stream(season))), None)
     feeds: dict[str, Any] = {}
@@ -72,6 +79,7 @@ def _status(
     return {
         "format": "thesis",
         "season": season,
+        "clock": clock,
         "last_slot": None if last is None else utc_iso(last),
         "next_slot": utc_iso(datetime.fromtimestamp(later[0], UTC)) if later else None,
         "missed": missed_in(store, "thesis", season),
@@ -127,6 +135,25 @@ class ThesisHost:
         body = build_report(state, board_null(state))  # the line from the record
         body["answers"] = answers_payload(store, season)  # as `replay thesis --out` writes it
         return body
+
+    def boards(
+        self, store: Store, season: str, config: ThesisConfig | None
+    ) -> list[RenderableType]:
+        """Return the season's board, as ``replay thesis`` prints it."""
+        from tradeleague.league.thesis.board_table import board_table
+
+        state = _state(store, season)
+        if not state.started:
+            return []
+        board = build_report(state, board_null(state))["board"]
+        return [board_table(board if isinstance(board, list) else [])]
+
+    def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
+        """Return ``prices: none read`` for a cycle that read no price; ``None`` without a cycle."""
+        for event in events:
+            if event.kind == EventKind.ROUND_STARTED:
+                return [] if event.payload.get("prices") else ["prices: none read"]
+        return None
 
 
 HOST = ThesisHost()

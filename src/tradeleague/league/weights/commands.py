@@ -34,6 +34,8 @@ from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.operator import new_season, round_now
 from tradeleague.league.weights.replay_run import ReplayRequest, replay
+from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.universe import universe_summary, universe_view
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
 from tradeleague.terminal.options import DbOption
@@ -242,7 +244,9 @@ def create_season_cmd(
     With --feeds and --rpc-url, the season holds the tokens of the registry with a
     valid price and the largest value outstanding, read from the chain now and
     recorded with every input (the same pick as a hosted season's start);
-    --symbols names them by hand instead.
+    --symbols names them by hand instead. Prints what it created: the season's
+    id, its days, its symbols and where they came from, and the commands that
+    come next (add agents, play a round, see the table).
 
     Example: tradeleague weights create-season --start 2026-03-02 --market bars/
     """
@@ -251,7 +255,31 @@ def create_season_cmd(
         operator_clock(now), day=day, db=db, market=market, feeds=feeds, rpc_url=rpc_url,
         symbols=symbols, season=season,
     )  # fmt: skip
-    typer.echo(season_id)
+    with open_store(db, upgrade=False) as store:
+        state = ops.load_season(store, season_id)
+        url = store.url
+    prices = f"--feeds {feeds}" if feeds is not None else f"--market {market}"
+    for line in _created_lines(state, url, prices):
+        typer.echo(line)
+
+
+def _created_lines(state: SeasonState, url: str, prices: str) -> list[str]:
+    """Return what ``create-season`` says it created, and what to run next."""
+    window = state.window
+    days = "" if window is None else (
+        f": {window.start:%Y-%m-%d %H:%M} UTC to {window.end:%Y-%m-%d %H:%M} UTC "
+        f"(end excluded, {(window.end - window.start).days} days)"
+    )  # fmt: skip
+    season, db = state.season_id, f"--db {url}"
+    return [
+        f"Created weights season {season}{days}, recorded in {url}.",
+        universe_summary(universe_view(state)),
+        "Next:",
+        f"  add an agent:  tradeleague weights add-agent --season {season} --name NAME "
+        f"--owner OWNER --spec SPEC --division open {db}",
+        f"  play a round:  tradeleague weights run-round --season {season} {prices} {db}",
+        f"  see the table: tradeleague weights table --season {season} {db}",
+    ]
 
 
 @weights_app.command("add-agent")

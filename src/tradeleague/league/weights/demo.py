@@ -39,6 +39,14 @@ HOUSE_PROMPT = (
 """The demo owner's prompt for the house-model agent (W-ASK-1: sent word for word)."""
 
 
+_HOUSE_TURN_TIME = (
+    "The house model answers on this CPU: about 5 to 25 seconds per Open turn on two cores "
+    "(one Open turn a trading day): about 1 to 4 minutes for the default 14 days."
+)
+"""What the demo says of the house model's time: measured, 7-11 s a turn on two shared
+cores and up to 22 s on a busier machine (issue 25), the default 14 days about 10 turns."""
+
+
 def house_model_available() -> bool:
     """Return whether the house model can run here (the ``local`` extra and a model file)."""
     return importlib.util.find_spec("llama_cpp") is not None and bundled_model_path() is not None
@@ -95,7 +103,7 @@ class WeightsDemoPlay:
         """Replay (or resume) the season into ``store`` and print both division tables."""
         projection.register()
         if self.with_house:
-            console.print("The house model answers on this CPU: a few seconds per Open turn.")
+            console.print(_HOUSE_TURN_TIME)
         season = f"demo-weights-{self.start.isoformat()}-{self.dataset.label}".replace(" ", "_")
         config = RoundConfig(params=CallParams(max_tokens=200, timeout_s=120.0))
         roster = weights_roster(self.with_house)

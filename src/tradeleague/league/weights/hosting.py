@@ -8,6 +8,10 @@
   its feed and its universe;
 - ``tradeleague report --season`` writes the REPORT.json ``replay weights
   --out`` writes;
+- a host run prints each division's table when it ends, as ``replay
+  weights`` does; a round's feed faults are its symbols whose feed could not
+  be read, was stale or whose paused flag could not be read, and a node that
+  could not be reached or was stale;
 - ``tradeleague universe`` (``upcoming_universe``) reads what the next season
   would hold if it started now, and writes nothing.
 """
@@ -18,13 +22,15 @@ import asyncio
 import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from tradeleague.clock import Clock
 from tradeleague.errors import ConfigError
-from tradeleague.events import utc_iso
+from tradeleague.events import Event, EventKind, utc_iso
 from tradeleague.events import weights as wev
 from tradeleague.formats.weights import Division, WeightsPreset, round_hours_on
+from tradeleague.formats.weights.market_status import ClosedReason, HaltReason
+from tradeleague.host.clocks import status_clock
 from tradeleague.host.leaguefile import Check
 from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
@@ -43,9 +49,19 @@ from tradeleague.league.weights.universe import (
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.store import Store
 
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
 __all__ = ["HOST", "WeightsConfig", "WeightsHost", "universe_lines", "upcoming_universe"]
 
 _PREFIX = "weights/"
+
+_FEED_HALTS: Final = frozenset({HaltReason.STALE.value, HaltReason.PAUSED_UNREADABLE.value})
+"""Halts that say a feed is stale or unreadable (not a hold or a corporate action)."""
+_NODE_CLOSES: Final = frozenset(
+    {ClosedReason.NODE_STALE.value, ClosedReason.NODE_UNREACHABLE.value}
+)
+"""Closes that say the node the feeds are read through is stale or unreachable."""
 
 
 def _state(store: Store, season: str) -> SeasonState:
@@ -71,6 +87,7 @@ def _status(
     state = _state(store, season)
     played = sorted(state.finished | set(state.closed_hours))
     last = played[-1] if played else None
+    after, clock = status_clock(store, wev.season_stream(season), now, last)
     end = state.window.end if state.window is not None else None
     feeds: dict[str, Any] = {"kind": "frozen", "source": state.source} if state.source else {}
     if config is not None and config.feeds is not None:
@@ -78,8 +95,9 @@ def _status(
     return {
         "format": "weights",
         "season": season,
+        "clock": clock,
         "last_slot": None if last is None else utc_iso(last),
-        "next_slot": _next_slot(max(now, last) if last else now, end),
+        "next_slot": _next_slot(after, end),
         "missed": missed_in(store, "weights", season),
         "paused": [
             {"agent": name, "reason": agent.pause_reason or "paused"}
@@ -140,6 +158,50 @@ class WeightsHost:
         payload = build_report(state, luck)
         payload["answers"] = answers_payload(store, season)  # as `replay weights --out` writes
         return payload
+
+    def boards(
+        self, store: Store, season: str, config: WeightsConfig | None
+    ) -> list[RenderableType]:
+        """Return each division's table with agents in it, as ``replay weights`` prints them."""
+        from tradeleague.league.weights.board_table import render_table
+
+        state = _state(store, season)
+        if not state.started:
+            return []
+        divisions = {a.division for a in state.agents.values()}
+        return [render_table(state, d) for d in Division if d in divisions]
+
+    def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
+        """Return the round's stale or unreadable feeds; ``None`` when the market was closed.
+
+        A market closed because its node was stale or unreachable, or a price
+        invalid, names those; closed for another reason (no feed published
+        lately: a weekend), it says nothing of the feeds.
+        """
+        faults: list[str] = []
+        closed: list[str] | None = None
+        for event in events:
+            p = event.payload
+            if event.kind == EventKind.PRICE_READ and p.get("error"):
+                faults.append(f"{p['symbol']}: unreadable")
+            elif event.kind == EventKind.ROUND_STARTED:
+                halted = p.get("halted")
+                for symbol, reasons in sorted(halted.items() if isinstance(halted, dict) else ()):
+                    faults += [f"{symbol}: {r}" for r in reasons if r in _FEED_HALTS]
+            elif event.kind == wev.MARKET_CLOSED:
+                reasons, invalid = p.get("reasons"), p.get("invalid")
+                closed = [
+                    f"node: {r}"
+                    for r in (reasons if isinstance(reasons, list) else ())
+                    if r in _NODE_CLOSES
+                ]
+                closed += [
+                    f"{s}: invalid_price"
+                    for s in sorted(invalid if isinstance(invalid, dict) else ())
+                ]
+        if closed is not None:
+            return faults + closed if faults or closed else None
+        return faults
 
 
 HOST = WeightsHost()

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
+from rich.table import Table
+
 from tradeleague.clock import Clock, ReplayClock
 from tradeleague.events import Event, utc_iso
 from tradeleague.host.leaguefile import Check, HostAgent
@@ -145,6 +148,22 @@ class ToyHost:
     ) -> dict[str, Any] | None:
         """Return the season's REPORT.json, as ``tradeleague replay toy`` writes it."""
         return report(store, season)
+
+    def boards(self, store: Store, season: str, config: ToyConfig | None) -> list[RenderableType]:
+        """Return the season's board: rank, agent, return."""
+        payload = report(store, season)
+        if payload is None:
+            return []
+        table = Table(title=f"Toy season {season}")
+        for column in ("rank", "agent", "return"):
+            table.add_column(column)
+        for row in payload["board"]:
+            table.add_row(str(row["rank"]), row["agent"], f"{row['return_ppm'] / 10_000:+.2f}%")
+        return [table]
+
+    def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
+        """Return no fault: the toy's tape is synthetic."""
+        return []
 
 
 HOST = ToyHost()
