@@ -15,9 +15,11 @@ MODULES = [
     "calculator",
     "binary_luck",
     "luckiest",
+    "ranking",
     "returns",
     "risk",
     "rounding",
+    "verdicts",
 ]
 
 

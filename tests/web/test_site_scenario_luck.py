@@ -66,6 +66,7 @@ def test_a_run_recorded_without_its_equity_path_reads_too_few_entries(tmp_path: 
     luck = scenario_luck(found.id, [old], found.bars, found.config)
     assert luck.rows["old"].vs_cash.to_payload() == {
         "verdict": "too few entries",
+        "outcome": "too_few",
         "p_value": None,
         "steps": 0,
     }

@@ -86,22 +86,37 @@ def _client(url: str) -> TestClient:
 
 
 def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
-    """T-SCO-1, ST-1, ST-2: the board page shows every metric, the counts and the verdicts."""
+    """T-SCO-1, ST-1, ST-2: the board page shows every metric, the counts and the verdicts.
+
+    The verdicts read in words with their direction; an agent that held no position
+    (cash) follows the ranked ones, unranked, with its reason (ours).
+    """
     with _client(site_db) as client:
         assert client.get("/api/v1/thesis").json()["seasons"] == ["t1"]
         board = client.get("/api/v1/thesis/t1").json()
         page = client.get("/thesis/t1")
     assert page.status_code == 200
     assert board["cycles"] == 3
-    assert [r["rank"] for r in board["rows"]] == [1, 2, 3, 4]
+    assert [r["rank"] for r in board["rows"]] == [1, 2, 3, None]
+    assert board["rows"][-1]["unranked_reason"] == "no_position"
+    assert [r["unranked_reason"] for r in board["rows"][:3]] == [None, None, None]
     for row in board["rows"]:
         cells = re.search(rf'<tr data-agent="{re.escape(row["name"])}">(.*?)</tr>', page.text)
         assert cells is not None
         nums = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', cells.group(1))
-        assert nums[0] == str(row["rank"])
+        assert nums[0] == ("–" if row["rank"] is None else str(row["rank"]))
+        words = re.search(r'<td data-field="vs_cash">([^<]*)</td>', cells.group(1))
+        assert words is not None
+        assert words.group(1).endswith(" cash") or words.group(1) == "too few steps to test"
+        assert row["vs_cash"] in ("better", "worse", "not_distinguishable", "too_few")
+        unranked = re.search(r'<td data-field="unranked">([^<]*)</td>', cells.group(1))
+        assert unranked is not None
+        assert unranked.group(1) == (row["unranked_text"] or "")
         assert nums[1] == row["return"]
         assert nums[-3:] == [str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])]
-    assert "Distinguishable from holding SPY" in page.text
+    assert "vs holding SPY" in page.text
+    assert "held no position this season" in page.text
+    assert ">yes<" not in page.text
     assert "no skill" in page.text
 
 

@@ -12,8 +12,9 @@ volatility), ``arena`` (the direction arena's ROI, hit rate, answer rate,
 streak, group rows), ``luck`` (break-even, expected P&L, Wald interval, trades
 to prove, luckiest of N coins), ``calculator`` (the seed's luck calculator,
 rounded as published), ``bootstrap`` (the paired bootstrap test against a
-baseline) and ``luckiest`` (the luckiest-of-N line for return tables, by
-simulation).
+baseline), ``luckiest`` (the luckiest-of-N line for return tables, by
+simulation), ``ranking`` (ranked rows, then the unranked with their reason)
+and ``verdicts`` (a test's verdict in words that say its direction).
 """
 
 from tradeleague.stats.binary_luck import (
@@ -38,6 +39,7 @@ from tradeleague.stats.binary_scores import (
 from tradeleague.stats.bootstrap import BootstrapComparison, paired_bootstrap
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
+from tradeleague.stats.ranking import Placed, place
 from tradeleague.stats.returns import (
     drawdown_percent,
     max_drawdown,
@@ -53,8 +55,10 @@ from tradeleague.stats.risk import (
     volatility,
 )
 from tradeleague.stats.rounding import percent, round_half_up
+from tradeleague.stats.verdicts import VERDICT_NOTE, Outcome, outcome, verdict_words
 
 __all__ = [
+    "VERDICT_NOTE",
     "Z_95",
     "Z_POWER_80",
     "ArenaTally",
@@ -64,6 +68,8 @@ __all__ = [
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
+    "Outcome",
+    "Placed",
     "RoundResult",
     "answer_rate",
     "break_even_hit_rate",
@@ -76,8 +82,10 @@ __all__ = [
     "luck_report",
     "luckiest_of_n",
     "max_drawdown",
+    "outcome",
     "paired_bootstrap",
     "percent",
+    "place",
     "return_percent",
     "roi",
     "round_half_up",
@@ -87,6 +95,7 @@ __all__ = [
     "step_returns",
     "streak",
     "trades_to_prove",
+    "verdict_words",
     "volatility",
     "wald_interval",
 ]

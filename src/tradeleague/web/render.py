@@ -34,6 +34,7 @@ from markupsafe import Markup
 
 from tradeleague import __version__
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.stats.verdicts import verdict_words
 from tradeleague.web.charts import cloud_chart, line_chart, sparkline
 from tradeleague.web.errors import NotFound
 
@@ -107,6 +108,7 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.filters["shown"] = shown
     env.filters["usd"] = usd
     env.filters["seg"] = lambda text: quote(shown(text), safe="")
+    env.filters["verdict"] = verdict_words
     env.globals["line_chart"] = lambda values, label: Markup(  # noqa: S704 - numbers only
         line_chart([_number(v) for v in values], shown(label))
     )

@@ -5,7 +5,9 @@
 between the agent's step returns and a baseline's over the same steps: 10,000
 i.i.d. resamples, two-sided, at the 5% level. A result is *distinguishable*
 when the bootstrap p-value is below 0.05; with fewer than ``MIN_STEPS``
-entries it is *too few entries*, not tested.
+entries it is *too few entries*, not tested. A distinguishable result is told
+with its direction, ``better`` or ``worse`` than the baseline
+(``stats.verdicts``), never a bare "yes" that reads as "beat".
 
 **Step returns.** Entry ``i`` of an agent (W-SCO-1) gives the step return
 ``value_i / value_(i-1) - 1`` with ``value_0`` the starting cash, so the first
@@ -46,7 +48,15 @@ from typing import Any, Final
 import numpy as np
 
 from tradeleague.formats.weights.scoring import AgentRecord
-from tradeleague.stats import luckiest_of_n, paired_bootstrap, percent, round_half_up
+from tradeleague.stats import (
+    Outcome,
+    luckiest_of_n,
+    outcome,
+    paired_bootstrap,
+    percent,
+    round_half_up,
+    verdict_words,
+)
 from tradeleague.stats.null import SeasonNull
 
 __all__ = [
@@ -86,7 +96,10 @@ RngFor = Callable[[str], np.random.Generator]
 
 
 class Verdict(enum.StrEnum):
-    """Whether a result is told apart from a baseline (ST-2)."""
+    """Whether a result is told apart from a baseline (ST-2), without its direction.
+
+    Kept for the ``verdict`` key of earlier reports; ``Outcome`` says the direction.
+    """
 
     DISTINGUISHABLE = "distinguishable"
     NOT_DISTINGUISHABLE = "not distinguishable"
@@ -99,8 +112,9 @@ class BaselineVerdict:
 
     Attributes
     ----------
-    verdict
-        The outcome of the test.
+    outcome
+        The outcome of the test with its direction: better, worse, not
+        distinguishable, too few.
     steps
         Entries (paired steps) it rests on (ST-1).
     p_value
@@ -110,23 +124,32 @@ class BaselineVerdict:
         when not tested.
     """
 
-    verdict: Verdict
+    outcome: Outcome
     steps: int
     p_value: float | None = None
     mean_difference: float | None = None
 
     @property
-    def short(self) -> str:
-        """Return the verdict for a narrow column: ``yes p=0.012``, ``no p=0.41``, ``few``."""
+    def verdict(self) -> Verdict:
+        """Return the outcome without its direction (the older ``verdict`` key)."""
+        if self.outcome is Outcome.TOO_FEW:
+            return Verdict.TOO_FEW
+        if self.outcome is Outcome.NOT_DISTINGUISHABLE:
+            return Verdict.NOT_DISTINGUISHABLE
+        return Verdict.DISTINGUISHABLE
+
+    def words(self, baseline: str) -> str:
+        """Return the verdict in words with its p-value: ``worse than cash (p=0.017)``."""
+        text = verdict_words(self.outcome, baseline)
         if self.p_value is None:
-            return "few"
-        word = "yes" if self.verdict is Verdict.DISTINGUISHABLE else "no"
-        return f"{word} p={round_half_up(self.p_value, 3)}"
+            return text
+        return f"{text} (p={round_half_up(self.p_value, 3)})"
 
     def to_payload(self) -> dict[str, Any]:
-        """Return JSON-safe values: the verdict, the p-value (4 places) and the steps."""
+        """Return JSON-safe values: the outcome, the p-value (4 places) and the steps."""
         return {
             "verdict": self.verdict.value,
+            "outcome": self.outcome.value,
             "p_value": None if self.p_value is None else str(round_half_up(self.p_value, 4)),
             "steps": self.steps,
         }
@@ -284,12 +307,12 @@ def _verdict(
 ) -> BaselineVerdict:
     steps = len(agent)
     if steps < MIN_STEPS:
-        return BaselineVerdict(verdict=Verdict.TOO_FEW, steps=steps)
+        return BaselineVerdict(outcome=Outcome.TOO_FEW, steps=steps)
     result = paired_bootstrap(agent, baseline, rng=rng, resamples=RESAMPLES, confidence=CONFIDENCE)
     if result is None:  # pragma: no cover - MIN_STEPS is above the bootstrap's own minimum
-        return BaselineVerdict(verdict=Verdict.TOO_FEW, steps=steps)
+        return BaselineVerdict(outcome=Outcome.TOO_FEW, steps=steps)
     return BaselineVerdict(
-        verdict=Verdict.DISTINGUISHABLE if result.distinguishable else Verdict.NOT_DISTINGUISHABLE,
+        outcome=outcome(result),
         steps=steps,
         p_value=result.p_value,
         mean_difference=result.mean_difference,

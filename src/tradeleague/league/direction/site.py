@@ -19,6 +19,8 @@ from markupsafe import Markup
 
 from tradeleague.clock import WallClock
 from tradeleague.formats.direction.answer import InvalidReason
+from tradeleague.formats.direction.board import UnrankedReason
+from tradeleague.formats.direction.methodology import DIRECTION_NOTES
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.season import SeasonEnd
 from tradeleague.formats.direction.skips import SkipReason
@@ -43,8 +45,11 @@ def direction_methodology(preset: DirectionPreset | None = None) -> Methodology:
         "Invalid answers": InvalidReason,
         "Season ends": SeasonEnd,
         "Visitors' calls refused": Refusal,
+        "Unranked reasons": UnrankedReason,
     }
-    return methodology(FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups)
+    return methodology(
+        FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups, DIRECTION_NOTES
+    )
 
 
 class DirectionSite:

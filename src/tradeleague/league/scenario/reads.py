@@ -10,6 +10,7 @@ from typing import Any
 
 from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import METRICS, Entry, rank
+from tradeleague.formats.scenario.leaderboard import UNRANKED_TEXT
 from tradeleague.league.scenario.service import ScenarioService
 from tradeleague.league.scenario.views import decimal_text
 from tradeleague.stats import percent
@@ -41,6 +42,8 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
         "entries": [
             {
                 "rank": e.rank,
+                "unranked_reason": e.unranked,
+                "unranked_text": None if e.unranked is None else UNRANKED_TEXT[e.unranked],
                 "run_id": e.entry.run_id,
                 "account": e.entry.account,
                 "value": e.value,

@@ -20,10 +20,11 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION
-from tradeleague.formats.thesis.scoring import Metrics, metrics, rank, verdicts
+from tradeleague.formats.thesis.scoring import UNRANKED_TEXT, Metrics, metrics, rank, verdicts
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.money import MICRO, micros_to_str
 from tradeleague.stats.null import SeasonNull
+from tradeleague.stats.verdicts import Outcome
 
 __all__ = ["board_rows", "build_report", "luck_payload"]
 
@@ -112,29 +113,41 @@ def board_rows(state: SeasonState, null: SeasonNull | None) -> list[dict[str, ob
     ``luckiest_of_n`` is its expected best of N, in percent (``None`` without one).
     """
     scores = _scores(state)
-    ranks = rank(scores)
     spy = _spy_path(state)
     start = int(state.preset.start_cash)
     luck = None if null is None else str(null.expected_best)
     rows = []
-    for name in sorted(scores, key=lambda n: ranks[n]):
+    for placed in rank(scores):
+        name = placed.row
         a = state.agents[name]
         v = verdicts(a.equity, spy[-len(a.equity) - 1 :] if a.equity else [], start)
+        reason = placed.unranked
         rows.append(
             {
-                "rank": ranks[name],
+                "rank": placed.rank,
+                "unranked_reason": reason,
+                "unranked_text": None if reason is None else UNRANKED_TEXT[reason],
                 "name": name,
                 "kind": a.kind,
                 "agentic": a.agentic,
                 "entered_cycle": a.entered,
                 **scores[name].to_report(),
                 "steps": v.steps,
-                "differs_from_cash": v.vs_cash,
-                "differs_from_spy": v.vs_spy,
+                "vs_cash": v.vs_cash.value,
+                "vs_spy": v.vs_spy.value,
+                "differs_from_cash": _differs(v.vs_cash),
+                "differs_from_spy": _differs(v.vs_spy),
                 "luckiest_of_n": luck,
             }
         )
     return rows
+
+
+def _differs(verdict: Outcome) -> bool | None:
+    """Return the older yes/no key (kept for readers of earlier reports): distinguishable or not."""
+    if verdict is Outcome.TOO_FEW:
+        return None
+    return verdict is not Outcome.NOT_DISTINGUISHABLE
 
 
 def _monitor_close(c: Mapping[str, object]) -> dict[str, object]:
@@ -194,9 +207,12 @@ def build_report(state: SeasonState, null: SeasonNull | None) -> dict[str, objec
                 },
                 "counts": {k: row.get(k) for k in ("trades", "closed_trades", "decisions")},
                 "verdicts": {
-                    k: row.get(k) for k in ("steps", "differs_from_cash", "differs_from_spy")
+                    k: row.get(k)
+                    for k in ("steps", "vs_cash", "vs_spy", "differs_from_cash", "differs_from_spy")
                 },
                 "rank": row.get("rank"),
+                "unranked_reason": row.get("unranked_reason"),
+                "unranked_text": row.get("unranked_text"),
             }
         )
     cycles = [

@@ -17,6 +17,7 @@ from markupsafe import Markup
 from tradeleague.formats.thesis.answer import Reason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.formats.thesis.scoring import UnrankedReason
 from tradeleague.league.thesis.pages import install_thesis_pages
 from tradeleague.league.thesis.plugin import FORMAT
 from tradeleague.league.thesis.reads import ThesisReads, thesis_router
@@ -29,7 +30,10 @@ __all__ = ["SITE", "ThesisSite", "thesis_methodology"]
 
 def thesis_methodology(preset: ThesisPreset | None = None) -> Methodology:
     """Return the thesis league's methodology built from ``preset`` (default: the seed's)."""
-    groups = {"Rejection reasons (answers and decisions)": Reason}
+    groups = {
+        "Rejection reasons (answers and decisions)": Reason,
+        "Unranked reasons": UnrankedReason,
+    }
     return methodology(FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, THESIS_NOTES)
 
 

@@ -23,8 +23,8 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
     """Return ``division``'s table for the terminal (W-RNK-3, W-SEA-3, ST-1, ST-2, C-1).
 
     Beside each agent: whether its result is told apart from cash and from
-    buy-and-hold of the benchmark (``vs cash``, ``vs B&H``: yes/no with the
-    p-value, ``few`` under the minimum entries); the caption holds the
+    buy-and-hold of the benchmark (``vs cash``, ``vs B&H``: better than, worse
+    than or not distinguishable from it, with the p-value); the caption holds the
     luckiest-of-N line (the no-skill null), the rounds it rests on and the stated test. Pass
     ``luck`` (``season_luck(state, division)``) when it is already computed.
     """
@@ -58,8 +58,8 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
             f"{row.max_drawdown:.2f}%",
             str(row.trades),
             f"{row.decisions}/{row.entries}",
-            verdicts.vs_cash.short,
-            verdicts.vs_buy_and_hold.short,
+            verdicts.vs_cash.words("cash"),
+            verdicts.vs_buy_and_hold.words("buy-and-hold"),
             "" if row.unranked_reason is None else row.unranked_reason.value,
         )
     return table
