@@ -90,7 +90,8 @@ def test_a_model_with_no_key_is_listed_unranked_after_the_traders(
     last = report["models"][-1]
     assert (last["settled"], last["roi"], last["unranked_text"]) == (0, "0.00", "no settled trade")
     # the terminal: the last row, rank "-", its reason in words
-    lines = [line for line in text.splitlines() if "│" in line]
+    board = text.split("Per agent")[0]  # the cost table follows the summary
+    lines = [line for line in board.splitlines() if "│" in line]
     cells = [c.strip() for c in lines[-1].split("│")[1:-1]]
     assert (cells[0], cells[1], cells[-1]) == ("-", "nokey", "no settled trade")
     assert [c.split("│")[2].strip() for c in lines] == [n for n, _ in order] + ["nokey"]

@@ -36,7 +36,7 @@ from tradeleague.league.weights.operator import new_season, round_now
 from tradeleague.league.weights.replay_run import ReplayRequest, replay
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
-from tradeleague.terminal.options import DbOption
+from tradeleague.terminal.options import DbOption, PricesOption
 
 __all__ = ["operator_clock", "register", "register_replay"]
 
@@ -171,6 +171,7 @@ def replay_weights(
             "the season, its name and this. Give the same seed to resume a season.",
         ),
     ] = 0,
+    prices: PricesOption = None,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -194,7 +195,7 @@ def replay_weights(
             market=market, agents=agent, symbols=symbols, start=start, end=end,
             division=division, pro=pro, season=season, timeout=timeout, db=db, out=out,
             replay_answers=replay_answers, universe_from=universe_from,
-            universe_season=universe_season, seed=seed,
+            universe_season=universe_season, seed=seed, prices=prices,
         )
     )  # fmt: skip
     if status:
