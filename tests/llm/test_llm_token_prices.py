@@ -118,3 +118,11 @@ def test_a_bad_toml_table_is_refused_in_one_sentence(text: str, says: str, tmp_p
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=re.escape(says)):
         PriceTable.from_file(path)
+
+
+def test_the_shipped_example_table_reads() -> None:
+    """The example beside the league files is a valid table, as its comment says."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "prices" / "example.toml"
+    table = PriceTable.from_file(example)
+    assert table.version == "2026-12-01"
+    assert table.get("gpt-4o-mini") == Price(150_000, 600_000)

@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 from tradeleague.clock import Clock
 from tradeleague.events import Event
 from tradeleague.host.leaguefile import Check
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 __all__ = ["Driver", "HostPart", "SlotUnplayable"]
@@ -127,12 +128,19 @@ class HostPart(Protocol[C]):
         ...
 
     def report(
-        self, store: Store, season: str, config: C | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: C | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
         """Return the REPORT.json of ``season`` as the format's replay writes it.
 
         ``None`` when the store holds no season of the format by that id.
         ``stream`` is the stream the operator named (``--stream``), for a
-        format whose seasons share one stream.
+        format whose seasons share one stream; ``prices`` is the league file's
+        price table, which the report's ``costs`` are priced with.
         """
         ...

@@ -22,7 +22,7 @@ from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
-__all__ = ["costs_payload", "season_costs"]
+__all__ = ["costs_payload", "season_costs", "season_costs_payload"]
 
 
 def season_costs(
@@ -75,3 +75,15 @@ def costs_payload(
         "unit": "USD; returns in percent of the starting value, to the hundredth",
         "agents": agents,
     }
+
+
+def season_costs_payload(
+    store: Store,
+    season: str,
+    values: Mapping[str, tuple[int, int]],
+    prices: PriceTable | None,
+    *,
+    of_season: str | None = None,
+) -> dict[str, Any]:
+    """Return REPORT.json's ``costs`` for ``season`` (`season_costs`, then `costs_payload`)."""
+    return costs_payload(season_costs(store, season, prices, of_season=of_season), values, prices)

@@ -52,6 +52,7 @@ __all__ = [
     "UnrankedReason",
     "build_board",
     "model_row",
+    "paper_values",
     "rank_rows",
 ]
 
@@ -269,3 +270,8 @@ def build_board(season: SeasonView, *, scoring_version: str, sparkline: int) -> 
         luckiest_trades=median,
         luckiest=luckiest,
     )
+
+
+def paper_values(board: Board) -> dict[str, tuple[int, int]]:
+    """Return each model's starting and current balance in micro-dollars, in board order."""
+    return {r.entrant.name: (int(r.tally.baseline), int(r.tally.balance)) for r in board.models}

@@ -19,7 +19,7 @@ from typing import Any
 
 from tradeleague.clock import Clock
 from tradeleague.events import utc_iso
-from tradeleague.formats.direction.board import build_board
+from tradeleague.formats.direction.board import build_board, paper_values
 from tradeleague.formats.direction.ledger import fold
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.publish import report_payload
@@ -28,7 +28,9 @@ from tradeleague.host.leaguefile import Check
 from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.direction.config import DRILL, DirectionConfig, direction_preset
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 __all__ = ["DRILL", "HOST", "DirectionHost", "direction_preset"]
@@ -104,7 +106,13 @@ class DirectionHost:
         return []
 
     def report(
-        self, store: Store, season: str, config: DirectionConfig | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: DirectionConfig | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
         """Return the season's REPORT.json from the arena's stream, as its replay writes it."""
         name = stream or (config.stream if config is not None else _STREAM)
@@ -117,6 +125,9 @@ class DirectionHost:
         )
         payload = report_payload(board)
         payload["answers"] = answers_payload(store, name, of_season=season)
+        payload["costs"] = season_costs_payload(
+            store, name, paper_values(board), prices, of_season=season
+        )
         return payload
 
 

@@ -20,13 +20,13 @@ from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
-from tradeleague.formats.direction.board import Board
+from tradeleague.formats.direction.board import Board, paper_values
 from tradeleague.formats.direction.candle import MINUTE
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import report_payload
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.league.answers import answers_payload, summarise
-from tradeleague.league.costs import costs_payload, season_costs
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.direction.board_table import board_table
 from tradeleague.league.direction.replay import recorded_answers, replay_direction
 from tradeleague.league.direction.roster import contestant_of, direction_baselines
@@ -214,9 +214,9 @@ def replay(request: ReplayRequest) -> int:
         summaries = summarise(store, request.stream)
         console.print(board_table(board, causes={s.agent: s.faults for s in summaries}))
         status = print_summary(console, store, request.stream, summaries)
-        values = {r.entrant.name: (r.tally.baseline, r.tally.balance) for r in board.models}
-        spent = season_costs(store, request.stream, checked.prices, of_season=board.season)
-        costs = costs_payload(spent, values, checked.prices)
+        costs = season_costs_payload(
+            store, request.stream, paper_values(board), checked.prices, of_season=board.season
+        )
         console.print(cost_table(costs))
         calls = answers_payload(store, request.stream) if out is not None else {}
     if out is not None:

@@ -26,10 +26,12 @@ from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
 from tradeleague.host.seasons import current_season
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.thesis.config import ThesisConfig
 from tradeleague.league.thesis.null import board_null
-from tradeleague.league.thesis.report import build_report
+from tradeleague.league.thesis.report import build_report, paper_values
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 __all__ = ["HOST", "ThesisHost"]
@@ -118,7 +120,13 @@ class ThesisHost:
         return []
 
     def report(
-        self, store: Store, season: str, config: ThesisConfig | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: ThesisConfig | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
         """Return the season's REPORT.json, as ``replay thesis --out`` writes it."""
         state = _state(store, season)
@@ -126,6 +134,7 @@ class ThesisHost:
             return None
         body = build_report(state, board_null(state))  # the line from the record
         body["answers"] = answers_payload(store, season)  # as `replay thesis --out` writes it
+        body["costs"] = season_costs_payload(store, season, paper_values(state), prices)
         return body
 
 

@@ -29,14 +29,14 @@ from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.league.answers import answers_payload
-from tradeleague.league.costs import costs_payload, season_costs
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.thesis.agents import build_roster
 from tradeleague.league.thesis.board_table import board_table
 from tradeleague.league.thesis.cycle import CycleConfig
 from tradeleague.league.thesis.data import load_tape, replay_sources
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.replay import cycle_times, replay_season_id, run_season
-from tradeleague.league.thesis.report import build_report
+from tradeleague.league.thesis.report import build_report, paper_values
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.league.turns import GRACE_S
 from tradeleague.llm.gateway import Gateway
@@ -249,11 +249,7 @@ def replay(request: ReplayRequest) -> int:
         board = report["board"]
         console.print(board_table(board if isinstance(board, list) else []))
         status = print_summary(console, store, season_id)
-        start = int(state.preset.start_cash)
-        names = [str(r["name"]) for r in board] if isinstance(board, list) else []
-        values = {n: (start, (state.agents[n].equity or [start])[-1]) for n in names}
-        spent = season_costs(store, season_id, checked.prices)
-        costs = costs_payload(spent, values, checked.prices)
+        costs = season_costs_payload(store, season_id, paper_values(state), checked.prices)
         console.print(cost_table(costs))
         calls = answers_payload(store, season_id) if request.out is not None else {}
     if request.out is not None:

@@ -26,7 +26,7 @@ from tradeleague.money import MICRO, micros_to_str
 from tradeleague.stats.null import SeasonNull
 from tradeleague.stats.verdicts import Outcome
 
-__all__ = ["board_rows", "build_report", "luck_payload"]
+__all__ = ["board_rows", "build_report", "luck_payload", "paper_values"]
 
 
 def _dollars(raw: object) -> str | None:
@@ -237,3 +237,9 @@ def build_report(state: SeasonState, null: SeasonNull | None) -> dict[str, objec
         "board": list(board.values()),
         "luckiest_of_n": luck_payload(null),
     }
+
+
+def paper_values(state: SeasonState) -> dict[str, tuple[int, int]]:
+    """Return each agent on the board's starting cash and last equity (micro-dollars)."""
+    start = int(state.preset.start_cash)
+    return {name: (start, a.equity[-1]) for name, a in state.agents.items() if a.equity}

@@ -29,7 +29,7 @@ from tradeleague.formats.weights import Division
 from tradeleague.formats.weights.luck import TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.league.answers import answers_payload
-from tradeleague.league.costs import costs_payload, season_costs
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.replay import (
@@ -39,7 +39,7 @@ from tradeleague.league.weights.replay import (
     replay_season_id,
     run_season,
 )
-from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.report import build_report, paper_values, season_luck
 from tradeleague.league.weights.round import RoundConfig
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import taken_universe
@@ -342,11 +342,10 @@ def replay(request: ReplayRequest) -> int:
         for shown in shown_divisions:
             console.print(render_table(state, shown, luck[shown]))
         status = print_summary(console, store, season_id)
-        rows = [row for d in shown_divisions for row in state.table(d)]
-        values = {row.agent: (int(state.preset.start_cash), row.value) for row in rows}
-        spent = season_costs(store, season_id, checked.prices)
-        costs = costs_payload(spent, values, checked.prices)
-        console.print(cost_table(costs, {row.agent: row.name for row in rows}))
+        values = paper_values(state, shown_divisions)
+        costs = season_costs_payload(store, season_id, values, checked.prices)
+        names = {a.agent: a.name for a in state.agents.values()}
+        console.print(cost_table(costs, names))
     if request.out is not None:
         _write_report(request.out, state, luck, calls, costs)
         console.print(f"Report written to {request.out}")
