@@ -14,13 +14,19 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.cli import app
+from tradeleague.clock import WallClock
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.money import MICRO
+from tradeleague.site import create_site
+from tradeleague.site.serving import serve_site
 from tradeleague.stats import percent
 from tradeleague.store import open_store
 from tradeleague.testing.fake_provider import FakeProvider
@@ -149,3 +155,65 @@ def test_a_bad_price_table_is_refused_before_anything_runs(
     assert said.startswith("--prices: price table ")
     assert "must have exactly input_per_million and output_per_million" in said
     assert not (tmp_path / "d.db").exists()
+
+
+def test_the_board_json_and_pages_carry_the_report_s_costs(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """C-5: /api/v1/direction/boards, the board page and each model page say what REPORT.json says.
+
+    The site prices with the table it is given (``serve --prices`` or the league file's).
+    """
+    prices = tmp_path / "prices.toml"
+    prices.write_text(PRICES, encoding="utf-8")
+    result, text, report = _replay(tmp_path, shared_data / "crypto_1m", "--prices", str(prices))
+    assert result.exit_code == 0, text
+    table = PriceTable.from_file(prices)
+    with open_store(f"sqlite:///{tmp_path / 'd.db'}") as store:
+        site = create_site(
+            ScenarioService(store, WallClock()), direction_stream="direction", prices=table
+        )
+        with TestClient(site) as client:
+            board = client.get("/api/v1/direction/boards").json()
+            page = client.get("/direction").text
+            models = {n: client.get(f"/direction/models/{n}").text for n in ("mini", "odd", "bull")}
+            log = client.get("/api/v1/direction/models/mini/log").json()
+            unpriced_site = create_site(
+                ScenarioService(store, WallClock()), direction_stream="direction"
+            )
+            with TestClient(unpriced_site) as bare:
+                bare_board = bare.get("/api/v1/direction/boards").json()
+    assert board["costs"] == report["costs"]
+    assert log["cost"] == report["costs"]["agents"]["mini"]
+    assert bare_board["costs"]["agents"]["mini"]["cost_usd"] is None
+    section = page[page.index('data-board="costs"') :]
+    for name, want in (("mini", report["costs"]["agents"]["mini"]["cost_usd"]),
+                       ("odd", "unpriced"), ("bull", "0 (no model calls)")):  # fmt: skip
+        row = section[section.index(f'data-agent="{name}"') :]
+        assert f'<td class="num" data-field="cost_usd">{want}</td>' in row[: row.index("</tr>")]
+    assert "Prices of 2026-12-01" in page
+    assert '<dd data-field="cost_usd">unpriced</dd>' in models["odd"]
+    assert '<dd data-field="cost_usd">0 (no model calls)</dd>' in models["bull"]
+    net = report["costs"]["agents"]["mini"]["net_return"]
+    assert f'<dd data-field="net_return">{net}%' in models["mini"]
+
+
+def test_serve_prices_the_boards_with_the_table_it_is_given(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """C-5: ``serve --prices`` (or the league file's ``prices``) reaches every board's costs."""
+    prices = tmp_path / "prices.toml"
+    prices.write_text(PRICES, encoding="utf-8")
+    result, text, report = _replay(tmp_path, shared_data / "crypto_1m")
+    assert result.exit_code == 0, text
+    assert report["costs"]["priced"] is False  # the replay had no table ...
+    table = PriceTable.from_file(prices)
+    with open_store(f"sqlite:///{tmp_path / 'd.db'}") as store:
+        app, _ = serve_site(store, WallClock(), {"prices": table, "direction_stream": "direction"})
+        with TestClient(app) as client:
+            costs = client.get("/api/v1/direction/boards").json()["costs"]
+    # ... the site prices the same recorded calls: cost is tokens x price, exactly
+    assert (costs["priced"], costs["pricing_version"]) == (True, "2026-12-01")
+    mini = costs["agents"]["mini"]
+    assert _micros(mini["cost_usd"]) == mini["calls"] * PER_CALL
+    assert costs["agents"]["odd"]["cost_usd"] is None

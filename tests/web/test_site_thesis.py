@@ -117,6 +117,13 @@ def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
     assert "vs holding SPY" in page.text
     assert "held no position this season" in page.text
     assert ">yes<" not in page.text
+    # C-5: what each agent's calls cost, beside its result, on the board and in its JSON
+    assert set(board["costs"]["agents"]) == {r["name"] for r in board["rows"]}
+    for row in board["rows"]:
+        cost = board["costs"]["agents"][row["name"]]
+        assert cost["return"] == row["return"]
+    assert 'data-board="costs"' in page.text
+    assert "No price table: every model is unpriced" in page.text
     assert "no skill" in page.text
 
 

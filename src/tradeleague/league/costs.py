@@ -7,12 +7,15 @@ a league file names (``llm.costs``: exact micro-dollars, rounded up per call;
 decisions as the end-of-replay summary does (``answers.summarise``).
 `costs_payload` turns them into REPORT.json's ``costs`` section, each agent's
 figures beside its paper result: the return net of what its calls cost.
+`SeasonCosts` is the same for the site's reads: a season's costs are read from
+its events once per log head, not once per page.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.events import EventKind
@@ -22,7 +25,10 @@ from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
-__all__ = ["costs_payload", "season_costs", "season_costs_payload"]
+__all__ = ["SeasonCosts", "costs_payload", "season_costs", "season_costs_payload"]
+
+_KEPT: Final = 16
+"""Seasons whose costs a `SeasonCosts` keeps (the least recently computed goes first)."""
 
 
 def season_costs(
@@ -87,3 +93,39 @@ def season_costs_payload(
 ) -> dict[str, Any]:
     """Return REPORT.json's ``costs`` for ``season`` (`season_costs`, then `costs_payload`)."""
     return costs_payload(season_costs(store, season, prices, of_season=of_season), values, prices)
+
+
+class SeasonCosts:
+    """The site's costs of each season, priced with one table, read again only when the log grew.
+
+    Parameters
+    ----------
+    prices
+        The price table (``None``: every model unpriced).
+    """
+
+    def __init__(self, prices: PriceTable | None) -> None:
+        self.prices = prices
+        self._kept: dict[tuple[str, str | None], tuple[int, dict[str, AgentCost]]] = {}
+        self._lock = threading.Lock()
+
+    def payload(
+        self,
+        store: Store,
+        season: str,
+        values: Mapping[str, tuple[int, int]],
+        *,
+        of_season: str | None = None,
+    ) -> dict[str, Any]:
+        """Return ``costs_payload`` of ``season``, read again only when the log's head moved."""
+        head = store.head().seq
+        key = (season, of_season)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is None or kept[0] != head:
+                costs = season_costs(store, season, self.prices, of_season=of_season)
+                self._kept.pop(key, None)
+                self._kept[key] = kept = (head, costs)
+                while len(self._kept) > _KEPT:
+                    del self._kept[next(iter(self._kept))]
+        return costs_payload(kept[1], values, self.prices)
