@@ -207,6 +207,15 @@ def test_report_json_has_every_field_the_issue_names(week: Week) -> None:
         "stopped",
     }
     assert sorted(a["rank"] for a in agents.values() if a["rank"] is not None) == [1, 2]
+    # beta and alpha against SPY: the cash agent has no exposure and no alpha; seeded per agent
+    cash_fit = agents["cash"]["alpha"]
+    assert cash_fit is not None
+    assert (cash_fit["beta"], cash_fit["alpha_per_step"]) == ("0.000", "0.0000")
+    assert cash_fit["outcome"] == "not_distinguishable"
+    assert len(agents["holder"]["scatter"]) == agents["holder"]["alpha"]["steps"]
+    again = build_report(week.state, None)["agents"]
+    assert isinstance(again, list)
+    assert [a["alpha"] for a in again] == [a["alpha"] for a in agents.values()]
     opened = agents["holder"]["entries"][0]
     assert [(d["action"], d["symbol"], d["status"]) for d in opened["decisions"]] == [
         ("open_long", "BRK.B", "executed"),

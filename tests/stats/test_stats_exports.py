@@ -10,6 +10,7 @@ import pytest
 import tradeleague.stats
 
 MODULES = [
+    "alpha",
     "binary_scores",
     "bootstrap",
     "calculator",

@@ -113,7 +113,16 @@ def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
         assert unranked is not None
         assert unranked.group(1) == (row["unranked_text"] or "")
         assert nums[1] == row["return"]
-        assert nums[-3:] == [str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])]
+        counts = [
+            re.search(rf'data-field="{k}">([^<]*)</td>', cells.group(1))
+            for k in ("trades", "closed_trades", "decisions")
+        ]
+        assert [c.group(1) if c else None for c in counts] == [
+            str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])
+        ]  # fmt: skip
+        beta = re.search(r'data-field="beta">([^<]*)</td>', cells.group(1))
+        assert beta is not None
+        assert beta.group(1) == (row["alpha"]["beta"] if row["alpha"] else "–")
     assert "vs holding SPY" in page.text
     assert "held no position this season" in page.text
     assert ">yes<" not in page.text
@@ -144,6 +153,10 @@ def test_agent_page_shows_every_decision_escaped_t_cyc_10(site_db: str) -> None:
     assert ">1.000000<" in page.text
     assert missing.status_code == 404
     assert missing_json.status_code == 404
+    # beta and alpha against SPY: the scatter of its rounds with the fitted line, and the numbers
+    assert "Market exposure and alpha" in page.text
+    assert data["alpha"] is None  # three cycles are too few steps to fit a line: it says so
+    assert "Too few rounds to fit a line against SPY." in page.text
 
 
 def test_thesis_methodology_page_follows_the_preset(site_db: str) -> None:

@@ -121,6 +121,21 @@ def test_weights_luck_verdicts_against_cash_and_buy_and_hold() -> None:
         "p_value": None,
         "steps": 4,
     }
+    # beta and alpha against the benchmark: a copy of it is beta 1, alpha 0 (to rounding)
+    fit = luck.rows["copy"].alpha
+    assert fit is not None
+    assert abs(fit.beta - 1) < 1e-3
+    assert abs(fit.alpha) < 1e-6
+    assert fit.outcome is Outcome.NOT_DISTINGUISHABLE
+    assert fit.steps == steps - 1  # the benchmark is held from the first entry
+    flat_fit = luck.rows["cash"].alpha
+    assert flat_fit is not None
+    assert (flat_fit.beta, flat_fit.alpha) == (0.0, 0.0)
+    assert luck.rows["new"].alpha is not None  # four entries: three steps, enough to fit
+    again = table_luck(
+        records, start_cash=START, benchmark="SPY", benchmark_prices=prices, rng_for=_rng_for(3)
+    )
+    assert again.rows["copy"].alpha_payload() == luck.rows["copy"].alpha_payload()  # seeded
     # ST-1: each verdict states the entries it rests on.
     assert luck.rows["copy"].vs_cash.steps == steps
     assert luck.rows["copy"].vs_cash.words("cash").startswith("better than cash (p=")

@@ -14,9 +14,11 @@ to prove, luckiest of N coins), ``calculator`` (the seed's luck calculator,
 rounded as published), ``bootstrap`` (the paired bootstrap test against a
 baseline), ``luckiest`` (the luckiest-of-N line for return tables, by
 simulation), ``ranking`` (ranked rows, then the unranked with their reason)
-and ``verdicts`` (a test's verdict in words that say its direction).
+``verdicts`` (a test's verdict in words that say its direction) and ``alpha``
+(beta against a benchmark and the alpha left, with a block-bootstrap interval).
 """
 
+from tradeleague.stats.alpha import ALPHA_NOTE, AlphaBeta, alpha_beta, alpha_words
 from tradeleague.stats.binary_luck import (
     Z_95,
     Z_POWER_80,
@@ -58,9 +60,11 @@ from tradeleague.stats.rounding import percent, round_half_up
 from tradeleague.stats.verdicts import VERDICT_NOTE, Outcome, outcome, verdict_words
 
 __all__ = [
+    "ALPHA_NOTE",
     "VERDICT_NOTE",
     "Z_95",
     "Z_POWER_80",
+    "AlphaBeta",
     "ArenaTally",
     "BootstrapComparison",
     "DownsideDeviation",
@@ -71,6 +75,8 @@ __all__ = [
     "Outcome",
     "Placed",
     "RoundResult",
+    "alpha_beta",
+    "alpha_words",
     "answer_rate",
     "break_even_hit_rate",
     "combine",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from tradeleague.formats.scenario.null import CLOUD_AGENTS, EXPOSURE_BPS, FLIPS
+from tradeleague.stats.alpha import ALPHA_NOTE
 from tradeleague.stats.verdicts import VERDICT_NOTE
 
 __all__ = ["SCENARIO_NOTES"]
@@ -31,5 +32,6 @@ SCENARIO_NOTES: Final = (
     "picks. We rank only the runs that took at least one step; a run that took none has no "
     'result, and is listed after the ranked runs, unranked, with the reason "took no step".',
     VERDICT_NOTE,
+    ALPHA_NOTE,
 )
 """The open decisions behind the scenario board's luckiest-of-N line and cloud."""

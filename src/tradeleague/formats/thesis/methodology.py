@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from tradeleague.stats.alpha import ALPHA_NOTE
 from tradeleague.stats.verdicts import VERDICT_NOTE
 
 __all__ = ["THESIS_NOTES"]
@@ -77,4 +78,5 @@ THESIS_NOTES: Final = (
     'them, unranked, with the reason "held no position this season": sitting in cash all '
     "season is not a result to rank above agents that traded and lost.",
     VERDICT_NOTE,
+    ALPHA_NOTE,
 )

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from tradeleague.stats.alpha import AlphaBeta, alpha_beta
 from tradeleague.stats.bootstrap import paired_bootstrap
 from tradeleague.stats.ranking import Placed, place
 from tradeleague.stats.returns import max_drawdown, season_return, step_returns
@@ -163,12 +164,26 @@ class Verdicts:
     vs_cash: Outcome
     vs_spy: Outcome
     steps: int
+    alpha: AlphaBeta | None = None
+    """Beta against SPY and the alpha left (``stats.alpha``), ``None`` with too few steps."""
+    pairs: tuple[tuple[float, float], ...] = ()
+    """Each step's return, the agent's then SPY's (the agent page's scatter)."""
 
 
 def verdicts(
-    agent_equity: Sequence[int], spy_path: Sequence[int], start: int, seed: int = 7
+    agent_equity: Sequence[int],
+    spy_path: Sequence[int],
+    start: int,
+    seed: int = 7,
+    *,
+    alpha_seed: int | None = None,
 ) -> Verdicts:
-    """Return the paired-bootstrap verdicts of one agent against cash and SPY (ST-2)."""
+    """Return the paired-bootstrap verdicts of one agent against cash and SPY (ST-2).
+
+    With them, the agent's beta against SPY and its alpha, from its own generator
+    seeded by ``alpha_seed`` (the board's: from the season and the agent; default
+    from ``seed``), so the verdicts' draws are not moved by it.
+    """
     agent = [float(r) for r in step_returns([start, *agent_equity])]
     spy = [float(r) for r in step_returns(list(spy_path))]
     n = min(len(agent), len(spy))
@@ -177,8 +192,16 @@ def verdicts(
     rng = np.random.default_rng(seed)
     cash = paired_bootstrap(agent[:n], [0.0] * n, rng=rng, resamples=2_000)
     hold = paired_bootstrap(agent[:n], spy[:n], rng=rng, resamples=2_000)
+    fit = alpha_beta(
+        agent[:n],
+        spy[:n],
+        rng=np.random.default_rng([seed, 1] if alpha_seed is None else alpha_seed),
+        periods_per_year=PERIODS_PER_YEAR,
+    )
     return Verdicts(
         vs_cash=outcome(cash),
         vs_spy=outcome(hold),
         steps=n,
+        alpha=fit,
+        pairs=tuple(zip(agent[:n], spy[:n], strict=True)),
     )

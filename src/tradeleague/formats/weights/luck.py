@@ -20,6 +20,11 @@ costs: its first step is zero, step ``i`` is the benchmark's move between the
 prices of the agent's entry rounds ``i-1`` and ``i`` (a round without a
 benchmark price keeps the last one).
 
+**Beta and alpha** (``stats.alpha``): the agent's step returns fitted on the
+benchmark's over its entries after the first, annualised by the entries' own
+spacing (steps per year = steps / years between the first and last entry), with
+a block-bootstrap interval seeded per agent (``alpha/<agent>``).
+
 **Luckiest of N** (D-LCK-3 generalised by simulation). A weights table
 passes its no-skill null (``tradeleague.stats.null.SeasonNull``): N agents
 with no skill, N the agents in the table, simulated under the league's own
@@ -49,7 +54,9 @@ import numpy as np
 
 from tradeleague.formats.weights.scoring import AgentRecord
 from tradeleague.stats import (
+    AlphaBeta,
     Outcome,
+    alpha_beta,
     luckiest_of_n,
     outcome,
     paired_bootstrap,
@@ -60,6 +67,7 @@ from tradeleague.stats import (
 from tradeleague.stats.null import SeasonNull
 
 __all__ = [
+    "ALPHA_RESAMPLES",
     "CONFIDENCE",
     "MIN_STEPS",
     "RESAMPLES",
@@ -83,6 +91,8 @@ CONFIDENCE: Final = 0.95
 MIN_STEPS: Final = 5
 """Fewer entries than this are not tested ("too few entries")."""
 SIMULATIONS: Final = 2_000
+ALPHA_RESAMPLES: Final = 2_000
+"""Block-bootstrap resamples behind each alpha and beta interval."""
 """Simulated seasons of N no-skill agents behind the luckiest-of-N line."""
 TEST_TEXT: Final = (
     "Test: paired bootstrap of the mean per-entry step-return difference against cash "
@@ -157,11 +167,23 @@ class BaselineVerdict:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AgentLuck:
-    """One row's verdicts against cash and against buy-and-hold of the benchmark."""
+    """One row's verdicts against cash and buy-and-hold, and its beta and alpha.
+
+    ``alpha`` fits the agent's step returns on the benchmark's over the entries
+    after its first (the benchmark is held from the first entry, so its first
+    step is no move), ``None`` with too few; ``steps`` are those pairs, the
+    agent's return then the benchmark's, for the agent page's scatter.
+    """
 
     agent: str
     vs_cash: BaselineVerdict
     vs_buy_and_hold: BaselineVerdict
+    alpha: AlphaBeta | None = None
+    steps: tuple[tuple[float, float], ...] = ()
+
+    def alpha_payload(self) -> dict[str, Any] | None:
+        """Return the beta and alpha figures for JSON (``None`` when not fitted)."""
+        return None if self.alpha is None else self.alpha.to_payload()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -326,13 +348,26 @@ def agent_luck(
     benchmark_prices: Mapping[datetime, int],
     rng_for: RngFor,
 ) -> AgentLuck:
-    """Return one record's verdicts against cash and buy-and-hold (see ``table_luck``)."""
+    """Return one record's verdicts against cash and buy-and-hold, and its alpha (see below)."""
     agent = agent_step_returns(start_cash, [e.value for e in record.entries])
     held = benchmark_step_returns([benchmark_prices.get(e.round) for e in record.entries])
+    rounds = [e.round for e in record.entries]
+    fitted = None
+    if len(rounds) > 1 and rounds[-1] > rounds[0]:
+        years = (rounds[-1] - rounds[0]).total_seconds() / (365.25 * 86_400)
+        fitted = alpha_beta(
+            agent[1:],
+            held[1:],
+            rng=rng_for(f"alpha/{record.agent}"),
+            periods_per_year=(len(rounds) - 1) / years,
+            resamples=ALPHA_RESAMPLES,
+        )
     return AgentLuck(
         agent=record.agent,
         vs_cash=_verdict(agent, [0.0] * len(agent), rng_for(f"vs_cash/{record.agent}")),
         vs_buy_and_hold=_verdict(agent, held, rng_for(f"vs_buy_and_hold/{record.agent}")),
+        alpha=fitted,
+        steps=tuple(zip(agent[1:], held[1:], strict=True)),
     )
 
 

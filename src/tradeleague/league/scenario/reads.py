@@ -55,6 +55,7 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
                 "trades": records[e.entry.run_id].trades,
                 "vs_cash": luck.rows[e.entry.run_id].vs_cash.to_payload(),
                 "vs_buy_and_hold": luck.rows[e.entry.run_id].vs_buy_and_hold.to_payload(),
+                "alpha": luck.rows[e.entry.run_id].alpha_payload(),
             }
             for e in ranked
         ],

@@ -6,6 +6,7 @@ from rich.table import Table
 
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.stats.verdicts import verdict_words
+from tradeleague.terminal.alpha import ALPHA_TEXT, alpha_cells
 
 __all__ = ["board_table"]
 
@@ -18,9 +19,13 @@ def board_table(rows: list[dict[str, object]]) -> Table:
     table = Table(title="Thesis league board")
     heads = (
         "rank", "name", "return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure",
-        "trades", "closed_trades", "decisions", "vs_cash", "vs_spy", "unranked_text",
+        "trades", "closed_trades", "decisions", "vs_cash", "vs_spy", "beta", "alpha_yr",
+        "unranked_text",
     )  # fmt: skip
-    shown = {"vs_cash": "vs cash", "vs_spy": "vs SPY", "unranked_text": "unranked because"}
+    shown = {
+        "vs_cash": "vs cash", "vs_spy": "vs SPY", "unranked_text": "unranked because",
+        "beta": "beta vs SPY", "alpha_yr": "alpha/yr (95%)",
+    }  # fmt: skip
     for head in heads:
         table.add_column(shown.get(head, head.replace("_", " ")))
     for row in rows:
@@ -36,6 +41,8 @@ def board_table(rows: list[dict[str, object]]) -> Table:
         "Return, max drawdown, win rate and exposure in %. vs cash, vs SPY: a paired bootstrap "
         "over the daily returns, 5% level; better or worse only when the difference is "
         "distinguishable. An agent that held no position is listed after the ranked ones.\n"
+        + ALPHA_TEXT
+        + "\n"
         + DISCLAIMER
     )
     return table
@@ -46,6 +53,10 @@ _BASELINES = {"vs_cash": "cash", "vs_spy": "holding SPY"}
 
 def _cell(row: dict[str, object], head: str) -> str:
     """Return a board cell: a verdict in words, a missing figure as "-"."""
+    if head in ("beta", "alpha_yr"):
+        fit = row.get("alpha")
+        beta, alpha = alpha_cells(fit if isinstance(fit, dict) else None)
+        return beta if head == "beta" else alpha
     value = row[head]
     if head == "name":
         return str(value) + (" (agentic)" if row.get("agentic") else "")

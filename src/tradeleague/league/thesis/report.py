@@ -16,6 +16,7 @@ tape where one is at hand; ``None``: no line).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from decimal import Decimal
 
@@ -120,7 +121,12 @@ def board_rows(state: SeasonState, null: SeasonNull | None) -> list[dict[str, ob
     for placed in rank(scores):
         name = placed.row
         a = state.agents[name]
-        v = verdicts(a.equity, spy[-len(a.equity) - 1 :] if a.equity else [], start)
+        v = verdicts(
+            a.equity,
+            spy[-len(a.equity) - 1 :] if a.equity else [],
+            start,
+            alpha_seed=_seed(f"{state.season}/alpha/{name}"),
+        )
         reason = placed.unranked
         rows.append(
             {
@@ -137,10 +143,17 @@ def board_rows(state: SeasonState, null: SeasonNull | None) -> list[dict[str, ob
                 "vs_spy": v.vs_spy.value,
                 "differs_from_cash": _differs(v.vs_cash),
                 "differs_from_spy": _differs(v.vs_spy),
+                "alpha": None if v.alpha is None else v.alpha.to_payload(),
+                "scatter": [{"benchmark": b, "agent": x} for x, b in v.pairs],
                 "luckiest_of_n": luck,
             }
         )
     return rows
+
+
+def _seed(label: str) -> int:
+    """Return the seed of ``label`` (the season and the agent): the same every read."""
+    return int.from_bytes(hashlib.blake2b(label.encode(), digest_size=8).digest())
 
 
 def _differs(verdict: Outcome) -> bool | None:
@@ -210,6 +223,8 @@ def build_report(state: SeasonState, null: SeasonNull | None) -> dict[str, objec
                     k: row.get(k)
                     for k in ("steps", "vs_cash", "vs_spy", "differs_from_cash", "differs_from_spy")
                 },
+                "alpha": row.get("alpha"),
+                "scatter": row.get("scatter", []),
                 "rank": row.get("rank"),
                 "unranked_reason": row.get("unranked_reason"),
                 "unranked_text": row.get("unranked_text"),

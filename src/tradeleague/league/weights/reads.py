@@ -183,6 +183,7 @@ def _row(row: TableRow, luck: AgentLuck) -> dict[str, Any]:
         "unranked_text": None if reason is None else UNRANKED_TEXT[reason],
         "vs_cash": luck.vs_cash.to_payload(),
         "vs_buy_and_hold": luck.vs_buy_and_hold.to_payload(),
+        "alpha": luck.alpha_payload(),
     }
 
 
@@ -286,6 +287,8 @@ def _agent_payload(
             "paused": a.paused,
         },
         "standing": _row(row, luck_of(a.division).rows[agent]),
+        "benchmark": luck_of(a.division).benchmark,
+        "scatter": [{"benchmark": b, "agent": x} for x, b in luck_of(a.division).rows[agent].steps],
         "summary": summary.shown,
         "summary_hidden": summary.hidden,
         "entries": entries,

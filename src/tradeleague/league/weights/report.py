@@ -131,6 +131,7 @@ def build_report(
                 else row.unranked_reason.value,
                 "vs_cash": luck[a.division].rows[a.agent].vs_cash.to_payload(),
                 "vs_buy_and_hold": luck[a.division].rows[a.agent].vs_buy_and_hold.to_payload(),
+                "alpha": luck[a.division].rows[a.agent].alpha_payload(),
             }
         )
     universe = {} if state.universe is None else {"universe": state.universe}

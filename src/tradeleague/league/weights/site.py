@@ -25,6 +25,7 @@ from tradeleague.formats.weights.scoring import EntryKind, UnrankedReason
 from tradeleague.league.weights.pages import weights_pages
 from tradeleague.league.weights.plugin import FORMAT
 from tradeleague.league.weights.reads import WeightsReads, weights_router
+from tradeleague.stats.alpha import ALPHA_NOTE
 from tradeleague.stats.verdicts import VERDICT_NOTE
 from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import Methodology, methodology
@@ -45,7 +46,9 @@ def weights_methodology(preset: WeightsPreset | None = None) -> Methodology:
         "Halts": HaltReason,
         "Market closed": ClosedReason,
     }
-    return methodology(FORMAT.key, FORMAT.title, preset or WeightsPreset(), groups, (VERDICT_NOTE,))
+    return methodology(
+        FORMAT.key, FORMAT.title, preset or WeightsPreset(), groups, (VERDICT_NOTE, ALPHA_NOTE)
+    )
 
 
 class WeightsSite:
