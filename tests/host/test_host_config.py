@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tradeleague.agents.recorded import call_record_of
 from tradeleague.cli import app
 from tradeleague.errors import ConfigError
+from tradeleague.events import EventKind
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.host.config import load_league, parse_league
@@ -235,7 +237,7 @@ output_per_million = 0.60
 def test_host_prices_in_the_league_file_price_the_hosted_report(
     shared_data: Path, tmp_path: Path
 ) -> None:
-    """C-5: [league] prices names the table (beside the file); `report` prices each call.
+    """C-5: [league] prices names the table (beside the file); the host and `report` price calls.
 
     A fake OpenAI-protocol server reports 1,234 + 56 tokens a call: 219 micro-dollars
     at 0.15 / 0.60 USD per million, rounded up; the baseline makes no call and costs 0.
@@ -273,6 +275,14 @@ def test_host_prices_in_the_league_file_price_the_hosted_report(
     assert mini["calls"] == 6
     assert mini["cost_usd"] == micros_to_str(6 * 219)
     assert (up["cost_usd"], up["basis"]) == ("0.000000", "no_model_calls")
+    # C-5: the host's gateway priced each call as it recorded it
+    with open_store(db, upgrade=False) as store:
+        recorded = [
+            call_record_of(e.event.payload)
+            for e in store.events("direction")
+            if e.event.kind == EventKind.MODEL_CALLED
+        ]
+    assert [r.cost_micros for r in recorded] == [219] * 6
 
 
 def test_host_prices_that_are_missing_or_wrong_are_named_with_their_line(tmp_path: Path) -> None:

@@ -101,12 +101,14 @@ class HostPart(Protocol[C]):
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the driver that plays ``config``.
 
         ``clock`` is the live clock, or ``None`` for the replay clock (each
         driver then keeps its own, from its first slot); ``span`` is the
-        replayed ``[--from, --to)``, when given.
+        replayed ``[--from, --to)``, when given; ``prices`` (the league file's
+        price table) prices each model call as the gateway records it.
         """
         ...
 

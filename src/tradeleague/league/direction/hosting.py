@@ -82,6 +82,7 @@ class DirectionHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the arena; under the replay clock it starts at the span's first round open."""
         from tradeleague.league.direction.driver import DirectionDriver  # the engine, when played
@@ -89,7 +90,7 @@ class DirectionHost:
         first = None
         if clock is None and span is not None:
             first = DirectionDriver.first_open(span[0], span[1], config)
-        return DirectionDriver(store, config, clock=clock, first=first)
+        return DirectionDriver(store, config, clock=clock, first=first, prices=prices)
 
     def status(
         self, store: Store, config: DirectionConfig | None, streams: Sequence[str], now: datetime

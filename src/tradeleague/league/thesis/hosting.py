@@ -96,11 +96,12 @@ class ThesisHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the league's seasons, each opened at its first slot."""
         from tradeleague.league.thesis.driver import ThesisLeague  # the engine, when played
 
-        return ThesisLeague(store, config, clock=clock)
+        return ThesisLeague(store, config, clock=clock, prices=prices)
 
     def status(
         self, store: Store, config: ThesisConfig | None, streams: Sequence[str], now: datetime

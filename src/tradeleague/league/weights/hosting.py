@@ -107,11 +107,12 @@ class WeightsHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the league's seasons, each opened at its first slot."""
         from tradeleague.league.weights.driver import WeightsLeague  # the engine, when played
 
-        return WeightsLeague(store, config, clock=clock)
+        return WeightsLeague(store, config, clock=clock, prices=prices)
 
     def status(
         self, store: Store, config: WeightsConfig | None, streams: Sequence[str], now: datetime

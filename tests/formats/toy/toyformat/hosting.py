@@ -111,6 +111,7 @@ class ToyHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the season's driver."""
         return ToyDriver(store, config, clock)
