@@ -198,7 +198,9 @@ def test_run_page_and_model_log_match_the_json_api(
     assert run["trades"] == len(run["fills"]) == traded["trades"]
     assert len(run["equity"]) == run["steps"] + 1
     context, page, _ = _visit(browser, base, f"/runs/{traded['run_id']}", 1440)
-    assert page.locator("svg.chart").count() == 1
+    assert page.locator("svg.chart:not(.scatter)").count() == 1  # the equity line
+    # the run's rounds against the benchmark's, with its fit: a point each
+    assert page.locator("svg.scatter circle.chart-point").count() == len(run["scatter"])
     shown = page.locator("table.equity tbody td.num").all_text_contents()  # inside <details>
     assert [Decimal(v) for v in shown] == [Decimal(p["equity"]) for p in run["equity"]]
     fills = page.locator("table.fills tbody tr").all()
