@@ -12,6 +12,13 @@ from types import MappingProxyType
 
 __all__ = ["LIMITS"]
 
+_COST = (
+    "Inference cost is not in the rank: the board ranks the paper result and shows beside "
+    "it what each model's calls cost, per decision too, and the return net of that cost, "
+    "priced from the operator's dated price table. A model without a price reads "
+    '"unpriced", never free; an agent that calls no model costs nothing.'
+)
+
 LIMITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "weights": (
@@ -32,6 +39,7 @@ LIMITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "A stopped feed cannot be told from a calm one for up to 25 hours; if every feed "
             "stops, the market stays open up to three hours at old prices.",
             "Cash earns no interest; dividends reach a portfolio only through the token's price.",
+            _COST,
         ),
         "direction": (
             "The top row is the maximum of many noisy numbers: even if every model were a coin "
@@ -47,6 +55,7 @@ LIMITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "The roster is a sample of the field, not the field; tier comparisons are a "
             "hypothesis tested in public, not a result.",
             "Nothing here forecasts the next round: a record is a record.",
+            _COST,
         ),
         "scenario": (
             "Fills are at the next bar's open plus a fixed slippage per symbol; market orders "
@@ -69,6 +78,7 @@ LIMITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "Crypto is quoted in USDT and counted as dollars.",
             "The invalidation monitor sees prices only as often as the bars change.",
             "One prompt and one universe: results say nothing about other markets.",
+            _COST,
         ),
     }
 )

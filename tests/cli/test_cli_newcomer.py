@@ -121,15 +121,21 @@ def test_luck_states_the_payout_in_plain_english() -> None:
 
 
 def test_the_thesis_board_reads_its_verdicts_and_carries_the_disclaimer() -> None:
-    """A verdict is "differs" / "no" (never True/False), explained, under the disclaimer."""
-    row = {
-        "rank": 1, "name": "hold", "return": "-5.25", "max_drawdown": "7.93", "sharpe": "-5.77",
-        "sortino": "-7.07", "win_rate": None, "exposure": "99.95", "trades": 10,
-        "closed_trades": 0, "decisions": 10, "differs_from_cash": True, "differs_from_spy": False,
-        "luckiest_of_n": "1.69",
+    """ST-2: a verdict says its direction ("worse than cash"), never a bare yes or True/False.
+
+    An agent that held no position is listed unranked with its reason; the disclaimer is under.
+    """
+    row: dict[str, object] = {
+        "rank": 1, "unranked_text": None, "name": "hold", "return": "-5.25",
+        "max_drawdown": "7.93", "sharpe": "-5.77", "sortino": "-7.07", "win_rate": None,
+        "exposure": "99.95", "trades": 10, "closed_trades": 0, "decisions": 10,
+        "vs_cash": "worse", "vs_spy": "not_distinguishable", "luckiest_of_n": "1.69",
     }  # fmt: skip
-    late = {**row, "rank": 2, "name": "late", "differs_from_cash": None, "differs_from_spy": None}
-    console = Console(width=250, record=True, color_system=None)
+    late: dict[str, object] = {
+        **row, "rank": None, "unranked_text": "held no position this season", "name": "late",
+        "trades": 0, "vs_cash": "too_few", "vs_spy": "too_few",
+    }  # fmt: skip
+    console = Console(width=300, record=True, color_system=None)
     console.print(board_table([row, late]))
     text = console.export_text()
     cells = {
@@ -137,11 +143,21 @@ def test_the_thesis_board_reads_its_verdicts_and_carries_the_disclaimer() -> Non
         for line in text.splitlines()
         if line.count("│") > 5
     }
-    assert cells["hold"][-2:] == ["differs", "no"]
-    assert cells["late"][-2:] == ["-", "-"]
+    assert cells["hold"][-5:] == [
+        "worse than cash", "not distinguishable from holding SPY", "-", "too few steps", "",
+    ]  # fmt: skip
+    assert cells["late"][0] == "-"
+    assert cells["late"][-5:] == [
+        "too few steps to test",
+        "too few steps to test",
+        "-",
+        "too few steps",
+        "held no position this season",
+    ]
     assert "True" not in text
     assert "False" not in text
-    assert '"differs" can be worse as well as better' in text
+    assert "yes" not in text
+    assert "better or worse only when the difference is distinguishable" in text
     assert DISCLAIMER in text
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from tradeleague.formats.direction.board import model_row, rank_rows
+from tradeleague.formats.direction.board import UnrankedReason, model_row, rank_rows
 from tradeleague.formats.direction.labels import MarketLabel, market_label
 from tradeleague.formats.direction.ledger import Entrant, LogRow
 from tradeleague.formats.direction.preset import DirectionPreset
@@ -81,15 +81,21 @@ def test_direction_streak_signs() -> None:
 
 
 def test_direction_rank_order_and_ties() -> None:
-    """D-SCO-3: ROI, then hit rate, then balance; the same data gives the same board."""
+    """D-SCO-3: ROI, then hit rate, then balance; the same data gives the same board.
+
+    A model with no settled trade (``d``: ROI 0 above every loser) is not ranked:
+    it follows the ranked ones with its reason, and their order is unchanged (ours).
+    """
     a = model_row(_entrant("a"), _rows(["win", "loss", "draw"]), BASE, 20)
     b = model_row(_entrant("b"), _rows(["draw", "win", "loss"]), BASE, 20)
     c = model_row(_entrant("c"), _rows(["win"]), BASE, 20)
     d = model_row(_entrant("d"), _rows(["timeout"]), BASE, 20)
     ranked = rank_rows([d, b, a, c])
-    assert [r.entrant.name for r in ranked] == ["c", "d", "a", "b"]
-    assert [r.rank for r in ranked] == [1, 2, 3, 4]
-    assert [r.entrant.name for r in rank_rows([a, b, c, d])] == ["c", "d", "a", "b"]
+    assert [r.entrant.name for r in ranked] == ["c", "a", "b", "d"]
+    assert [r.rank for r in ranked] == [1, 2, 3, None]
+    assert [r.unranked for r in ranked] == [None, None, None, UnrankedReason.NO_SETTLED_TRADE]
+    assert [r.entrant.name for r in rank_rows([a, b, c, d])] == ["c", "a", "b", "d"]
+    assert [r.entrant.name for r in rank_rows([a, b, c])] == ["c", "a", "b"]
     # equal ROI, higher hit rate first
     e = model_row(_entrant("e"), _rows(["loss", "win", "win", "loss", "draw"]), BASE, 20)
     f = model_row(_entrant("f"), _rows(["loss", "win", "win", "loss"]), BASE, 20)

@@ -96,7 +96,10 @@ def test_direction_replay_answers_reproduce_the_board(shared_data: Path, tmp_pat
     assert models["m_slow"]["settled"] == 8
     assert models["m_broken"]["settled"] == 0
     assert models["m_chatty"]["skips"]
-    assert sorted(m["rank"] for m in report["models"]) == [1, 2, 3, 4, 5]
+    # ours: the model that never settled a trade is listed last, unranked, with its reason
+    assert [m["rank"] for m in report["models"]] == [1, 2, 3, 4, None]
+    assert report["models"][-1]["name"] == "m_broken"
+    assert report["models"][-1]["unranked_reason"] == "no_settled_trade"
 
 
 def test_direction_replay_answers_miss_is_an_error(shared_data: Path, tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ from tradeleague.formats.thesis.universe import load_universe, normalise
 from tradeleague.market.loader import load_dataset
 from tradeleague.money import MICRO, usd
 from tradeleague.sim import Side
+from tradeleague.stats.verdicts import Outcome
 
 PRESET = ThesisPreset()
 UNIVERSE = load_universe()
@@ -599,12 +600,16 @@ def test_metrics_counts_and_verdicts_t_sco_1_st_1_st_2() -> None:
     assert report["trades"] == 5
     assert report["decisions"] == 7
     flat = metrics(start, [start] * 4, [0] * 4, [], trades=0, decisions=4)
-    assert rank({"a": m, "b": flat}) == {"a": 1, "b": 2}
+    placed = rank({"b": flat, "a": m})
+    assert [(p.row, p.rank, p.unranked) for p in placed] == [
+        ("a", 1, None),
+        ("b", None, "no_position"),
+    ]
     v = verdicts(equity, [usd(500), usd(505), usd(500), usd(510), usd(511)], start)
     assert v.steps == 4
-    assert v.vs_cash is not None
-    assert v.vs_spy is not None
-    assert verdicts(equity[:1], [usd(1), usd(2)], start).vs_cash is None
+    assert v.vs_cash is not Outcome.TOO_FEW
+    assert v.vs_spy is not Outcome.TOO_FEW
+    assert verdicts(equity[:1], [usd(1), usd(2)], start).vs_cash is Outcome.TOO_FEW
 
 
 def test_inverse_answer_swaps_sides_and_mirrors_levels_t_agt_1() -> None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from tradeleague.agents.recorded import call_record_of
 from tradeleague.cli import app
 from tradeleague.errors import ConfigError
+from tradeleague.events import EventKind
 from tradeleague.formats.direction import DirectionPreset
 from tradeleague.formats.weights import Division, WeightsPreset
 from tradeleague.host.config import load_league, parse_league
@@ -17,7 +20,10 @@ from tradeleague.league.direction.driver import direction_slots
 from tradeleague.league.weights.config import WeightsConfig
 from tradeleague.league.weights.driver import WeightsLeague, weights_slots
 from tradeleague.market.calendars import NYSE, get_calendar
+from tradeleague.money import micros_to_str
 from tradeleague.store import open_store
+from tradeleague.testing.fake_provider import FakeProvider
+from tradeleague.testing.fake_script import Behaviour
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -218,3 +224,75 @@ def test_host_systemd_unit_runs_the_host_and_lets_a_round_in_flight_finish() -> 
     preset = DirectionPreset()
     assert int(service["TimeoutStopSec"]) > (preset.round_length + preset.window).total_seconds()
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+PRICES = """\
+pricing_version = "2026-12-01"
+[models."gpt-4o-mini"]
+input_per_million = 0.15
+output_per_million = 0.60
+"""
+
+
+def test_host_prices_in_the_league_file_price_the_hosted_report(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """C-5: [league] prices names the table (beside the file); the host and `report` price calls.
+
+    A fake OpenAI-protocol server reports 1,234 + 56 tokens a call: 219 micro-dollars
+    at 0.15 / 0.60 USD per million, rounded up; the baseline makes no call and costs 0.
+    """
+    (tmp_path / "prices.toml").write_text(PRICES, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'host.db'}"
+    answer = '{"direction": "up", "rationale": "Up."}'
+    with FakeProvider() as fake:
+        fake.script_model(
+            "gpt-4o-mini", Behaviour(text=answer, prompt_tokens=1_234, completion_tokens=56)
+        )
+        league = tmp_path / "league.toml"
+        league.write_text(
+            f'[league]\ndb = "{db}"\nprices = "prices.toml"\n\n'
+            f'[direction]\nmarket = "{shared_data / "crypto_1m"}"\n\n'
+            '[[direction.agents]]\nname = "up"\nspec = "baseline:up"\n\n'
+            f'[[direction.agents]]\nname = "mini"\nspec = "openai:gpt-4o-mini@{fake.url}"\n',
+            encoding="utf-8",
+        )
+        config = load_league(league)
+        assert config.prices is not None
+        assert config.prices.version == "2026-12-01"
+        span = ["--from", "2025-09-02T06:00Z", "--to", "2025-09-02T06:30Z"]
+        played = CliRunner().invoke(app, ["run", "--config", str(league), "--clock", "replay",
+                                          *span])  # fmt: skip
+        assert played.exit_code == 0, played.output
+    out = tmp_path / "REPORT.json"
+    done = CliRunner().invoke(
+        app, ["report", "--config", str(league), "--season", "S1", "--out", str(out)]
+    )
+    assert done.exit_code == 0, done.output
+    costs = json.loads(out.read_text(encoding="utf-8"))["costs"]
+    assert (costs["pricing_version"], costs["priced"]) == ("2026-12-01", True)
+    mini, up = costs["agents"]["mini"], costs["agents"]["up"]
+    assert mini["calls"] == 6
+    assert mini["cost_usd"] == micros_to_str(6 * 219)
+    assert (up["cost_usd"], up["basis"]) == ("0.000000", "no_model_calls")
+    # C-5: the host's gateway priced each call as it recorded it
+    with open_store(db, upgrade=False) as store:
+        recorded = [
+            call_record_of(e.event.payload)
+            for e in store.events("direction")
+            if e.event.kind == EventKind.MODEL_CALLED
+        ]
+    assert [r.cost_micros for r in recorded] == [219] * 6
+
+
+def test_host_prices_that_are_missing_or_wrong_are_named_with_their_line(tmp_path: Path) -> None:
+    """The price table comes from outside: a missing file or a bad table is one noted mistake."""
+    base = (
+        '[league]\ndb = "sqlite:///x.db"\nprices = "{name}"\n\n[direction]\n\n'
+        '[[direction.agents]]\nname = "up"\nspec = "baseline:up"\n'
+    )
+    with pytest.raises(ConfigError, match=r"line 3: prices 'nope\.toml' does not exist"):
+        parse_league(base.format(name="nope.toml"), tmp_path / "league.toml")
+    (tmp_path / "bad.toml").write_text('pricing_version = "v"\n[models.m]\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"line 3: .*input_per_million and output_per_million"):
+        parse_league(base.format(name="bad.toml"), tmp_path / "league.toml")

@@ -129,11 +129,12 @@ def _first_differences(want: object, got: object, path: str = "$", limit: int = 
     return found[:limit]
 
 
-ADDED_SINCE_PIN = ("answers",)
+ADDED_SINCE_PIN = ("answers", "costs")
 """Top-level REPORT.json keys added on purpose after the pin, each a whole new section.
 
 ``answers`` (every call's answer text, latency, outcome and fault class) came with
-the user-feedback work; its own tests cover it. Everything else must stay byte
+the user-feedback work; ``costs`` (each agent's calls, tokens, inference cost and
+return net of it) with the ranking work; their own tests cover them. Everything else must stay byte
 for byte: the report is written as ``json.dumps(payload, indent=2)`` in key
 order, so the report less these keys is written again exactly that way.
 """

@@ -511,15 +511,20 @@ def test_28_day_replay_with_16_agents(tmp_path: Path, tape: MarketTape) -> None:
             "exposure",
             "trades",
             "decisions",
-            "differs_from_cash",
-            "differs_from_spy",
+            "vs_cash",
+            "vs_spy",
             "luckiest_of_n",
             "rank",
+            "unranked_reason",
         ):
             assert key in row
     assert board["cash"]["return"] == "0.00"
     assert board["cash"]["trades"] == 0
-    assert sorted(r["rank"] for r in board.values()) == list(range(1, 17))
+    unranked = {r["name"] for r in board.values() if r["rank"] is None}
+    assert "cash" in unranked
+    assert all(board[n]["trades"] == 0 for n in unranked)
+    ranked = sorted(r["rank"] for r in board.values() if r["rank"] is not None)
+    assert ranked == list(range(1, 17 - len(unranked)))
     # C-5: the same replay, interrupted after cycle 9 and resumed from the recorded calls
     with open_store(url) as store:
         records = calls_in(list(store.events(tev.season_stream("acceptance"))), season="acceptance")

@@ -195,8 +195,27 @@ def test_report_json_has_every_field_the_issue_names(week: Week) -> None:
         assert set(agent["metrics"]) == {
             "return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure",
         }  # fmt: skip
-        assert agent["rank"] in (1, 2, 3, 4)
-    assert sorted(a["rank"] for a in agents.values()) == [1, 2, 3, 4]
+        assert agent["rank"] in (1, 2, 3, None)
+        assert agent["verdicts"]["vs_cash"] in ("better", "worse", "not_distinguishable")
+    # ours: an agent that never held a position is listed after the ranked ones, unranked
+    for idle in ("cash", "watcher"):
+        assert agents[idle]["rank"] is None
+        assert agents[idle]["unranked_reason"] == "no_position"
+        assert agents[idle]["unranked_text"] == "held no position this season"
+    assert {n: a["rank"] for n, a in agents.items() if a["rank"] is not None}.keys() == {
+        "holder",
+        "stopped",
+    }
+    assert sorted(a["rank"] for a in agents.values() if a["rank"] is not None) == [1, 2]
+    # beta and alpha against SPY: the cash agent has no exposure and no alpha; seeded per agent
+    cash_fit = agents["cash"]["alpha"]
+    assert cash_fit is not None
+    assert (cash_fit["beta"], cash_fit["alpha_per_step"]) == ("0.000", "0.0000")
+    assert cash_fit["outcome"] == "not_distinguishable"
+    assert len(agents["holder"]["scatter"]) == agents["holder"]["alpha"]["steps"]
+    again = build_report(week.state, None)["agents"]
+    assert isinstance(again, list)
+    assert [a["alpha"] for a in again] == [a["alpha"] for a in agents.values()]
     opened = agents["holder"]["entries"][0]
     assert [(d["action"], d["symbol"], d["status"]) for d in opened["decisions"]] == [
         ("open_long", "BRK.B", "executed"),
@@ -238,7 +257,7 @@ def test_cli_board_table_shows_metrics_counts_verdicts_and_luck_st_1_st_2(
     lines = {line.split("│")[2].strip(): line for line in text.splitlines() if line.count("│") > 5}
     for row in rows:
         cells = [c.strip() for c in lines[str(row["name"])].split("│")[1:-1]]
-        assert cells[0] == str(row["rank"])
+        assert cells[0] == ("-" if row["rank"] is None else str(row["rank"]))
         assert cells[2] == row["return"]
         assert cells[8:11] == [str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])]
     stopped = next(r for r in rows if r["name"] == "stopped")

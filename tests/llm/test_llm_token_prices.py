@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -78,3 +79,50 @@ def test_cost_of_failed_and_unpriced_calls() -> None:
     assert call_cost(price, None, None, answered=True) is None
     assert call_cost(None, 10, 10, answered=True) is None
     assert call_cost(price, 10, None, answered=True) == 10
+
+
+def test_table_from_toml_reads_decimals_exactly_and_names_its_version(tmp_path: Path) -> None:
+    """C-5: the TOML form's numbers are decimals (0.15 is exactly 150,000 per million)."""
+    path = tmp_path / "prices.toml"
+    path.write_text(
+        'pricing_version = "2026-12-01"\n'
+        '[models."gpt-4o-mini"]\ninput_per_million = 0.15\noutput_per_million = 0.60\n'
+        '[models."openai/gpt-4o"]\ninput_per_million = 2.5\noutput_per_million = 10\n',
+        encoding="utf-8",
+    )
+    table = PriceTable.from_file(path)
+    assert table.version == "2026-12-01"
+    assert table.get("gpt-4o-mini") == Price(150_000, 600_000)
+    assert table.get("openai/gpt-4o") == Price(2_500_000, 10_000_000)
+    assert call_cost(table.get("gpt-4o-mini"), 1_234, 56, answered=True) == 219  # 218.7 up
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[models.m]\ninput_per_million = 1\noutput_per_million = 1\n", "pricing_version"),
+        ('pricing_version = "v"\n[models.m]\ninput_per_million = 1\n', "exactly"),
+        ('pricing_version = "v"\n[models.m]\ninput_per_million = "1"\noutput_per_million = 1\n',
+         "must be a number"),
+        ('pricing_version = "v"\n[models.m]\ninput_per_million = -1\noutput_per_million = 1\n',
+         "cannot be negative"),
+        ('pricing_version = "v"\n[models.m]\ninput_per_million = 0.0000001\n'
+         "output_per_million = 1\n", "m:"),
+        ('pricing_version = "v"\nprice = 1\n', "unknown key 'price'"),
+        ("pricing_version = \n", "not valid TOML"),
+    ],
+)  # fmt: skip
+def test_a_bad_toml_table_is_refused_in_one_sentence(text: str, says: str, tmp_path: Path) -> None:
+    """The table comes from outside: every mistake is a ConfigError that names the fix."""
+    path = tmp_path / "prices.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        PriceTable.from_file(path)
+
+
+def test_the_shipped_example_table_reads() -> None:
+    """The example beside the league files is a valid table, as its comment says."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "prices" / "example.toml"
+    table = PriceTable.from_file(example)
+    assert table.version == "2026-12-01"
+    assert table.get("gpt-4o-mini") == Price(150_000, 600_000)

@@ -10,14 +10,17 @@ import pytest
 import tradeleague.stats
 
 MODULES = [
+    "alpha",
     "binary_scores",
     "bootstrap",
     "calculator",
     "binary_luck",
     "luckiest",
+    "ranking",
     "returns",
     "risk",
     "rounding",
+    "verdicts",
 ]
 
 

@@ -20,6 +20,7 @@ import pytest
 from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.site import create_site
+from tradeleague.stats import verdict_words
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from web.site_fill import (  # type: ignore[import-not-found]
@@ -173,9 +174,10 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
         money = cell("final_equity")
         assert Decimal(money) == Decimal(entry["final_equity"])
         assert len(money.partition(".")[2]) >= 2  # to the cent at least
-        for side in ("vs_cash", "vs_buy_and_hold"):
+        for side, baseline in (("vs_cash", "cash"), ("vs_buy_and_hold", "buy-and-hold")):
             verdict = entry[side]
-            assert cell(side) == f"{verdict['verdict']} (p {verdict['p_value']})"
+            words = verdict_words(verdict["outcome"], baseline)  # never a bare yes (ST-2)
+            assert cell(side) == f"{words} (p {verdict['p_value']})"
     luck = lb["significance"]["luckiest_of_n"]
     line = page.locator('[data-field="luckiest_of_n"]').inner_text()
     assert f"Luckiest of {luck['agents']}:" in line
@@ -196,7 +198,9 @@ def test_run_page_and_model_log_match_the_json_api(
     assert run["trades"] == len(run["fills"]) == traded["trades"]
     assert len(run["equity"]) == run["steps"] + 1
     context, page, _ = _visit(browser, base, f"/runs/{traded['run_id']}", 1440)
-    assert page.locator("svg.chart").count() == 1
+    assert page.locator("svg.chart:not(.scatter)").count() == 1  # the equity line
+    # the run's rounds against the benchmark's, with its fit: a point each
+    assert page.locator("svg.scatter circle.chart-point").count() == len(run["scatter"])
     shown = page.locator("table.equity tbody td.num").all_text_contents()  # inside <details>
     assert [Decimal(v) for v in shown] == [Decimal(p["equity"]) for p in run["equity"]]
     fills = page.locator("table.fills tbody tr").all()
@@ -297,9 +301,11 @@ def test_thesis_board_numbers_equal_the_json_api(
         for field in BOARD_FIELDS:
             want = "–" if row[field] is None else str(row[field])
             assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
-        for field in ("differs_from_cash", "differs_from_spy"):
-            want = {True: "yes", False: "no", None: "–"}[row[field]]
+        for field, baseline in (("vs_cash", "cash"), ("vs_spy", "holding SPY")):
+            want = verdict_words(row[field], baseline)  # with its direction, never a bare yes
             assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
+        unranked = tr.locator('[data-field="unranked"]').inner_text()
+        assert unranked == (row["unranked_text"] or ""), row["name"]
     luck = page.locator('[data-field="luckiest_of_n"]').inner_text()
     # ST-2: the season's no-skill null, from its record (a synthetic tape has no folders)
     null = board["luckiest_of_n"]
@@ -333,7 +339,8 @@ def test_thesis_agent_pages_show_every_decision_as_the_json_api(
         data = httpx.get(f"{base}/api/v1/thesis/{path}").json()
         context, page, problems = _visit(browser, base, f"/thesis/{path}", 1440)
         page.on("dialog", lambda d: dialogs.append(d.message))
-        assert page.locator('[data-field="rank"]').first.inner_text() == str(data["rank"])
+        rank = "–" if data["rank"] is None else str(data["rank"])
+        assert page.locator('[data-field="rank"]').first.inner_text() == rank
         rows = page.locator("table.decisions tbody tr").all()
         expected = [(e, d) for e in data["entries"] for d in (e["decisions"] or [None])]
         assert len(rows) == len(expected), name

@@ -37,6 +37,12 @@ def test_board_rows_carry_trades_and_verdicts_and_the_luckiest_line(tmp_path: Pa
         for side in ("vs_cash", "vs_buy_and_hold"):
             assert entry[side]["steps"] == entry["steps"]
             assert entry[side]["verdict"] in ("distinguishable", "not distinguishable")
+        # beta and alpha against SPY: the run's page has the same fit as its row, and its rounds
+        assert entry["unranked_reason"] is None  # every run stepped
+        assert run["alpha"] == entry["alpha"]
+        assert run["benchmark"] == "SPY"
+        assert entry["alpha"] is not None
+        assert len(run["scatter"]) == entry["alpha"]["steps"] == entry["steps"] - 1
     luck = board["significance"]["luckiest_of_n"]
     found = service.scenario(scenario)
     null = scenario_null(scenario, found.bars, found.config, 2)
@@ -66,6 +72,7 @@ def test_a_run_recorded_without_its_equity_path_reads_too_few_entries(tmp_path: 
     luck = scenario_luck(found.id, [old], found.bars, found.config)
     assert luck.rows["old"].vs_cash.to_payload() == {
         "verdict": "too few entries",
+        "outcome": "too_few",
         "p_value": None,
         "steps": 0,
     }

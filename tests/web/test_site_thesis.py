@@ -86,22 +86,53 @@ def _client(url: str) -> TestClient:
 
 
 def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
-    """T-SCO-1, ST-1, ST-2: the board page shows every metric, the counts and the verdicts."""
+    """T-SCO-1, ST-1, ST-2: the board page shows every metric, the counts and the verdicts.
+
+    The verdicts read in words with their direction; an agent that held no position
+    (cash) follows the ranked ones, unranked, with its reason (ours).
+    """
     with _client(site_db) as client:
         assert client.get("/api/v1/thesis").json()["seasons"] == ["t1"]
         board = client.get("/api/v1/thesis/t1").json()
         page = client.get("/thesis/t1")
     assert page.status_code == 200
     assert board["cycles"] == 3
-    assert [r["rank"] for r in board["rows"]] == [1, 2, 3, 4]
+    assert [r["rank"] for r in board["rows"]] == [1, 2, 3, None]
+    assert board["rows"][-1]["unranked_reason"] == "no_position"
+    assert [r["unranked_reason"] for r in board["rows"][:3]] == [None, None, None]
     for row in board["rows"]:
         cells = re.search(rf'<tr data-agent="{re.escape(row["name"])}">(.*?)</tr>', page.text)
         assert cells is not None
         nums = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', cells.group(1))
-        assert nums[0] == str(row["rank"])
+        assert nums[0] == ("–" if row["rank"] is None else str(row["rank"]))
+        words = re.search(r'<td data-field="vs_cash">([^<]*)</td>', cells.group(1))
+        assert words is not None
+        assert words.group(1).endswith(" cash") or words.group(1) == "too few steps to test"
+        assert row["vs_cash"] in ("better", "worse", "not_distinguishable", "too_few")
+        unranked = re.search(r'<td data-field="unranked">([^<]*)</td>', cells.group(1))
+        assert unranked is not None
+        assert unranked.group(1) == (row["unranked_text"] or "")
         assert nums[1] == row["return"]
-        assert nums[-3:] == [str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])]
-    assert "Distinguishable from holding SPY" in page.text
+        counts = [
+            re.search(rf'data-field="{k}">([^<]*)</td>', cells.group(1))
+            for k in ("trades", "closed_trades", "decisions")
+        ]
+        assert [c.group(1) if c else None for c in counts] == [
+            str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])
+        ]  # fmt: skip
+        beta = re.search(r'data-field="beta">([^<]*)</td>', cells.group(1))
+        assert beta is not None
+        assert beta.group(1) == (row["alpha"]["beta"] if row["alpha"] else "–")
+    assert "vs holding SPY" in page.text
+    assert "held no position this season" in page.text
+    assert ">yes<" not in page.text
+    # C-5: what each agent's calls cost, beside its result, on the board and in its JSON
+    assert set(board["costs"]["agents"]) == {r["name"] for r in board["rows"]}
+    for row in board["rows"]:
+        cost = board["costs"]["agents"][row["name"]]
+        assert cost["return"] == row["return"]
+    assert 'data-board="costs"' in page.text
+    assert "No price table: every model is unpriced" in page.text
     assert "no skill" in page.text
 
 
@@ -122,6 +153,10 @@ def test_agent_page_shows_every_decision_escaped_t_cyc_10(site_db: str) -> None:
     assert ">1.000000<" in page.text
     assert missing.status_code == 404
     assert missing_json.status_code == 404
+    # beta and alpha against SPY: the scatter of its rounds with the fitted line, and the numbers
+    assert "Market exposure and alpha" in page.text
+    assert data["alpha"] is None  # three cycles are too few steps to fit a line: it says so
+    assert "Too few rounds to fit a line against SPY." in page.text
 
 
 def test_thesis_methodology_page_follows_the_preset(site_db: str) -> None:

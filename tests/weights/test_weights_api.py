@@ -132,6 +132,14 @@ def test_division_tables(replayed: Replayed) -> None:
     open_rows = get(replayed, "/seasons/s1/tables/open")["rows"]
     assert [(r["name"], r["rank"]) for r in open_rows] == [("o_cash", 1)]
     get(replayed, "/seasons/s1/tables/amateur", status=404)
+    # C-5: each row's inference cost beside it; scripted agents and baselines call no model
+    costs = table["costs"]
+    assert list(costs["agents"]) == [r["agent"] for r in rows]
+    assert costs["priced"] is False
+    for r in rows:
+        cost = costs["agents"][r["agent"]]
+        assert (cost["calls"], cost["cost_usd"], cost["basis"]) == (0, "0.000000", "no_model_calls")
+        assert cost["net_return"] == cost["return"] == r["season_return"]
 
 
 def test_agent_page(replayed: Replayed) -> None:
@@ -150,6 +158,8 @@ def test_agent_page(replayed: Replayed) -> None:
     assert {t["symbol"] for t in page["trades"]} <= {"SYN01", "SYN02"}
     assert page["trades"][0]["side"] == "buy"
     assert "key" not in json.dumps(page["agent"])  # C-9: no key on any page
+    assert page["cost"]["basis"] == "no_model_calls"  # C-5: a scripted agent calls no model
+    assert page["pricing"]["priced"] is False
     get(replayed, "/seasons/s1/agents/nobody", status=404)
 
 

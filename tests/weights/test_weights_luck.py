@@ -42,6 +42,7 @@ from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.league.weights.report import build_report, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.market import synthetic_dataset
+from tradeleague.stats import Outcome
 from tradeleague.store import open_store
 
 START = 10_000_000_000
@@ -73,7 +74,10 @@ def _walk(seed: int, steps: int, drift: float, vol: float) -> list[int]:
 
 
 def test_weights_luck_verdicts_against_cash_and_buy_and_hold() -> None:
-    """ST-2: a steady gainer beats cash; a copy of the benchmark does not beat buy-and-hold."""
+    """ST-2: a steady gainer beats cash; a copy of the benchmark does not beat buy-and-hold.
+
+    A distinguishable result says its direction: cash against a rising benchmark is worse.
+    """
     steps = 30
     bench = _walk(1, steps, 0.004, 0.002)  # the benchmark: up 0.4% a step, little noise
     prices = {T0 + timedelta(days=i): p // 1000 for i, p in enumerate(bench)}
@@ -89,6 +93,7 @@ def test_weights_luck_verdicts_against_cash_and_buy_and_hold() -> None:
         records, start_cash=START, benchmark="SPY", benchmark_prices=prices, rng_for=_rng_for(3)
     )
     assert luck.rows["copy"].vs_cash.verdict is Verdict.DISTINGUISHABLE
+    assert luck.rows["copy"].vs_cash.outcome is Outcome.BETTER
     assert luck.rows["copy"].vs_cash.p_value is not None
     assert luck.rows["copy"].vs_cash.p_value < 0.01
     held = luck.rows["copy"].vs_buy_and_hold
@@ -99,14 +104,42 @@ def test_weights_luck_verdicts_against_cash_and_buy_and_hold() -> None:
     assert cash.verdict is Verdict.NOT_DISTINGUISHABLE
     assert cash.p_value == 1.0  # every difference is zero
     assert luck.rows["cash"].vs_buy_and_hold.verdict is Verdict.DISTINGUISHABLE
+    assert luck.rows["cash"].vs_buy_and_hold.outcome is Outcome.WORSE
+    assert (
+        luck.rows["cash"]
+        .vs_buy_and_hold.words("buy-and-hold")
+        .startswith("worse than buy-and-hold (p=")
+    )
+    assert cash.words("cash") == "not distinguishable from cash (p=1.000)"
     assert luck.rows["noise"].vs_cash.verdict is Verdict.NOT_DISTINGUISHABLE
     few = luck.rows["new"]
     assert few.vs_cash.verdict is Verdict.TOO_FEW
-    assert few.vs_cash.short == "few"
-    assert few.vs_cash.to_payload() == {"verdict": "too few entries", "p_value": None, "steps": 4}
+    assert few.vs_cash.words("cash") == "too few steps to test"
+    assert few.vs_cash.to_payload() == {
+        "verdict": "too few entries",
+        "outcome": "too_few",
+        "p_value": None,
+        "steps": 4,
+    }
+    # beta and alpha against the benchmark: a copy of it is beta 1, alpha 0 (to rounding)
+    fit = luck.rows["copy"].alpha
+    assert fit is not None
+    assert abs(fit.beta - 1) < 1e-3
+    assert abs(fit.alpha) < 1e-6
+    assert fit.outcome is Outcome.NOT_DISTINGUISHABLE
+    assert fit.steps == steps - 1  # the benchmark is held from the first entry
+    flat_fit = luck.rows["cash"].alpha
+    assert flat_fit is not None
+    assert (flat_fit.beta, flat_fit.alpha) == (0.0, 0.0)
+    assert luck.rows["new"].alpha is not None  # four entries: three steps, enough to fit
+    again = table_luck(
+        records, start_cash=START, benchmark="SPY", benchmark_prices=prices, rng_for=_rng_for(3)
+    )
+    assert again.rows["copy"].alpha_payload() == luck.rows["copy"].alpha_payload()  # seeded
     # ST-1: each verdict states the entries it rests on.
     assert luck.rows["copy"].vs_cash.steps == steps
-    assert luck.rows["copy"].vs_cash.short.startswith("yes p=")
+    assert luck.rows["copy"].vs_cash.words("cash").startswith("better than cash (p=")
+    assert luck.rows["copy"].vs_cash.to_payload()["outcome"] == "better"
 
 
 def test_weights_luck_line_rises_with_n_and_states_its_entries() -> None:
@@ -218,6 +251,7 @@ def test_weights_tables_report_and_api_show_st2(sqlite_url: str) -> None:
     agents = {a["name"]: a for a in report["agents"]}
     assert agents["cash"]["vs_cash"] == {
         "verdict": "not distinguishable",
+        "outcome": "not_distinguishable",
         "p_value": "1.0000",
         "steps": entries,
     }

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 
 from tradeleague.terminal.options import DbUrlOption as DbOption
+from tradeleague.terminal.options import PricesOption, load_prices
 
 __all__ = ["register"]
 
@@ -122,6 +123,7 @@ def _serve(
             "providers' (repeat for more).",
         ),
     ] = None,
+    prices: PricesOption = None,
 ) -> None:
     """Serve the site and the REST API: the scenario benchmark and every board (docs at /docs).
 
@@ -145,12 +147,14 @@ def _serve(
     from tradeleague.site.serving import serve_site
     from tradeleague.store import open_store
 
+    table = load_prices(prices)
     league = None
     if config is not None:
         from tradeleague.host.config import load_league
 
         league = load_league(config)  # checked whole before any database is opened
         db = league.store_url(db)
+        table = table or league.prices
     options = {
         "free_quota": free_quota,
         "pro_quota": pro_quota,
@@ -161,6 +165,7 @@ def _serve(
         "direction_stream": direction_stream,
         "owner_season": owner_season,
         "owner_endpoint": owner_endpoint,
+        "prices": table,
     }
     store = open_store(db)
     try:

@@ -14,7 +14,7 @@ file. A table no installed format reads is an unknown key of the top level.
 
 The host's tables::
 
-    [league]     db, db_env, http, head_key, head_out
+    [league]     db, db_env, http, head_key, head_out, prices
     [providers.NAME]      key_env (documentation of where each key comes from)
 """
 
@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from tradeleague.errors import ConfigError
 from tradeleague.host.leaguefile import Check, HostAgent, Lines, toml_day, toml_moment
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.plugin import Format, formats
 
 __all__ = [
@@ -69,6 +70,8 @@ class LeagueConfig:
     formats: Mapping[str, object] = field(default_factory=dict)
     """Each format's config model (its ``HostPart.parse``), by format key, in listing order."""
     providers: Mapping[str, str] = field(default_factory=dict)
+    prices: PriceTable | None = None
+    """The price table ``prices`` names (``llm.token_prices``): each report's costs use it."""
 
     def of(self, kind: type[T]) -> T | None:
         """Return the format config of type ``kind`` the file holds, if any."""
@@ -110,6 +113,18 @@ def _heads(check: Check, league: Mapping[str, Any]) -> tuple[Path | None, Path |
         given, missing = ("head_out", "head_key") if key is None else ("head_key", "head_out")
         check.bad("league", given, f"{given} needs {missing} beside it")
     return key, out
+
+
+def _prices(check: Check, league: Mapping[str, Any]) -> PriceTable | None:
+    """Return the price table ``prices`` names (a TOML file beside the league file, or a path)."""
+    path = check.path_of(league, "league", "prices")
+    if path is None or not path.is_file():  # a missing file is noted by path_of
+        return None
+    try:
+        return PriceTable.from_file(path)
+    except ConfigError as exc:
+        check.bad("league", "prices", str(exc))
+        return None
 
 
 def _either(tables: Sequence[str]) -> str:
@@ -170,7 +185,7 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     if not isinstance(league, dict):
         check.bad("league", None, "[league] must be a table")
         league = {}
-    check.table(league, "league", {"db", "db_env", "http", "head_key", "head_out"})
+    check.table(league, "league", {"db", "db_env", "http", "head_key", "head_out", "prices"})
     db = check.text(league, "league", "db", needed=False)
     db_env = check.text(league, "league", "db_env", needed=False)
     if db is not None and db_env is not None:
@@ -185,12 +200,13 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     if http is not None and not re.match(r"^[A-Za-z0-9.\-:\[\]]+:\d{1,5}$", http):
         check.bad("league", "http", "http is HOST:PORT, e.g. 127.0.0.1:9108")
     head_key, head_out = _heads(check, league)
+    prices = _prices(check, league)
     providers = _providers(check, data)
     configs = _formats(check, data)
     check.raise_any()
     return LeagueConfig(
         path=path, db=db, db_env=db_env, http=http, head_key=head_key, head_out=head_out,
-        formats=configs, providers=providers,
+        formats=configs, providers=providers, prices=prices,
     )  # fmt: skip
 
 

@@ -74,7 +74,11 @@ def _drivers(
     for fmt in hosted_formats():
         if fmt.key in config.formats:
             part = fmt.part("host")
-            drivers.append(part.driver(store, config.formats[fmt.key], clock=clock, span=span))
+            drivers.append(
+                part.driver(
+                    store, config.formats[fmt.key], clock=clock, span=span, prices=config.prices
+                )
+            )
     return drivers, {d.fmt: d.since for d in drivers}
 
 

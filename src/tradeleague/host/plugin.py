@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from tradeleague.clock import Clock
 from tradeleague.events import Event
 from tradeleague.host.leaguefile import Check
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 if TYPE_CHECKING:
@@ -105,12 +106,14 @@ class HostPart(Protocol[C]):
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the driver that plays ``config``.
 
         ``clock`` is the live clock, or ``None`` for the replay clock (each
         driver then keeps its own, from its first slot); ``span`` is the
-        replayed ``[--from, --to)``, when given.
+        replayed ``[--from, --to)``, when given; ``prices`` (the league file's
+        price table) prices each model call as the gateway records it.
         """
         ...
 
@@ -132,13 +135,20 @@ class HostPart(Protocol[C]):
         ...
 
     def report(
-        self, store: Store, season: str, config: C | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: C | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
         """Return the REPORT.json of ``season`` as the format's replay writes it.
 
         ``None`` when the store holds no season of the format by that id.
         ``stream`` is the stream the operator named (``--stream``), for a
-        format whose seasons share one stream.
+        format whose seasons share one stream; ``prices`` is the league file's
+        price table, which the report's ``costs`` are priced with.
         """
         ...
 

@@ -137,7 +137,11 @@ def season_report(
     hosted = hosted_formats()
     for fmt in hosted:
         body: dict[str, Any] | None = fmt.part("host").report(
-            store, season, _config(config, fmt.key), stream=stream
+            store,
+            season,
+            _config(config, fmt.key),
+            stream=stream,
+            prices=None if config is None else config.prices,
         )
         if body is not None:
             return body

@@ -6,11 +6,25 @@ as integer micro-dollars per million tokens. The cost of one call is
     ceil((prompt_tokens * input_price + completion_tokens * output_price) / 1,000,000)
 
 micro-dollars: one exact division, rounded up (a cost, SPEC W-EXE-7).
+
+A table is read from a TOML file (``--prices FILE`` on a replay, ``prices`` in
+the league file), keyed by the model id the agent spec names::
+
+    pricing_version = "2026-12-01"
+    [models."gpt-4o-mini"]
+    input_per_million = 0.15
+    output_per_million = 0.60
+
+The numbers are read as decimals, never as binary floats, so 0.15 is exactly
+150,000 micro-dollars per million tokens. The older JSON form
+(``{"model": {"input": "0.15", "output": "0.60"}}``) is still read from a
+``.json`` file.
 """
 
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -25,6 +39,8 @@ __all__ = ["Price", "PriceTable", "call_cost"]
 
 TOKENS_PER_PRICE_UNIT = 1_000_000
 """Prices are quoted per this many tokens."""
+_MAX_CHARS = 1_000_000
+"""A price table longer than this is refused unread (it comes from outside)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +85,14 @@ class Price:
 
 @dataclass(frozen=True, slots=True)
 class PriceTable:
-    """Prices by model id; a model not listed has no known price."""
+    """Prices by model id; a model not listed has no known price.
+
+    ``version`` is the table's ``pricing_version`` (``None`` for the JSON form):
+    the reports name it beside every cost.
+    """
 
     prices: Mapping[str, Price] = field(default_factory=lambda: MappingProxyType({}))
+    version: str | None = None
 
     def get(self, model: str) -> Price | None:
         """Return the price of ``model``, or ``None`` if it is not listed."""
@@ -100,17 +121,71 @@ class PriceTable:
         return cls(MappingProxyType(prices))
 
     @classmethod
-    def from_file(cls, path: Path) -> PriceTable:
-        """Load a table from a JSON file (floats are refused: quote the prices).
+    def from_toml(cls, text: str, *, where: str = "price table") -> PriceTable:
+        """Build a table from the TOML form (``pricing_version`` and ``[models."ID"]``).
 
         Raises
         ------
         ConfigError
-            If the file cannot be read or holds a bad table.
+            On a TOML error, an unknown or missing key, or a bad price.
         """
         try:
-            data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
-        except (OSError, json.JSONDecodeError) as exc:
+            data = tomllib.loads(text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{where} is not valid TOML: {exc}") from exc
+        unknown = sorted(set(data) - {"pricing_version", "models"})
+        if unknown:
+            raise ConfigError(
+                f"{where}: unknown key {unknown[0]!r}; "
+                'write pricing_version and one [models."ID"] table per model'
+            )
+        version = data.get("pricing_version")
+        if not isinstance(version, str) or not version.strip():
+            raise ConfigError(f'{where}: add pricing_version = "YYYY-MM-DD" (the prices\' date)')
+        models = data.get("models", {})
+        if not isinstance(models, dict):
+            raise ConfigError(f'{where}: models must be tables, as [models."gpt-4o-mini"]')
+        prices: dict[str, Price] = {}
+        for model, entry in models.items():
+            sides = {"input_per_million", "output_per_million"}
+            if not isinstance(entry, dict) or set(entry) != sides:
+                got = sorted(entry) if isinstance(entry, dict) else entry
+                raise ConfigError(
+                    f"{where}: [models.{json.dumps(model)}] must have exactly "
+                    f"input_per_million and output_per_million (USD), got {got}"
+                )
+            for side in sorted(sides):
+                if isinstance(entry[side], bool) or not isinstance(entry[side], (int, Decimal)):
+                    raise ConfigError(f"{where}: {model} {side} must be a number of USD")
+            try:
+                prices[model] = Price.usd_per_million(
+                    entry["input_per_million"], entry["output_per_million"]
+                )
+            except ConfigError as exc:
+                raise ConfigError(f"{where}: {model}: {exc}") from exc
+        return cls(MappingProxyType(prices), version.strip())
+
+    @classmethod
+    def from_file(cls, path: Path) -> PriceTable:
+        """Load a table from a TOML file, or from the JSON form if it ends in ``.json``.
+
+        Raises
+        ------
+        ConfigError
+            If the file cannot be read or holds a bad table (JSON floats are
+            refused: quote the prices).
+        """
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read price table {path}: {exc}") from exc
+        if len(text) > _MAX_CHARS:
+            raise ConfigError(f"price table {path} is over {_MAX_CHARS:,} characters")
+        if path.suffix.lower() != ".json":
+            return cls.from_toml(text, where=f"price table {path}")
+        try:
+            data = json.loads(text, parse_float=Decimal)
+        except json.JSONDecodeError as exc:
             raise ConfigError(f"cannot read price table {path}: {exc}") from exc
         if not isinstance(data, dict):
             raise ConfigError(f"price table {path} must hold a JSON object")

@@ -47,6 +47,9 @@ def serve_site(
         raise ConfigError("no installed format provides the service a site is built on")
     for part in parts:
         part.prepare(serving)
+    prices = options.get("prices")
+    if prices is not None:  # every board's costs are priced with it
+        serving.settings["prices"] = prices
     accounts = AccountSettings(
         siwe_domain=siwe_domain,
         chain_id=chain_id,

@@ -12,10 +12,13 @@ volatility), ``arena`` (the direction arena's ROI, hit rate, answer rate,
 streak, group rows), ``luck`` (break-even, expected P&L, Wald interval, trades
 to prove, luckiest of N coins), ``calculator`` (the seed's luck calculator,
 rounded as published), ``bootstrap`` (the paired bootstrap test against a
-baseline) and ``luckiest`` (the luckiest-of-N line for return tables, by
-simulation).
+baseline), ``luckiest`` (the luckiest-of-N line for return tables, by
+simulation), ``ranking`` (ranked rows, then the unranked with their reason)
+``verdicts`` (a test's verdict in words that say its direction) and ``alpha``
+(beta against a benchmark and the alpha left, with a block-bootstrap interval).
 """
 
+from tradeleague.stats.alpha import ALPHA_NOTE, AlphaBeta, alpha_beta, alpha_words
 from tradeleague.stats.binary_luck import (
     Z_95,
     Z_POWER_80,
@@ -38,6 +41,7 @@ from tradeleague.stats.binary_scores import (
 from tradeleague.stats.bootstrap import BootstrapComparison, Resampling, paired_bootstrap
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
+from tradeleague.stats.ranking import Placed, place
 from tradeleague.stats.returns import (
     drawdown_percent,
     max_drawdown,
@@ -53,10 +57,14 @@ from tradeleague.stats.risk import (
     volatility,
 )
 from tradeleague.stats.rounding import percent, round_half_up
+from tradeleague.stats.verdicts import VERDICT_NOTE, Outcome, outcome, verdict_words
 
 __all__ = [
+    "ALPHA_NOTE",
+    "VERDICT_NOTE",
     "Z_95",
     "Z_POWER_80",
+    "AlphaBeta",
     "ArenaTally",
     "BootstrapComparison",
     "DownsideDeviation",
@@ -64,8 +72,12 @@ __all__ = [
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
+    "Outcome",
+    "Placed",
     "Resampling",
     "RoundResult",
+    "alpha_beta",
+    "alpha_words",
     "answer_rate",
     "break_even_hit_rate",
     "combine",
@@ -77,8 +89,10 @@ __all__ = [
     "luck_report",
     "luckiest_of_n",
     "max_drawdown",
+    "outcome",
     "paired_bootstrap",
     "percent",
+    "place",
     "return_percent",
     "roi",
     "round_half_up",
@@ -88,6 +102,7 @@ __all__ = [
     "step_returns",
     "streak",
     "trades_to_prove",
+    "verdict_words",
     "volatility",
     "wald_interval",
 ]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-__all__ = ["DbOption", "DbUrlOption", "JsonOption"]
+from tradeleague.errors import ConfigError
+from tradeleague.llm.token_prices import PriceTable
+
+__all__ = ["DbOption", "DbUrlOption", "JsonOption", "PricesOption", "load_prices"]
 
 DbOption = Annotated[
     str | None,
@@ -31,3 +35,34 @@ DbUrlOption = Annotated[
     ),
 ]
 """``--db URL`` with an example of each kind of URL (the service's commands and ``serve``)."""
+
+PricesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--prices",
+        metavar="FILE",
+        help='Price table (TOML: pricing_version, then one [models."ID"] table per model id '
+        "with input_per_million and output_per_million in USD) that turns each recorded "
+        "call's tokens into cost: the cost table under the board and REPORT.json's costs "
+        "show each agent's cost, cost per decision and return net of cost. Without it every "
+        "model is unpriced.",
+        show_default=False,
+    ),
+]
+"""``--prices FILE``: the price table a replay prices its calls with."""
+
+
+def load_prices(path: Path | None) -> PriceTable | None:
+    """Return the price table at ``path`` (``None``: no table).
+
+    Raises
+    ------
+    ConfigError
+        If the file cannot be read or holds a bad table, naming the option.
+    """
+    if path is None:
+        return None
+    try:
+        return PriceTable.from_file(path)
+    except ConfigError as exc:
+        raise ConfigError(f"--prices: {exc}") from exc

@@ -1,4 +1,4 @@
-"""Inline SVG charts rendered on the server: a line, a sparkline and a cloud with marks.
+"""Inline SVG charts rendered on the server: a line, a sparkline, a cloud, a scatter with its fit.
 
 Pure: values in, SVG text out. The text is built from numbers only and a
 label escaped here, so a template may mark it safe. A chart always has its
@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-__all__ = ["cloud_chart", "line_chart", "sparkline"]
+__all__ = ["cloud_chart", "line_chart", "scatter_chart", "sparkline"]
 
 
 def _path(values: Sequence[float], width: float, height: float, pad: float) -> str:
@@ -113,4 +113,57 @@ def cloud_chart(
         f'<text x="{width - 4}" y="{height - 2}" text-anchor="end" class="chart-axis">'
         f"{high:+.2f}%</text></svg>"
     )
+    return "".join(parts)
+
+
+def scatter_chart(
+    points: Sequence[tuple[float, float]],
+    fit: tuple[float, float] | None,
+    label: str,
+    *,
+    width: int = 360,
+    height: int = 360,
+) -> str:
+    """Return an SVG scatter of ``points`` (benchmark x, agent y) with the fitted line.
+
+    ``fit`` is ``(alpha, beta)``: the line ``y = alpha + beta * x`` drawn across
+    the points' x range; zero lines cross at the origin when it is in range.
+    """
+    head = _chart_head("chart scatter", label, width, height)
+    if not points:
+        return _no_data(head, label)
+    pad = 16.0
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    low_x, high_x = min([*xs, 0.0]), max([*xs, 0.0])
+    low_y, high_y = min([*ys, 0.0]), max([*ys, 0.0])
+    if fit is not None:
+        ends = [fit[0] + fit[1] * low_x, fit[0] + fit[1] * high_x]
+        low_y, high_y = min([low_y, *ends]), max([high_y, *ends])
+    span_x, span_y = (high_x - low_x) or 1.0, (high_y - low_y) or 1.0
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (
+            pad + (x - low_x) / span_x * (width - 2 * pad),
+            height - pad - (y - low_y) / span_y * (height - 2 * pad),
+        )
+
+    zx, zy = at(0.0, 0.0)
+    parts = [
+        head,
+        f'<rect x="0" y="0" width="{width}" height="{height}" class="chart-bg"/>',
+        f'<line x1="{pad}" y1="{zy:.1f}" x2="{width - pad}" y2="{zy:.1f}" class="chart-zero"/>',
+        f'<line x1="{zx:.1f}" y1="{pad}" x2="{zx:.1f}" y2="{height - pad}" class="chart-zero"/>',
+    ]
+    for x, y in points:
+        cx, cy = at(x, y)
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3" class="chart-point"/>')
+    if fit is not None:
+        x1, y1 = at(low_x, fit[0] + fit[1] * low_x)
+        x2, y2 = at(high_x, fit[0] + fit[1] * high_x)
+        parts.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" class="chart-line"/>'
+        )
+    parts.append(f'<text x="4" y="{height - 4}" class="chart-axis">benchmark step</text>')
+    parts.append('<text x="4" y="12" class="chart-axis">agent step</text>')
+    parts.append("</svg>")
     return "".join(parts)

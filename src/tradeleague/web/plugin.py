@@ -23,11 +23,12 @@ from fastapi import FastAPI
 from markupsafe import Markup
 
 from tradeleague.clock import Clock, WallClock
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 from tradeleague.web.methodology import Methodology
 from tradeleague.web.render import Pages
 
-__all__ = ["FormatSite", "MethodologyPage", "Site", "SitePart"]
+__all__ = ["FormatSite", "MethodologyPage", "Site", "SitePart", "site_prices"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,6 +69,20 @@ class Site:
     def setting(self, name: str) -> object | None:
         """Return setting ``name``, or ``None`` when the site was not given it."""
         return self.settings.get(name)
+
+
+def site_prices(site: Site) -> PriceTable | None:
+    """Return the site's ``prices`` setting: the table every board's costs are priced with.
+
+    Raises
+    ------
+    TypeError
+        If the setting is not a `PriceTable`.
+    """
+    prices = site.setting("prices")
+    if prices is not None and not isinstance(prices, PriceTable):
+        raise TypeError(f"prices is a PriceTable, not {prices!r}")
+    return prices
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -34,7 +34,9 @@ from markupsafe import Markup
 
 from tradeleague import __version__
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.web.charts import cloud_chart, line_chart, sparkline
+from tradeleague.stats.alpha import alpha_words
+from tradeleague.stats.verdicts import verdict_words
+from tradeleague.web.charts import cloud_chart, line_chart, scatter_chart, sparkline
 from tradeleague.web.errors import NotFound
 
 __all__ = ["Pages", "cloud", "environment", "shown", "usd"]
@@ -107,11 +109,21 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.filters["shown"] = shown
     env.filters["usd"] = usd
     env.filters["seg"] = lambda text: quote(shown(text), safe="")
+    env.filters["verdict"] = verdict_words
+    env.filters["alpha_words"] = alpha_words
+    env.filters["zip"] = lambda a, b: zip(a, b, strict=True)
     env.globals["line_chart"] = lambda values, label: Markup(  # noqa: S704 - numbers only
         line_chart([_number(v) for v in values], shown(label))
     )
     env.globals["sparkline"] = lambda values, label: Markup(  # noqa: S704 - numbers only
         sparkline([_number(v) for v in values], shown(label))
+    )
+    env.globals["scatter_chart"] = lambda points, fit, label: Markup(  # noqa: S704 - numbers only
+        scatter_chart(
+            [(_number(x), _number(y)) for x, y in points],
+            None if fit is None else (_number(fit[0]), _number(fit[1])),
+            shown(label),
+        )
     )
     env.globals["DISCLAIMER"] = DISCLAIMER
     env.globals["version"] = __version__

@@ -7,7 +7,10 @@ latest finished round (D-TRD-3); its ROI is ``(balance - baseline) / baseline``
 (D-SCO-1). Hit rate counts wins and losses only; the answer rate is settled
 trades over the rounds a model was due in, void rounds not being due for
 anyone (D-SCO-2). Rank: ROI, then hit rate (an undefined rate last), then
-balance, then name so that ties are total (D-SCO-3). Provider and tier rows
+balance, then name so that ties are total (D-SCO-3), among the models with at
+least one settled trade; a model with none (no key, every answer a skip) is
+listed after them unranked, "no settled trade" (ours: a model that never
+played must not sit above those that traded and lost). Provider and tier rows
 sum their accounts (D-SCO-5). The luck columns (D-LCK-1, D-LCK-2) rest on
 ``wins + losses`` (the trades the hit rate rests on); the luckiest-of-N line
 (D-LCK-3) is taken at the roster's median of that count (ours).
@@ -15,10 +18,11 @@ sum their accounts (D-SCO-5). The luck columns (D-LCK-1, D-LCK-2) rest on
 
 from __future__ import annotations
 
+import enum
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from tradeleague.formats.direction.ledger import Entrant, LogRow, SeasonView
@@ -33,15 +37,36 @@ from tradeleague.stats import (
     expected_top_hit_rate,
     hit_rate,
     max_drawdown,
+    place,
     roi,
     streak,
     trades_to_prove,
     wald_interval,
 )
 
-__all__ = ["Board", "GroupRow", "ModelRow", "build_board", "model_row", "rank_rows"]
+__all__ = [
+    "UNRANKED_TEXT",
+    "Board",
+    "GroupRow",
+    "ModelRow",
+    "UnrankedReason",
+    "build_board",
+    "model_row",
+    "paper_values",
+    "rank_rows",
+]
 
 _OUTCOMES = {"win": RoundResult.WIN, "loss": RoundResult.LOSS, "draw": RoundResult.DRAW}
+
+
+class UnrankedReason(enum.StrEnum):
+    """Why a model is not ranked (ours, beside D-SCO-3)."""
+
+    NO_SETTLED_TRADE = "no_settled_trade"
+
+
+UNRANKED_TEXT: Mapping[str, str] = {UnrankedReason.NO_SETTLED_TRADE: "no settled trade"}
+"""Each reason as a person reads it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,7 +78,9 @@ class ModelRow:
     skips: dict[str, int]
     """Skip reason -> count, void rounds included (they are not due, so not in ``tally``)."""
     streak: int
-    rank: int
+    rank: int | None
+    """1, 2, 3... among the ranked; ``None`` when unranked (``unranked`` says why)."""
+    unranked: UnrankedReason | None
     sparkline: tuple[Usd, ...]
     """Balances after each of the last settled rounds (D-SEA-1), oldest first."""
     max_drawdown: Fraction
@@ -171,7 +198,8 @@ def model_row(entrant: Entrant, rows: Sequence[LogRow], baseline: Usd, sparkline
         tally=tally,
         skips=skips,
         streak=streak(_OUTCOMES[r.result] for r in rows if r.result in _OUTCOMES),
-        rank=0,
+        rank=None,
+        unranked=None,
         sparkline=tuple(settled[-sparkline:]),
         max_drawdown=max_drawdown(path) if baseline > 0 else Fraction(0),
     )
@@ -183,20 +211,20 @@ def _rank_key(row: ModelRow) -> tuple[Fraction, Fraction, int, str]:
     return (-row.roi, -hit, -row.tally.balance, row.entrant.name)
 
 
+def _unranked(row: ModelRow) -> UnrankedReason | None:
+    return UnrankedReason.NO_SETTLED_TRADE if row.tally.settled == 0 else None
+
+
 def rank_rows(rows: Iterable[ModelRow]) -> tuple[ModelRow, ...]:
-    """Return ``rows`` ranked by ROI, hit rate, balance (then name), ranks 1.. set (D-SCO-3)."""
-    ordered = sorted(rows, key=_rank_key)
+    """Return ``rows`` ranked by ROI, hit rate, balance (then name), ranks 1.. set (D-SCO-3).
+
+    A model with no settled trade follows the ranked ones, unranked, in the same order.
+    """
     return tuple(
-        ModelRow(
-            entrant=r.entrant,
-            tally=r.tally,
-            skips=r.skips,
-            streak=r.streak,
-            rank=i + 1,
-            sparkline=r.sparkline,
-            max_drawdown=r.max_drawdown,
+        replace(
+            p.row, rank=p.rank, unranked=None if p.unranked is None else UnrankedReason(p.unranked)
         )
-        for i, r in enumerate(ordered)
+        for p in place(rows, order=_rank_key, unranked=_unranked)
     )
 
 
@@ -242,3 +270,8 @@ def build_board(season: SeasonView, *, scoring_version: str, sparkline: int) -> 
         luckiest_trades=median,
         luckiest=luckiest,
     )
+
+
+def paper_values(board: Board) -> dict[str, tuple[int, int]]:
+    """Return each model's starting and current balance in micro-dollars, in board order."""
+    return {r.entrant.name: (int(r.tally.baseline), int(r.tally.balance)) for r in board.models}

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.formats.direction.board import Board, GroupRow, ModelRow
+from tradeleague.formats.direction.board import UNRANKED_TEXT, Board, GroupRow, ModelRow
 from tradeleague.formats.direction.ledger import Entrant, Ledger, LogRow, RoundView, SeasonView
 from tradeleague.formats.weights.text import plain_text
 from tradeleague.money import micros_to_str
@@ -195,6 +195,8 @@ def _model(board: Board, row: ModelRow) -> dict[str, Any]:
     ci = row.interval
     return {
         "rank": row.rank,
+        "unranked_reason": None if row.unranked is None else row.unranked.value,
+        "unranked_text": None if row.unranked is None else UNRANKED_TEXT[row.unranked],
         **_entrant(row.entrant),
         "balance": money(row.tally.balance),
         "roi": pct(row.roi),

@@ -3,16 +3,30 @@
 Drawdown and volatility rank lowest first, the others highest first; a run
 whose metric is undefined (``None``) ranks after every run that has one. Ties
 keep the earlier-published run first, so the order never depends on chance.
+A run that took no step has no result to rank: it is listed after the ranked
+runs, unranked, with that reason (ours, beside S-SCO-2; ``stats.ranking``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from tradeleague.formats.scenario.metrics import ScenarioResults, higher_is_better
+from tradeleague.stats.ranking import place
 
-__all__ = ["Entry", "Ranked", "rank"]
+__all__ = ["UNRANKED_TEXT", "Entry", "Ranked", "UnrankedReason", "rank"]
+
+
+class UnrankedReason(enum.StrEnum):
+    """Why a published run is not ranked (ours)."""
+
+    NO_STEP = "no_step"
+
+
+UNRANKED_TEXT: Mapping[str, str] = {UnrankedReason.NO_STEP: "took no step"}
+"""Each reason as a person reads it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +40,12 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """An entry with its 1-based rank and the metric value it was ranked by."""
+    """An entry with its 1-based rank (``None``: unranked, and why) and its metric value."""
 
-    rank: int
+    rank: int | None
     entry: Entry
     value: float | None
+    unranked: UnrankedReason | None = None
 
 
 def rank(entries: Iterable[Entry], metric: str) -> list[Ranked]:
@@ -42,9 +57,15 @@ def rank(entries: Iterable[Entry], metric: str) -> list[Ranked]:
         For an unknown metric.
     """
     sign = -1.0 if higher_is_better(metric) else 1.0
-    keyed = [(e, e.results.metric(metric)) for e in entries]
-    order = sorted(
-        range(len(keyed)),
-        key=lambda i: (keyed[i][1] is None, sign * (keyed[i][1] or 0.0), i),
+    keyed = [(i, e, e.results.metric(metric)) for i, e in enumerate(entries)]
+    placed = place(
+        keyed,
+        order=lambda k: (k[2] is None, sign * (k[2] or 0.0), k[0]),
+        unranked=lambda k: UnrankedReason.NO_STEP if k[1].results.steps == 0 else None,
     )
-    return [Ranked(n + 1, keyed[i][0], keyed[i][1]) for n, i in enumerate(order)]
+    return [
+        Ranked(
+            p.rank, p.row[1], p.row[2], None if p.unranked is None else UnrankedReason(p.unranked)
+        )
+        for p in placed
+    ]

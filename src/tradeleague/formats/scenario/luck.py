@@ -33,10 +33,16 @@ import numpy as np
 from tradeleague.formats.scenario.bars import ScenarioBars
 from tradeleague.formats.scenario.config import ScenarioConfig
 from tradeleague.formats.scenario.null import scenario_null
-from tradeleague.formats.weights.luck import TableLuck, benchmark_symbol, table_luck
+from tradeleague.formats.weights.luck import (
+    AgentLuck,
+    TableLuck,
+    agent_luck,
+    benchmark_symbol,
+    table_luck,
+)
 from tradeleague.formats.weights.scoring import AgentRecord, Entry, EntryKind
 
-__all__ = ["RunRecord", "scenario_luck", "scenario_rng"]
+__all__ = ["RunRecord", "run_luck", "scenario_luck", "scenario_rng"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,6 +81,35 @@ def _record(run: RunRecord, bars: ScenarioBars, created: datetime) -> AgentRecor
     )
 
 
+def _benchmark(
+    bars: ScenarioBars, config: ScenarioConfig
+) -> tuple[str | None, dict[datetime, int]]:
+    """Return the benchmark's symbol and its close at each bar (none without a symbol)."""
+    symbol = benchmark_symbol(list(config.symbols))
+    prices = (
+        {bars.timestamp(k): int(bars.closes(k)[symbol]) for k in range(len(bars))}
+        if symbol is not None
+        else {}
+    )
+    return symbol, prices
+
+
+def run_luck(
+    scenario_id: str, run: RunRecord, bars: ScenarioBars, config: ScenarioConfig
+) -> AgentLuck:
+    """Return one run's verdicts and its beta and alpha, as its row on the board has them.
+
+    The draws are labelled by the run, so they equal the board's whatever else is on it.
+    """
+    _, prices = _benchmark(bars, config)
+    return agent_luck(
+        _record(run, bars, bars.timestamp(0)),
+        start_cash=int(config.cash),
+        benchmark_prices=prices,
+        rng_for=lambda label: scenario_rng(scenario_id, label),
+    )
+
+
 def scenario_luck(
     scenario_id: str, runs: Sequence[RunRecord], bars: ScenarioBars, config: ScenarioConfig
 ) -> TableLuck:
@@ -92,12 +127,7 @@ def scenario_luck(
         The scenario's rules: its universe, in order (picks the benchmark), its
         starting cash, and the fill rules its no-skill agents trade under.
     """
-    symbol = benchmark_symbol(list(config.symbols))
-    prices = (
-        {bars.timestamp(k): int(bars.closes(k)[symbol]) for k in range(len(bars))}
-        if symbol is not None
-        else {}
-    )
+    symbol, prices = _benchmark(bars, config)
     created = bars.timestamp(0)
     return table_luck(
         [_record(r, bars, created) for r in runs],

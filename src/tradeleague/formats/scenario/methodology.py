@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Final
 
 from tradeleague.formats.scenario.null import CLOUD_AGENTS, EXPOSURE_BPS, FLIPS
+from tradeleague.stats.alpha import ALPHA_NOTE
+from tradeleague.stats.verdicts import VERDICT_NOTE
 
 __all__ = ["SCENARIO_NOTES"]
 
@@ -26,5 +28,10 @@ SCENARIO_NOTES: Final = (
     "Each agent's coins come from a generator seeded by the scenario and the agent's number, "
     "so a board's line and cloud are the same on every read, and the line's N agents are the "
     "first N of the cloud.",
+    "Who is ranked: the seed ranks the published runs of a scenario by the metric the reader "
+    "picks. We rank only the runs that took at least one step; a run that took none has no "
+    'result, and is listed after the ranked runs, unranked, with the reason "took no step".',
+    VERDICT_NOTE,
+    ALPHA_NOTE,
 )
 """The open decisions behind the scenario board's luckiest-of-N line and cloud."""

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from tradeleague.stats.alpha import ALPHA_NOTE
+from tradeleague.stats.verdicts import VERDICT_NOTE
+
 __all__ = ["THESIS_NOTES"]
 
 THESIS_NOTES: Final = (
@@ -69,4 +72,11 @@ THESIS_NOTES: Final = (
     "with no skill, with a line at each agent of the board and the share of them that ended "
     "below it; its numbers are in the tables beside it. Where the season shows no line it "
     "shows no cloud either.",
+    "Who is ranked: the seed ranks by several metrics and leaves open who takes part. We rank "
+    "by return, then the smaller drawdown, then name, only the agents that held a position "
+    "(open or closed) at some point of the season; an agent that never did is listed after "
+    'them, unranked, with the reason "held no position this season": sitting in cash all '
+    "season is not a result to rank above agents that traded and lost.",
+    VERDICT_NOTE,
+    ALPHA_NOTE,
 )

@@ -5,7 +5,9 @@
 between the agent's step returns and a baseline's over the same steps: 10,000
 i.i.d. resamples, two-sided, at the 5% level. A result is *distinguishable*
 when the bootstrap p-value is below 0.05; with fewer than ``MIN_STEPS``
-entries it is *too few entries*, not tested.
+entries it is *too few entries*, not tested. A distinguishable result is told
+with its direction, ``better`` or ``worse`` than the baseline
+(``stats.verdicts``), never a bare "yes" that reads as "beat".
 
 **Step returns.** Entry ``i`` of an agent (W-SCO-1) gives the step return
 ``value_i / value_(i-1) - 1`` with ``value_0`` the starting cash, so the first
@@ -17,6 +19,11 @@ season has it, else its first symbol) from the agent's first entry, with no
 costs: its first step is zero, step ``i`` is the benchmark's move between the
 prices of the agent's entry rounds ``i-1`` and ``i`` (a round without a
 benchmark price keeps the last one).
+
+**Beta and alpha** (``stats.alpha``): the agent's step returns fitted on the
+benchmark's over its entries after the first, annualised by the entries' own
+spacing (steps per year = steps / years between the first and last entry), with
+a block-bootstrap interval seeded per agent (``alpha/<agent>``).
 
 **Luckiest of N** (D-LCK-3 generalised by simulation). A weights table
 passes its no-skill null (``tradeleague.stats.null.SeasonNull``): N agents
@@ -49,10 +56,21 @@ from typing import Any, Final
 import numpy as np
 
 from tradeleague.formats.weights.scoring import AgentRecord
-from tradeleague.stats import Resampling, luckiest_of_n, percent, round_half_up
+from tradeleague.stats import (
+    AlphaBeta,
+    Outcome,
+    Resampling,
+    alpha_beta,
+    luckiest_of_n,
+    outcome,
+    percent,
+    round_half_up,
+    verdict_words,
+)
 from tradeleague.stats.null import SeasonNull
 
 __all__ = [
+    "ALPHA_RESAMPLES",
     "CONFIDENCE",
     "MIN_STEPS",
     "RESAMPLES",
@@ -76,6 +94,8 @@ CONFIDENCE: Final = 0.95
 MIN_STEPS: Final = 5
 """Fewer entries than this are not tested ("too few entries")."""
 SIMULATIONS: Final = 2_000
+ALPHA_RESAMPLES: Final = 2_000
+"""Block-bootstrap resamples behind each alpha and beta interval."""
 """Simulated seasons of N no-skill agents behind the luckiest-of-N line."""
 TEST_TEXT: Final = (
     "Test: paired bootstrap of the mean per-entry step-return difference against cash "
@@ -105,7 +125,10 @@ def resamplings(rng_for: RngFor) -> ResamplingFor:
 
 
 class Verdict(enum.StrEnum):
-    """Whether a result is told apart from a baseline (ST-2)."""
+    """Whether a result is told apart from a baseline (ST-2), without its direction.
+
+    Kept for the ``verdict`` key of earlier reports; ``Outcome`` says the direction.
+    """
 
     DISTINGUISHABLE = "distinguishable"
     NOT_DISTINGUISHABLE = "not distinguishable"
@@ -118,8 +141,9 @@ class BaselineVerdict:
 
     Attributes
     ----------
-    verdict
-        The outcome of the test.
+    outcome
+        The outcome of the test with its direction: better, worse, not
+        distinguishable, too few.
     steps
         Entries (paired steps) it rests on (ST-1).
     p_value
@@ -129,23 +153,32 @@ class BaselineVerdict:
         when not tested.
     """
 
-    verdict: Verdict
+    outcome: Outcome
     steps: int
     p_value: float | None = None
     mean_difference: float | None = None
 
     @property
-    def short(self) -> str:
-        """Return the verdict for a narrow column: ``yes p=0.012``, ``no p=0.41``, ``few``."""
+    def verdict(self) -> Verdict:
+        """Return the outcome without its direction (the older ``verdict`` key)."""
+        if self.outcome is Outcome.TOO_FEW:
+            return Verdict.TOO_FEW
+        if self.outcome is Outcome.NOT_DISTINGUISHABLE:
+            return Verdict.NOT_DISTINGUISHABLE
+        return Verdict.DISTINGUISHABLE
+
+    def words(self, baseline: str) -> str:
+        """Return the verdict in words with its p-value: ``worse than cash (p=0.017)``."""
+        text = verdict_words(self.outcome, baseline)
         if self.p_value is None:
-            return "few"
-        word = "yes" if self.verdict is Verdict.DISTINGUISHABLE else "no"
-        return f"{word} p={round_half_up(self.p_value, 3)}"
+            return text
+        return f"{text} (p={round_half_up(self.p_value, 3)})"
 
     def to_payload(self) -> dict[str, Any]:
-        """Return JSON-safe values: the verdict, the p-value (4 places) and the steps."""
+        """Return JSON-safe values: the outcome, the p-value (4 places) and the steps."""
         return {
             "verdict": self.verdict.value,
+            "outcome": self.outcome.value,
             "p_value": None if self.p_value is None else str(round_half_up(self.p_value, 4)),
             "steps": self.steps,
         }
@@ -153,11 +186,23 @@ class BaselineVerdict:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AgentLuck:
-    """One row's verdicts against cash and against buy-and-hold of the benchmark."""
+    """One row's verdicts against cash and buy-and-hold, and its beta and alpha.
+
+    ``alpha`` fits the agent's step returns on the benchmark's over the entries
+    after its first (the benchmark is held from the first entry, so its first
+    step is no move), ``None`` with too few; ``steps`` are those pairs, the
+    agent's return then the benchmark's, for the agent page's scatter.
+    """
 
     agent: str
     vs_cash: BaselineVerdict
     vs_buy_and_hold: BaselineVerdict
+    alpha: AlphaBeta | None = None
+    steps: tuple[tuple[float, float], ...] = ()
+
+    def alpha_payload(self) -> dict[str, Any] | None:
+        """Return the beta and alpha figures for JSON (``None`` when not fitted)."""
+        return None if self.alpha is None else self.alpha.to_payload()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -303,10 +348,10 @@ def _verdict(
 ) -> BaselineVerdict:
     steps = len(agent)
     if steps < MIN_STEPS:
-        return BaselineVerdict(verdict=Verdict.TOO_FEW, steps=steps)
+        return BaselineVerdict(outcome=Outcome.TOO_FEW, steps=steps)
     result = resampling(steps).compare(agent, baseline, confidence=CONFIDENCE)
     return BaselineVerdict(
-        verdict=Verdict.DISTINGUISHABLE if result.distinguishable else Verdict.NOT_DISTINGUISHABLE,
+        outcome=outcome(result),
         steps=steps,
         p_value=result.p_value,
         mean_difference=result.mean_difference,
@@ -321,7 +366,7 @@ def agent_luck(
     rng_for: RngFor,
     resampling: ResamplingFor | None = None,
 ) -> AgentLuck:
-    """Return one record's verdicts against cash and buy-and-hold (see ``table_luck``).
+    """Return one record's verdicts against cash and buy-and-hold, and its alpha (see below).
 
     ``resampling`` is the table's (`resamplings` of ``rng_for``), drawn here
     when not given: the same figures either way.
@@ -329,10 +374,23 @@ def agent_luck(
     shared = resamplings(rng_for) if resampling is None else resampling
     agent = agent_step_returns(start_cash, [e.value for e in record.entries])
     held = benchmark_step_returns([benchmark_prices.get(e.round) for e in record.entries])
+    rounds = [e.round for e in record.entries]
+    fitted = None
+    if len(rounds) > 1 and rounds[-1] > rounds[0]:
+        years = (rounds[-1] - rounds[0]).total_seconds() / (365.25 * 86_400)
+        fitted = alpha_beta(
+            agent[1:],
+            held[1:],
+            rng=rng_for(f"alpha/{record.agent}"),
+            periods_per_year=(len(rounds) - 1) / years,
+            resamples=ALPHA_RESAMPLES,
+        )
     return AgentLuck(
         agent=record.agent,
         vs_cash=_verdict(agent, [0.0] * len(agent), shared),
         vs_buy_and_hold=_verdict(agent, held, shared),
+        alpha=fitted,
+        steps=tuple(zip(agent[1:], held[1:], strict=True)),
     )
 
 

@@ -23,7 +23,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from tradeleague.formats.weights.preset import WeightsPreset
-from tradeleague.stats import drawdown_percent, return_percent
+from tradeleague.stats import drawdown_percent, place, return_percent
 
 __all__ = [
     "AgentRecord",
@@ -166,21 +166,10 @@ def rank_table(
         )
     created = {r.agent: r.created_at for r in records}
 
-    def order(row: TableRow) -> tuple[bool, Decimal, Decimal, int, datetime, str]:
-        return (
-            row.unranked_reason is not None,
-            -row.season_return,
-            -row.max_drawdown,
-            row.trades,
-            created[row.agent],
-            row.agent,
-        )
+    def order(row: TableRow) -> tuple[Decimal, Decimal, int, datetime, str]:
+        return (-row.season_return, -row.max_drawdown, row.trades, created[row.agent], row.agent)
 
-    out: list[TableRow] = []
-    rank = 0
-    for row in sorted(rows, key=order):
-        if row.unranked_reason is None:
-            rank += 1
-            row = replace(row, rank=rank)
-        out.append(row)
-    return out
+    return [
+        replace(p.row, rank=p.rank)
+        for p in place(rows, order=order, unranked=lambda row: row.unranked_reason)
+    ]

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from rich.table import Table
 
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.formats.direction.board import Board, ModelRow
+from tradeleague.formats.direction.board import UNRANKED_TEXT, Board, ModelRow
 from tradeleague.formats.direction.publish import pct
 from tradeleague.money import MICRO, format_usd
 
@@ -41,7 +41,8 @@ def board_table(board: Board, causes: Mapping[str, Counter[str]] | None = None) 
     Hit rates below break-even are greyed (D-SCO-6); the caption carries the
     break-even line, the luckiest-of-N line and the paper-trading line (C-1).
     ``causes`` (provider faults by class, per model) are shown beside the
-    ``timeout`` skips.
+    ``timeout`` skips. A model with no settled trade follows the ranked ones with
+    its reason.
     """
     luck = "-" if board.luckiest is None else f"{pct(board.luckiest)}%"
     table = Table(
@@ -55,12 +56,13 @@ def board_table(board: Board, causes: Mapping[str, Counter[str]] | None = None) 
         table.add_column(column, justify="left" if column in ("model", "provider") else "right")
     for column in ("settled", "W/L/D", "skips", "streak", "95% CI", "to prove"):
         table.add_column(column, justify="right")
+    table.add_column("unranked because", justify="left")
     for row in board.models:
         ci = row.interval
         grey = board.below_break_even(row)
         skips = _skips(row, causes)
         table.add_row(
-            str(row.rank),
+            "-" if row.rank is None else str(row.rank),
             row.entrant.name,
             row.entrant.provider,
             row.entrant.tier,
@@ -74,5 +76,6 @@ def board_table(board: Board, causes: Mapping[str, Counter[str]] | None = None) 
             f"{row.streak:+d}",
             "-" if ci is None else f"{pct(ci.low)}-{pct(ci.high)}%",
             "-" if row.trades_to_prove is None else f"{row.trades_to_prove:,}",
+            "" if row.unranked is None else UNRANKED_TEXT[row.unranked],
         )
     return table

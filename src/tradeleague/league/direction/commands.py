@@ -17,6 +17,7 @@ from tradeleague.agents.spec import REPLAY_ANSWERS_HELP, agent_option_help
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.league.direction.replay_run import DEFAULT_PAYOUT_PERCENT, ReplayRequest, replay
 from tradeleague.league.direction.roster import SHOWN_BASELINES
+from tradeleague.terminal.options import PricesOption
 
 __all__ = ["register_replay"]
 
@@ -97,6 +98,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             typer.Option("--replay-answers", metavar="FROM_DB", help=_REPLAY_ANSWERS_HELP),
         ] = None,
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
+        prices: PricesOption = None,
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker.
 
@@ -110,6 +112,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             ReplayRequest(
                 market=market, agents=agent, start=start, end=end, payout=payout, db=db,
                 out=out, stream=stream, timeout=timeout, replay_answers=replay_answers, seed=seed,
+                prices=prices,
             )
         )  # fmt: skip
         if status:

@@ -28,6 +28,7 @@ from tradeleague.league.direction.config import DRILL, DirectionConfig, directio
 from tradeleague.league.direction.roster import contestant_of
 from tradeleague.league.pacing import LivePacing, Pacing, ReplayPacing
 from tradeleague.llm.gateway import Gateway
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market import load_dataset
 from tradeleague.store import Store
 
@@ -51,6 +52,7 @@ class DirectionDriver:
         *,
         clock: Clock | None,
         first: datetime | None,
+        prices: PriceTable | None = None,
     ) -> None:
         self.config = config
         self.season = config.stream
@@ -78,7 +80,7 @@ class DirectionDriver:
             pacing = LivePacing(clock, poll=timedelta(milliseconds=100))
         self.candles = self._candles()
         specs = [parse_agent_spec(f"{a.name}={a.spec}") for a in config.agents]
-        self.gateway = Gateway(providers_for(specs))
+        self.gateway = Gateway(providers_for(specs), prices=prices)
         roster = [contestant_of(spec, self.gateway, config.stream) for spec in specs]
         self.arena = DirectionArena(
             store=self.store,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from tradeleague.clock import Clock
 from tradeleague.events import Event, EventKind, utc_iso
 from tradeleague.events.direction import ROUND_VOIDED
-from tradeleague.formats.direction.board import build_board
+from tradeleague.formats.direction.board import build_board, paper_values
 from tradeleague.formats.direction.ledger import fold
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.publish import report_payload
@@ -33,7 +33,9 @@ from tradeleague.host.leaguefile import Check
 from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
 from tradeleague.league.answers import answers_payload, summarise
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.direction.config import DRILL, DirectionConfig, direction_preset
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 if TYPE_CHECKING:
@@ -90,6 +92,7 @@ class DirectionHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the arena; under the replay clock it starts at the span's first round open."""
         from tradeleague.league.direction.driver import DirectionDriver  # the engine, when played
@@ -97,7 +100,7 @@ class DirectionHost:
         first = None
         if clock is None and span is not None:
             first = DirectionDriver.first_open(span[0], span[1], config)
-        return DirectionDriver(store, config, clock=clock, first=first)
+        return DirectionDriver(store, config, clock=clock, first=first, prices=prices)
 
     def status(
         self, store: Store, config: DirectionConfig | None, streams: Sequence[str], now: datetime
@@ -114,7 +117,13 @@ class DirectionHost:
         return []
 
     def report(
-        self, store: Store, season: str, config: DirectionConfig | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: DirectionConfig | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
         """Return the season's REPORT.json from the arena's stream, as its replay writes it."""
         name = stream or (config.stream if config is not None else _STREAM)
@@ -127,6 +136,9 @@ class DirectionHost:
         )
         payload = report_payload(board)
         payload["answers"] = answers_payload(store, name, of_season=season)
+        payload["costs"] = season_costs_payload(
+            store, name, paper_values(board), prices, of_season=season
+        )
         return payload
 
     def boards(

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import utc_iso
-from tradeleague.formats.direction.board import Board, build_board
+from tradeleague.formats.direction.board import Board, build_board, paper_values
 from tradeleague.formats.direction.ledger import Ledger, SeasonView
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import (
@@ -48,7 +48,9 @@ from tradeleague.formats.direction.visitors import (
     call_round,
     calls_close_at,
 )
+from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.direction.visitors import VisitorDesk
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound
@@ -83,14 +85,22 @@ class DirectionReads:
         The arena's event stream.
     preset
         The rules (for the scoring version and the sparkline length).
+    prices
+        The price table the boards' costs are priced with (``None``: unpriced).
     """
 
     def __init__(
-        self, store: Store, *, stream: str = FORMAT, preset: DirectionPreset | None = None
+        self,
+        store: Store,
+        *,
+        stream: str = FORMAT,
+        preset: DirectionPreset | None = None,
+        prices: PriceTable | None = None,
     ) -> None:
         self.store = store
         self.stream = stream
         self.preset = preset or DirectionPreset()
+        self.costs = SeasonCosts(prices)
         # the arena's ledger, folded once and caught up from the last seq on each read
         self._ledger: StreamFold[Ledger] = StreamFold(
             stream, Ledger, lambda ledger, stored: ledger.apply(stored.event)
@@ -164,7 +174,11 @@ class DirectionReads:
             entrant = entrant or next((e for e in view.shown_visitors() if e.name == name), None)
             if entrant is None:
                 raise NotFound(f"no model {name} in season {view.season}")
-            return model_log_payload(view, entrant)
+            body = model_log_payload(view, entrant)
+            costs = self._costs(view, self._board(view))
+            body["cost"] = costs["agents"].get(name)
+            body["pricing"] = {k: costs[k] for k in ("pricing_version", "priced", "unit")}
+            return body
 
     def config(self, season: str | None = None) -> dict[str, Any]:
         """Return the roster with exact model ids."""
@@ -175,10 +189,18 @@ class DirectionReads:
         p = self.preset
         return build_board(view, scoring_version=p.scoring_version, sparkline=p.sparkline)
 
+    def _costs(self, view: SeasonView, board: Board) -> dict[str, Any]:
+        """Return the season's ``costs``, as the replay's REPORT.json holds them."""
+        values = paper_values(board)
+        return self.costs.payload(self.store, self.stream, values, of_season=view.season)
+
     def boards(self, season: str | None = None) -> dict[str, Any]:
-        """Return the boards with the luck lines."""
+        """Return the boards with the luck lines and what each model's calls cost."""
         with self._view(season) as view:
-            return board_payload(self._board(view))
+            board = self._board(view)
+            body = board_payload(board)
+            body["costs"] = self._costs(view, board)
+            return body
 
     def visitors(self, season: str | None = None) -> dict[str, Any]:
         """Return the visitors' board: scored as the models are, ranked apart (D-PUB-2)."""

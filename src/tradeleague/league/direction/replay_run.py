@@ -20,20 +20,24 @@ from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import AgentSpec, build_agent, parse_agent_spec, providers_for
 from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
-from tradeleague.formats.direction.board import Board
+from tradeleague.formats.direction.board import Board, paper_values
 from tradeleague.formats.direction.candle import MINUTE
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import report_payload
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.league.answers import answers_payload, summarise
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.direction.board_table import board_table
 from tradeleague.league.direction.replay import recorded_answers, replay_direction
 from tradeleague.league.direction.roster import contestant_of, direction_baselines
 from tradeleague.llm.gateway import Gateway, ModelGateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.store import Store, open_store
 from tradeleague.terminal.console import board_console
+from tradeleague.terminal.costs import cost_table
+from tradeleague.terminal.options import load_prices
 from tradeleague.terminal.progress import round_progress, say_resuming
 from tradeleague.terminal.summary import print_summary
 
@@ -65,6 +69,7 @@ class ReplayRequest:
     timeout: float = DirectionPreset().window.total_seconds()
     replay_answers: str | None = None
     seed: int = 0
+    prices: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,7 @@ class ReplayPlan:
     dataset: Dataset
     first: datetime
     last: datetime
+    prices: PriceTable | None = None
 
 
 def _moment(text: str | None, what: str) -> datetime | None:
@@ -127,6 +133,7 @@ def plan(request: ReplayRequest) -> ReplayPlan:
         The first mistake, in one sentence.
     """
     preset = _preset(request.payout, request.timeout)
+    prices = load_prices(request.prices)
     specs = [parse_agent_spec(text) for text in request.agents]
     check_roster(specs)
     market = request.market
@@ -146,7 +153,7 @@ def plan(request: ReplayRequest) -> ReplayPlan:
             f"{series.last:%Y-%m-%d %H:%M} UTC, and the first round needs "
             f"{preset.candles} minutes of history"
         )
-    return ReplayPlan(request, preset, specs, dataset, first, last)
+    return ReplayPlan(request, preset, specs, dataset, first, last, prices)
 
 
 def _rounds_recorded(store: Store, stream: str) -> int:
@@ -161,7 +168,9 @@ async def _run(
     async with contextlib.AsyncExitStack() as stack:
         gateway: ModelGateway
         if answers is None:
-            gateway = await stack.enter_async_context(Gateway(providers_for(checked.specs)))
+            gateway = await stack.enter_async_context(
+                Gateway(providers_for(checked.specs), prices=checked.prices)
+            )
         else:
             gateway = ReplayGateway(answers)
         roster = [contestant_of(spec, gateway, stream, request.seed) for spec in checked.specs]
@@ -205,10 +214,15 @@ def replay(request: ReplayRequest) -> int:
         summaries = summarise(store, request.stream)
         console.print(board_table(board, causes={s.agent: s.faults for s in summaries}))
         status = print_summary(console, store, request.stream, summaries)
+        costs = season_costs_payload(
+            store, request.stream, paper_values(board), checked.prices, of_season=board.season
+        )
+        console.print(cost_table(costs))
         calls = answers_payload(store, request.stream) if out is not None else {}
     if out is not None:
         payload = report_payload(board)
         payload["answers"] = calls
+        payload["costs"] = costs
         out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {out}")
     return status

@@ -19,6 +19,8 @@ from markupsafe import Markup
 
 from tradeleague.clock import WallClock
 from tradeleague.formats.direction.answer import InvalidReason
+from tradeleague.formats.direction.board import UnrankedReason
+from tradeleague.formats.direction.methodology import DIRECTION_NOTES
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.direction.season import SeasonEnd
 from tradeleague.formats.direction.skips import SkipReason
@@ -30,7 +32,7 @@ from tradeleague.league.direction.visitor_pages import CallForm
 from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.web.form_csrf import FormTokens
 from tradeleague.web.methodology import Methodology, methodology
-from tradeleague.web.plugin import MethodologyPage, Site
+from tradeleague.web.plugin import MethodologyPage, Site, site_prices
 from tradeleague.web.render import Pages
 
 __all__ = ["SITE", "DirectionSite", "direction_methodology"]
@@ -43,8 +45,11 @@ def direction_methodology(preset: DirectionPreset | None = None) -> Methodology:
         "Invalid answers": InvalidReason,
         "Season ends": SeasonEnd,
         "Visitors' calls refused": Refusal,
+        "Unranked reasons": UnrankedReason,
     }
-    return methodology(FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups)
+    return methodology(
+        FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups, DIRECTION_NOTES
+    )
 
 
 class DirectionSite:
@@ -76,7 +81,7 @@ class _Site:
     """The direction arena's ``site`` part."""
 
     templates: Path | None = Path(__file__).with_name("templates")
-    settings: frozenset[str] = frozenset({"direction_stream", "direction_preset"})
+    settings: frozenset[str] = frozenset({"direction_stream", "direction_preset", "prices"})
 
     def install(self, site: Site) -> DirectionSite:
         """Add ``/api/v1/direction``, the visitors' desk and the pages under ``/direction``."""
@@ -89,7 +94,7 @@ class _Site:
         if preset is not None and not isinstance(preset, DirectionPreset):
             raise TypeError(f"direction_preset is a DirectionPreset, not {preset!r}")
         store = site.store
-        reads = DirectionReads(store, stream=stream, preset=preset)
+        reads = DirectionReads(store, stream=stream, preset=preset, prices=site_prices(site))
         desk = VisitorDesk(
             store,
             stream=reads.stream,

@@ -10,6 +10,9 @@ from typing import Any
 
 from tradeleague.events import utc_iso
 from tradeleague.formats.scenario import METRICS, Entry, rank
+from tradeleague.formats.scenario.leaderboard import UNRANKED_TEXT
+from tradeleague.formats.scenario.luck import run_luck
+from tradeleague.formats.weights.luck import benchmark_symbol
 from tradeleague.league.scenario.service import ScenarioService
 from tradeleague.league.scenario.views import decimal_text
 from tradeleague.stats import percent
@@ -41,6 +44,8 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
         "entries": [
             {
                 "rank": e.rank,
+                "unranked_reason": e.unranked,
+                "unranked_text": None if e.unranked is None else UNRANKED_TEXT[e.unranked],
                 "run_id": e.entry.run_id,
                 "account": e.entry.account,
                 "value": e.value,
@@ -52,6 +57,7 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
                 "trades": records[e.entry.run_id].trades,
                 "vs_cash": luck.rows[e.entry.run_id].vs_cash.to_payload(),
                 "vs_buy_and_hold": luck.rows[e.entry.run_id].vs_buy_and_hold.to_payload(),
+                "alpha": luck.rows[e.entry.run_id].alpha_payload(),
             }
             for e in ranked
         ],
@@ -80,7 +86,8 @@ def run_payload(service: ScenarioService, run_id: str) -> dict[str, Any]:
     """
     body: dict[str, Any] = dict(service.public_run(run_id))
     record, fills = service.run_record(run_id)
-    bars = service.scenario(str(body["scenario_id"])).bars
+    found = service.scenario(str(body["scenario_id"]))
+    bars = found.bars
     body["trades"] = record.trades
     body["equity"] = [
         {"bar_time": utc_iso(bars.timestamp(k)), "equity": decimal_text(v)}
@@ -88,6 +95,10 @@ def run_payload(service: ScenarioService, run_id: str) -> dict[str, Any]:
         if k < len(bars)
     ]
     body["fills"] = [_fill(f) for f in fills]
+    luck = run_luck(found.id, record, bars, found.config)
+    body["benchmark"] = benchmark_symbol(list(found.config.symbols))
+    body["alpha"] = luck.alpha_payload()
+    body["scatter"] = [{"benchmark": b, "agent": x} for x, b in luck.steps]
     return body
 
 

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from tradeleague.api.app import LanedApp
 from tradeleague.errors import ServiceError
 from tradeleague.formats.scenario import METRICS, ServicePreset
+from tradeleague.formats.scenario.leaderboard import UnrankedReason
 from tradeleague.formats.scenario.methodology import SCENARIO_NOTES
 from tradeleague.formats.scenario.run import RunStatus
 from tradeleague.league.scenario import ScenarioService
@@ -40,7 +41,7 @@ __all__ = ["SITE", "ScenarioSite", "scenario_methodology", "scenario_pages"]
 
 def scenario_methodology(preset: ServicePreset | None = None) -> Methodology:
     """Return the benchmark's methodology built from ``preset`` (default: the seed's)."""
-    groups = {"Run states": RunStatus}
+    groups = {"Run states": RunStatus, "Unranked reasons": UnrankedReason}
     return methodology(FORMAT.key, FORMAT.title, preset or ServicePreset(), groups, SCENARIO_NOTES)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.table import Table
 
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.stats.verdicts import verdict_words
+from tradeleague.terminal.alpha import ALPHA_TEXT, alpha_cells
 
 __all__ = ["board_table"]
 
@@ -17,15 +19,17 @@ def board_table(rows: list[dict[str, object]]) -> Table:
     table = Table(title="Thesis league board")
     heads = (
         "rank", "name", "return", "max_drawdown", "sharpe", "sortino", "win_rate", "exposure",
-        "trades", "closed_trades", "decisions", "differs_from_cash", "differs_from_spy",
+        "trades", "closed_trades", "decisions", "vs_cash", "vs_spy", "beta", "alpha_yr",
+        "unranked_text",
     )  # fmt: skip
-    shown = {"differs_from_cash": "vs cash", "differs_from_spy": "vs SPY"}
+    shown = {
+        "vs_cash": "vs cash", "vs_spy": "vs SPY", "unranked_text": "unranked because",
+        "beta": "beta vs SPY", "alpha_yr": "alpha/yr (95%)",
+    }  # fmt: skip
     for head in heads:
         table.add_column(shown.get(head, head.replace("_", " ")))
     for row in rows:
-        name = str(row["name"]) + (" (agentic)" if row.get("agentic") else "")
-        cells = [_cell(row[h]) if h != "name" else name for h in heads]
-        table.add_row(*cells)
+        table.add_row(*(_cell(row, h) for h in heads))
     luck = rows[0].get("luckiest_of_n") if rows else None
     line = (
         f"{luck}% (the expected best of {len(rows)} coin flippers simulated under the rules)"
@@ -34,17 +38,30 @@ def board_table(rows: list[dict[str, object]]) -> Table:
     )
     table.caption = (
         f"Luckiest of {len(rows)} agents with no skill: {line}.\n"
-        "Return, max drawdown, win rate and exposure in %. vs cash, vs SPY: whether the "
-        "result is distinguishable from cash and from holding SPY (a paired bootstrap over the "
-        'daily returns, 5% level): "differs" can be worse as well as better.\n' + DISCLAIMER
+        "Return, max drawdown, win rate and exposure in %. vs cash, vs SPY: a paired bootstrap "
+        "over the daily returns, 5% level; better or worse only when the difference is "
+        "distinguishable. An agent that held no position is listed after the ranked ones.\n"
+        + ALPHA_TEXT
+        + "\n"
+        + DISCLAIMER
     )
     return table
 
 
-def _cell(value: object) -> str:
-    """Return a board cell: a verdict as "differs" or "no", a missing figure as "-"."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "differs" if value else "no"
-    return str(value)
+_BASELINES = {"vs_cash": "cash", "vs_spy": "holding SPY"}
+
+
+def _cell(row: dict[str, object], head: str) -> str:
+    """Return a board cell: a verdict in words, a missing figure as "-"."""
+    if head in ("beta", "alpha_yr"):
+        fit = row.get("alpha")
+        beta, alpha = alpha_cells(fit if isinstance(fit, dict) else None)
+        return beta if head == "beta" else alpha
+    value = row[head]
+    if head == "name":
+        return str(value) + (" (agentic)" if row.get("agentic") else "")
+    if head in _BASELINES:
+        return verdict_words(str(value), _BASELINES[head])
+    if head == "unranked_text":
+        return "" if value is None else str(value)
+    return "-" if value is None else str(value)

@@ -16,6 +16,7 @@ import typer
 from tradeleague.agents.spec import agent_option_help
 from tradeleague.formats.thesis.baselines import BASELINES
 from tradeleague.league.thesis.replay_run import DEFAULT_TIMEOUT_S, ReplayRequest, replay
+from tradeleague.terminal.options import PricesOption
 
 __all__ = ["register_replay"]
 
@@ -70,6 +71,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             float, typer.Option(metavar="SECONDS", help=_TIMEOUT_HELP)
         ] = DEFAULT_TIMEOUT_S,
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
+        prices: PricesOption = None,
     ) -> None:
         """Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.
 
@@ -85,7 +87,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             ReplayRequest(
                 crypto=crypto, stocks=stocks, start=start, end=end, agents=agent, join=join,
                 stocks_hourly=stocks_hourly, db=db, season=season, out=out, timeout=timeout,
-                seed=seed,
+                seed=seed, prices=prices,
             )
         )  # fmt: skip
         if status:

@@ -32,6 +32,7 @@ from tradeleague.league.thesis.live import LiveTape
 from tradeleague.league.thesis.season import ThesisSeason
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 __all__ = ["ThesisDriver", "ThesisLeague", "thesis_slots"]
@@ -72,6 +73,7 @@ class ThesisDriver:
         *,
         clock: Clock | None,
         tape: MarketTape | None = None,
+        prices: PriceTable | None = None,
     ) -> None:
         if config.end is None:
             raise ConfigError("a thesis season needs its end")
@@ -83,7 +85,7 @@ class ThesisDriver:
         universe = load_universe()
         texts = [f"{a.name}={a.spec}" for a in config.agents]
         specs = [parse_agent_spec(t) for t in texts if "=inverse:" not in t]
-        self.gateway = Gateway(providers_for(specs))
+        self.gateway = Gateway(providers_for(specs), prices=prices)
         joins = [f"{n}={c}" for n, c in config.joins]
         entrants, agents = build_roster(texts, joins, self.gateway, season=config.season)
         self.first = datetime.combine(config.start, time(0), tzinfo=UTC)
@@ -174,11 +176,19 @@ class ThesisLeague(Seasons[ThesisDriver]):
 
     fmt = "thesis"
 
-    def __init__(self, store: Store, config: ThesisConfig, *, clock: Clock | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: ThesisConfig,
+        *,
+        clock: Clock | None,
+        prices: PriceTable | None = None,
+    ) -> None:
         super().__init__(config.season, config.start, config.end, config.roll)
         self.store = store
         self.config = config
         self.clock = clock
+        self.prices = prices
         # the roster and the folders are checked when the host starts, not at a season's opening
         texts = [f"{a.name}={a.spec}" for a in config.agents]
         joins = [f"{n}={c}" for n, c in config.joins]
@@ -194,7 +204,9 @@ class ThesisLeague(Seasons[ThesisDriver]):
     def _make(self, season: str, day0: date, day1: date) -> ThesisDriver:
         joins = self.config.joins if day0 == self.config.start else ()
         config = replace(self.config, season=season, start=day0, end=day1, roll=False, joins=joins)
-        driver = ThesisDriver(self.store, config, clock=self.clock, tape=self.tape)
+        driver = ThesisDriver(
+            self.store, config, clock=self.clock, tape=self.tape, prices=self.prices
+        )
         self.tape = driver.tape
         return driver
 

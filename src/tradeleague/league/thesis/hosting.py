@@ -30,10 +30,12 @@ from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
 from tradeleague.host.seasons import current_season
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.thesis.config import ThesisConfig
 from tradeleague.league.thesis.null import board_null
-from tradeleague.league.thesis.report import build_report
+from tradeleague.league.thesis.report import build_report, paper_values
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 if TYPE_CHECKING:
@@ -102,11 +104,12 @@ class ThesisHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the league's seasons, each opened at its first slot."""
         from tradeleague.league.thesis.driver import ThesisLeague  # the engine, when played
 
-        return ThesisLeague(store, config, clock=clock)
+        return ThesisLeague(store, config, clock=clock, prices=prices)
 
     def status(
         self, store: Store, config: ThesisConfig | None, streams: Sequence[str], now: datetime
@@ -126,7 +129,13 @@ class ThesisHost:
         return []
 
     def report(
-        self, store: Store, season: str, config: ThesisConfig | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: ThesisConfig | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
         """Return the season's REPORT.json, as ``replay thesis --out`` writes it."""
         state = _state(store, season)
@@ -134,6 +143,7 @@ class ThesisHost:
             return None
         body = build_report(state, board_null(state))  # the line from the record
         body["answers"] = answers_payload(store, season)  # as `replay thesis --out` writes it
+        body["costs"] = season_costs_payload(store, season, paper_values(state), prices)
         return body
 
     def boards(

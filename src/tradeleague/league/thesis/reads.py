@@ -31,10 +31,12 @@ from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights.text import plain_text
+from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.thesis.changelog import thesis_changelog
 from tradeleague.league.thesis.null import board_null
-from tradeleague.league.thesis.report import board_rows, build_report, luck_payload
+from tradeleague.league.thesis.report import board_rows, build_report, luck_payload, paper_values
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.stats.null import SeasonNull
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
@@ -72,9 +74,16 @@ class ThesisReads:
         The rules the seasons ran with.
     """
 
-    def __init__(self, store: Store, preset: ThesisPreset | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        preset: ThesisPreset | None = None,
+        *,
+        prices: PriceTable | None = None,
+    ) -> None:
         self._store = store
         self.preset = preset or ThesisPreset()
+        self._costs = SeasonCosts(prices)
         self._folds: dict[str, StreamFold[SeasonState]] = {}
         self._folds_lock = threading.Lock()
         self._index: StreamFold[list[str]] = StreamFold(None, list, _note_season)
@@ -159,16 +168,24 @@ class ThesisReads:
                 "rows": rows,
                 "luckiest_of_n": luck_payload(null),
                 "baseline_cloud": _cloud_payload(state, null, rows),
+                "costs": self._costs.payload(self._store, season, paper_values(state)),
             }
 
     def agent(self, season: str, name: str) -> dict[str, Any]:
         """Return one agent's entries, decisions, theses and closes (raises ``NotFound``)."""
         with self._state(season) as state:
             report = build_report(state, self._null(season, state))
+            costs = self._costs.payload(self._store, season, paper_values(state))
         agents = report["agents"]
         for row in agents if isinstance(agents, list) else []:
             if row["name"] == name:
-                return {"disclaimer": DISCLAIMER, "season": season, **_escaped(row)}
+                return {
+                    "disclaimer": DISCLAIMER,
+                    "season": season,
+                    **_escaped(row),
+                    "cost": costs["agents"].get(name),
+                    "pricing": {k: costs[k] for k in ("pricing_version", "priced", "unit")},
+                }
         raise NotFound(f"no agent {name!r} in thesis season {season!r}")
 
 

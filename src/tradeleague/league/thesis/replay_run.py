@@ -29,19 +29,23 @@ from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.thesis.agents import build_roster
 from tradeleague.league.thesis.board_table import board_table
 from tradeleague.league.thesis.cycle import CycleConfig
 from tradeleague.league.thesis.data import load_tape, replay_sources
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.replay import cycle_times, replay_season_id, run_season
-from tradeleague.league.thesis.report import build_report
+from tradeleague.league.thesis.report import build_report, paper_values
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.league.turns import GRACE_S
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store, open_store
 from tradeleague.terminal.console import board_console
+from tradeleague.terminal.costs import cost_table
+from tradeleague.terminal.options import load_prices
 from tradeleague.terminal.progress import round_progress, say_resuming
 from tradeleague.terminal.summary import print_summary
 
@@ -77,6 +81,7 @@ class ReplayRequest:
     out: Path | None = None
     timeout: float = DEFAULT_TIMEOUT_S
     seed: int = 0
+    prices: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +96,7 @@ class ReplayPlan:
     joins: list[str]
     tape: MarketTape
     season_id: str
+    prices: PriceTable | None = None
 
 
 def _day(text: str, what: str) -> date:
@@ -170,6 +176,7 @@ def plan(request: ReplayRequest) -> ReplayPlan:
         The first mistake, in one sentence.
     """
     first, last = _day(request.start, "--start"), _day(request.end, "--end")
+    prices = load_prices(request.prices)
     times = cycle_times(first, last, ThesisPreset())
     config = cycle_config(request.timeout)
     joins = request.join or []
@@ -178,7 +185,7 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     tape = load_tape(load_universe(), crypto, stocks, request.stocks_hourly)
     _check_data(tape, times, first, last, (crypto, stocks))
     season_id = request.season or replay_season_id(first, last)
-    return ReplayPlan(request, first, last, times, config, joins, tape, season_id)
+    return ReplayPlan(request, first, last, times, config, joins, tape, season_id, prices)
 
 
 def _cycles_recorded(store: Store, season_id: str, times: Sequence[int]) -> int:
@@ -194,7 +201,9 @@ async def _run(store: Store, checked: ReplayPlan, console: Console) -> SeasonSta
     request, season_id = checked.request, checked.season_id
     specs = [parse_agent_spec(t) for t in request.agents if "=inverse:" not in t]
     async with contextlib.AsyncExitStack() as stack:
-        gateway = await stack.enter_async_context(Gateway(providers_for(specs)))
+        gateway = await stack.enter_async_context(
+            Gateway(providers_for(specs), prices=checked.prices)
+        )
         entrants, agents = build_roster(
             request.agents, checked.joins, gateway, request.seed, season=season_id
         )
@@ -240,9 +249,12 @@ def replay(request: ReplayRequest) -> int:
         board = report["board"]
         console.print(board_table(board if isinstance(board, list) else []))
         status = print_summary(console, store, season_id)
+        costs = season_costs_payload(store, season_id, paper_values(state), checked.prices)
+        console.print(cost_table(costs))
         calls = answers_payload(store, season_id) if request.out is not None else {}
     if request.out is not None:
         report["answers"] = calls
+        report["costs"] = costs
         request.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {request.out}")
     return status

@@ -16,16 +16,18 @@ tape where one is at hand; ``None``: no line).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from decimal import Decimal
 
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION
-from tradeleague.formats.thesis.scoring import Metrics, metrics, rank, verdicts
+from tradeleague.formats.thesis.scoring import UNRANKED_TEXT, Metrics, metrics, rank, verdicts
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.money import MICRO, micros_to_str
 from tradeleague.stats.null import SeasonNull
+from tradeleague.stats.verdicts import Outcome
 
-__all__ = ["board_rows", "build_report", "luck_payload"]
+__all__ = ["board_rows", "build_report", "luck_payload", "paper_values"]
 
 
 def _dollars(raw: object) -> str | None:
@@ -112,29 +114,53 @@ def board_rows(state: SeasonState, null: SeasonNull | None) -> list[dict[str, ob
     ``luckiest_of_n`` is its expected best of N, in percent (``None`` without one).
     """
     scores = _scores(state)
-    ranks = rank(scores)
     spy = _spy_path(state)
     start = int(state.preset.start_cash)
     luck = None if null is None else str(null.expected_best)
     rows = []
-    for name in sorted(scores, key=lambda n: ranks[n]):
+    for placed in rank(scores):
+        name = placed.row
         a = state.agents[name]
-        v = verdicts(a.equity, spy[-len(a.equity) - 1 :] if a.equity else [], start)
+        v = verdicts(
+            a.equity,
+            spy[-len(a.equity) - 1 :] if a.equity else [],
+            start,
+            alpha_seed=_seed(f"{state.season}/alpha/{name}"),
+        )
+        reason = placed.unranked
         rows.append(
             {
-                "rank": ranks[name],
+                "rank": placed.rank,
+                "unranked_reason": reason,
+                "unranked_text": None if reason is None else UNRANKED_TEXT[reason],
                 "name": name,
                 "kind": a.kind,
                 "agentic": a.agentic,
                 "entered_cycle": a.entered,
                 **scores[name].to_report(),
                 "steps": v.steps,
-                "differs_from_cash": v.vs_cash,
-                "differs_from_spy": v.vs_spy,
+                "vs_cash": v.vs_cash.value,
+                "vs_spy": v.vs_spy.value,
+                "differs_from_cash": _differs(v.vs_cash),
+                "differs_from_spy": _differs(v.vs_spy),
+                "alpha": None if v.alpha is None else v.alpha.to_payload(),
+                "scatter": [{"benchmark": b, "agent": x} for x, b in v.pairs],
                 "luckiest_of_n": luck,
             }
         )
     return rows
+
+
+def _seed(label: str) -> int:
+    """Return the seed of ``label`` (the season and the agent): the same every read."""
+    return int.from_bytes(hashlib.blake2b(label.encode(), digest_size=8).digest())
+
+
+def _differs(verdict: Outcome) -> bool | None:
+    """Return the older yes/no key (kept for readers of earlier reports): distinguishable or not."""
+    if verdict is Outcome.TOO_FEW:
+        return None
+    return verdict is not Outcome.NOT_DISTINGUISHABLE
 
 
 def _monitor_close(c: Mapping[str, object]) -> dict[str, object]:
@@ -194,9 +220,14 @@ def build_report(state: SeasonState, null: SeasonNull | None) -> dict[str, objec
                 },
                 "counts": {k: row.get(k) for k in ("trades", "closed_trades", "decisions")},
                 "verdicts": {
-                    k: row.get(k) for k in ("steps", "differs_from_cash", "differs_from_spy")
+                    k: row.get(k)
+                    for k in ("steps", "vs_cash", "vs_spy", "differs_from_cash", "differs_from_spy")
                 },
+                "alpha": row.get("alpha"),
+                "scatter": row.get("scatter", []),
                 "rank": row.get("rank"),
+                "unranked_reason": row.get("unranked_reason"),
+                "unranked_text": row.get("unranked_text"),
             }
         )
     cycles = [
@@ -221,3 +252,9 @@ def build_report(state: SeasonState, null: SeasonNull | None) -> dict[str, objec
         "board": list(board.values()),
         "luckiest_of_n": luck_payload(null),
     }
+
+
+def paper_values(state: SeasonState) -> dict[str, tuple[int, int]]:
+    """Return each agent on the board's starting cash and last equity (micro-dollars)."""
+    start = int(state.preset.start_cash)
+    return {name: (start, a.equity[-1]) for name, a in state.agents.items() if a.equity}

@@ -17,11 +17,12 @@ from markupsafe import Markup
 from tradeleague.formats.thesis.answer import Reason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.formats.thesis.scoring import UnrankedReason
 from tradeleague.league.thesis.pages import install_thesis_pages
 from tradeleague.league.thesis.plugin import FORMAT
 from tradeleague.league.thesis.reads import ThesisReads, thesis_router
 from tradeleague.web.methodology import Methodology, methodology
-from tradeleague.web.plugin import MethodologyPage, Site
+from tradeleague.web.plugin import MethodologyPage, Site, site_prices
 from tradeleague.web.render import Pages, cloud
 
 __all__ = ["SITE", "ThesisSite", "thesis_methodology"]
@@ -29,7 +30,10 @@ __all__ = ["SITE", "ThesisSite", "thesis_methodology"]
 
 def thesis_methodology(preset: ThesisPreset | None = None) -> Methodology:
     """Return the thesis league's methodology built from ``preset`` (default: the seed's)."""
-    groups = {"Rejection reasons (answers and decisions)": Reason}
+    groups = {
+        "Rejection reasons (answers and decisions)": Reason,
+        "Unranked reasons": UnrankedReason,
+    }
     return methodology(FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, THESIS_NOTES)
 
 
@@ -62,11 +66,11 @@ class _Site:
     """The thesis league's ``site`` part."""
 
     templates: Path | None = Path(__file__).with_name("templates")
-    settings: frozenset[str] = frozenset()
+    settings: frozenset[str] = frozenset({"prices"})
 
     def install(self, site: Site) -> ThesisSite:
         """Add ``/api/v1/thesis`` and the pages under ``/thesis`` to the site."""
-        reads = ThesisReads(site.store)
+        reads = ThesisReads(site.store, prices=site_prices(site))
         site.app.include_router(thesis_router(reads))
         router = APIRouter(include_in_schema=False)
         install_thesis_pages(router, reads, site.pages.page, site.pages.guarded, cloud)

@@ -24,6 +24,7 @@ from tradeleague.keys import KeyVault, MasterKeyError
 from tradeleague.keys.stored import OwnerKeys
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.money import MICRO
 from tradeleague.store import Store
 
@@ -112,6 +113,7 @@ def build_agents(
     seed: int = 0,
     api_keys: Mapping[str, ApiKey] | None = None,
     season: str | None = None,
+    prices: PriceTable | None = None,
 ) -> tuple[list[AgentSpec], dict[str, Agent], Gateway | None]:
     """Parse ``NAME=SPEC`` texts and build their agents (``tradeleague.agents.spec``).
 
@@ -121,6 +123,7 @@ def build_agents(
     derived from the season, its name and ``seed`` (`agent_seed`); without it,
     every one uses ``seed``. ``api_keys`` gives, by agent name, the key an owner
     stored (read from the vault at call time) in place of the environment's.
+    ``prices`` prices the live gateway's calls (recorded with each call).
     """
     keys = api_keys or {}
     parsed = [parse_agent_spec(s) for s in specs]
@@ -129,7 +132,7 @@ def build_agents(
         raise ConfigError(f"agent names must be unique: {names}")
     made: Gateway | None = None
     if gateway is None:
-        made = Gateway(providers_for(parsed, environ=environ))
+        made = Gateway(providers_for(parsed, environ=environ), prices=prices)
         gateway = made
 
     def factory(agent: str) -> Callable[[str], tuple[Callable[[Any], Any], Callable[[Any], str]]]:

@@ -10,8 +10,10 @@ from tradeleague.formats.weights.luck import TEST_TEXT, TableLuck
 from tradeleague.league.weights.report import season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.money import format_usd
+from tradeleague.terminal.alpha import ALPHA_TEXT, alpha_cells
 
 __all__ = ["HOUSE_MODEL_NOTE", "render_table"]
+
 
 HOUSE_MODEL_NOTE = (
     "The house model (SmolLM2-135M on this CPU) is a format-valid baseline, not a strategist."
@@ -23,8 +25,8 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
     """Return ``division``'s table for the terminal (W-RNK-3, W-SEA-3, ST-1, ST-2, C-1).
 
     Beside each agent: whether its result is told apart from cash and from
-    buy-and-hold of the benchmark (``vs cash``, ``vs B&H``: yes/no with the
-    p-value, ``few`` under the minimum entries); the caption holds the
+    buy-and-hold of the benchmark (``vs cash``, ``vs B&H``: better than, worse
+    than or not distinguishable from it, with the p-value); the caption holds the
     luckiest-of-N line (the no-skill null), the rounds it rests on and the stated test. Pass
     ``luck`` (``season_luck(state, division)``) when it is already computed.
     """
@@ -35,7 +37,7 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
         title += "  [bold yellow](SYNTHETIC market)[/]"
     caption = (
         f"{luck.caption}\n{TEST_TEXT} B&H: {luck.benchmark}, held from each agent's first "
-        f"entry.\nScoring {state.preset.scoring_version}. {DISCLAIMER}"
+        f"entry.\n{ALPHA_TEXT}\nScoring {state.preset.scoring_version}. {DISCLAIMER}"
     )
     if any(
         a.division is division and a.spec.split("=")[-1].startswith("local:")
@@ -47,6 +49,8 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
         table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
     table.add_column("vs cash", justify="left", no_wrap=True)
     table.add_column("vs B&H", justify="left", no_wrap=True)
+    table.add_column("beta", justify="right", no_wrap=True)
+    table.add_column("alpha/yr (95%)", justify="right", no_wrap=True)
     table.add_column("unranked because", justify="left")
     for row in rows:
         verdicts = luck.rows[row.agent]
@@ -58,8 +62,9 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
             f"{row.max_drawdown:.2f}%",
             str(row.trades),
             f"{row.decisions}/{row.entries}",
-            verdicts.vs_cash.short,
-            verdicts.vs_buy_and_hold.short,
+            verdicts.vs_cash.words("cash"),
+            verdicts.vs_buy_and_hold.words("buy-and-hold"),
+            *alpha_cells(verdicts.alpha_payload()),
             "" if row.unranked_reason is None else row.unranked_reason.value,
         )
     return table

@@ -38,7 +38,7 @@ from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_summary, universe_view
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
-from tradeleague.terminal.options import DbOption
+from tradeleague.terminal.options import DbOption, PricesOption
 
 __all__ = ["operator_clock", "register", "register_replay"]
 
@@ -173,6 +173,7 @@ def replay_weights(
             "the season, its name and this. Give the same seed to resume a season.",
         ),
     ] = 0,
+    prices: PricesOption = None,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -196,7 +197,7 @@ def replay_weights(
             market=market, agents=agent, symbols=symbols, start=start, end=end,
             division=division, pro=pro, season=season, timeout=timeout, db=db, out=out,
             replay_answers=replay_answers, universe_from=universe_from,
-            universe_season=universe_season, seed=seed,
+            universe_season=universe_season, seed=seed, prices=prices,
         )
     )  # fmt: skip
     if status:

@@ -33,6 +33,7 @@ from tradeleague.league.weights.replay import RosterEntry, opening_events, resum
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import read_universe, recorded_registry
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market import load_dataset
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.market.loader import symbol_files
@@ -72,7 +73,14 @@ class WeightsDriver:
 
     fmt = "weights"
 
-    def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: WeightsConfig,
+        *,
+        clock: Clock | None,
+        prices: PriceTable | None = None,
+    ) -> None:
         if config.end is None:
             raise ConfigError("a weights season needs its end")
         if config.market is None:
@@ -106,7 +114,9 @@ class WeightsDriver:
         )
         specs = [f"{a.name}={a.spec}" for a in config.agents]
         # each seeded baseline draws from its season and name, as `replay weights` does
-        _parsed, self.agents, self.gateway = build_agents(specs, season=config.season)
+        _parsed, self.agents, self.gateway = build_agents(
+            specs, season=config.season, prices=prices
+        )
         self.roster = [
             RosterEntry(name=a.name, spec=f"{a.name}={a.spec}", division=a.division)
             for a in config.agents
@@ -248,15 +258,23 @@ class WeightsLeague(Seasons[WeightsDriver]):
 
     fmt = "weights"
 
-    def __init__(self, store: Store, config: WeightsConfig, *, clock: Clock | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        config: WeightsConfig,
+        *,
+        clock: Clock | None,
+        prices: PriceTable | None = None,
+    ) -> None:
         super().__init__(config.season, config.start, config.end, config.roll)
         self.store = store
         self.config = config
         self.clock = clock
+        self.prices = prices
 
     def _make(self, season: str, day0: date, day1: date) -> WeightsDriver:
         config = replace(self.config, season=season, start=day0, end=day1, roll=False)
-        return WeightsDriver(self.store, config, clock=self.clock)
+        return WeightsDriver(self.store, config, clock=self.clock, prices=self.prices)
 
     def _stream(self, season: str) -> str:
         return wev.season_stream(season)

@@ -36,8 +36,9 @@ from tradeleague.host.missed import missed_in
 from tradeleague.host.plugin import Driver
 from tradeleague.host.seasons import current_season
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.weights.config import WeightsConfig, next_season
-from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.report import build_report, paper_values, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import (
     read_universe,
@@ -46,6 +47,7 @@ from tradeleague.league.weights.universe import (
     universe_view,
     view_of,
 )
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.store import Store
 
@@ -123,11 +125,12 @@ class WeightsHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the league's seasons, each opened at its first slot."""
         from tradeleague.league.weights.driver import WeightsLeague  # the engine, when played
 
-        return WeightsLeague(store, config, clock=clock)
+        return WeightsLeague(store, config, clock=clock, prices=prices)
 
     def status(
         self, store: Store, config: WeightsConfig | None, streams: Sequence[str], now: datetime
@@ -148,7 +151,13 @@ class WeightsHost:
         return []
 
     def report(
-        self, store: Store, season: str, config: WeightsConfig | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: WeightsConfig | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
         """Return the season's REPORT.json, as ``replay weights --out`` writes it."""
         state = _state(store, season)
@@ -157,6 +166,7 @@ class WeightsHost:
         luck = {d: season_luck(state, d) for d in Division}
         payload = build_report(state, luck)
         payload["answers"] = answers_payload(store, season)  # as `replay weights --out` writes
+        payload["costs"] = season_costs_payload(store, season, paper_values(state), prices)
         return payload
 
     def boards(

@@ -36,7 +36,7 @@ Routes, under ``prefix`` (default ``/api/v1/weights``):
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -62,11 +62,13 @@ from tradeleague.formats.weights import (
     plain_text,
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
+from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.weights.changelog import changelog_entries
-from tradeleague.league.weights.report import season_luck
+from tradeleague.league.weights.report import paper_values, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries
 from tradeleague.league.weights.universe import universe_view
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.money import micros_to_str
 from tradeleague.sim import Fill
 from tradeleague.store import Store, StoredEvent
@@ -181,6 +183,7 @@ def _row(row: TableRow, luck: AgentLuck) -> dict[str, Any]:
         "unranked_text": None if reason is None else UNRANKED_TEXT[reason],
         "vs_cash": luck.vs_cash.to_payload(),
         "vs_buy_and_hold": luck.vs_buy_and_hold.to_payload(),
+        "alpha": luck.alpha_payload(),
     }
 
 
@@ -284,6 +287,8 @@ def _agent_payload(
             "paused": a.paused,
         },
         "standing": _row(row, luck_of(a.division).rows[agent]),
+        "benchmark": luck_of(a.division).benchmark,
+        "scatter": [{"benchmark": b, "agent": x} for x, b in luck_of(a.division).rows[agent].steps],
         "summary": summary.shown,
         "summary_hidden": summary.hidden,
         "entries": entries,
@@ -358,6 +363,8 @@ class WeightsReads:
         Tells whether a season is upcoming, running or ended (default: the wall clock).
     preset
         The rules the seasons were played with.
+    prices
+        The price table each table's and agent's costs are priced with (``None``: unpriced).
     """
 
     def __init__(
@@ -367,8 +374,10 @@ class WeightsReads:
         prefix: str = "/api/v1/weights",
         clock: Clock | None = None,
         preset: WeightsPreset | None = None,
+        prices: PriceTable | None = None,
     ) -> None:
         self._store_factory = store_factory
+        self._costs = SeasonCosts(prices)
         self._prefix = prefix
         self._now: Callable[[], datetime] = (clock or WallClock()).now
         self.preset = preset or WeightsPreset()
@@ -445,16 +454,28 @@ class WeightsReads:
         with self._season(season_id) as s:
             return _season_payload(s, self._now())
 
+    def _costs_of(self, s: _Season, divisions: Sequence[Division]) -> dict[str, Any]:
+        """Return the ``costs`` of the agents of ``divisions``, as REPORT.json holds them."""
+        with self._store_factory() as store:
+            values = paper_values(s.state, divisions)
+            return self._costs.payload(store, s.state.season_id, values)
+
     def table(self, season_id: str, division: str) -> dict[str, Any]:
-        """Return a division's table (W-RNK-1..4, ST-1, ST-2) (raises ``NotFound``)."""
+        """Return a division's table (W-RNK-1..4, ST-1, ST-2) and costs (raises ``NotFound``)."""
         d = _division_of(division)
         with self._season(season_id) as s:
-            return _table_payload(s, d, self._now(), self._luck_of(s, d))
+            body = _table_payload(s, d, self._now(), self._luck_of(s, d))
+            body["costs"] = self._costs_of(s, [d])
+            return body
 
     def agent(self, season_id: str, agent: str) -> dict[str, Any]:
-        """Return an agent's page (W-SCO-3, W-REC-3) (raises ``NotFound``)."""
+        """Return an agent's page (W-SCO-3, W-REC-3) and its cost (raises ``NotFound``)."""
         with self._season(season_id) as s:
-            return _agent_payload(s, agent, lambda d: self._luck_of(s, d))
+            body = _agent_payload(s, agent, lambda d: self._luck_of(s, d))
+            costs = self._costs_of(s, [s.state.agents[agent].division])
+            body["cost"] = costs["agents"].get(agent)
+            body["pricing"] = {k: costs[k] for k in ("pricing_version", "priced", "unit")}
+            return body
 
     def market(self, season_id: str) -> dict[str, Any]:
         """Return the market's status at the latest round (W-MKT-2) (raises ``NotFound``)."""

@@ -29,6 +29,7 @@ from tradeleague.formats.weights import Division
 from tradeleague.formats.weights.luck import TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.replay import (
@@ -38,15 +39,18 @@ from tradeleague.league.weights.replay import (
     replay_season_id,
     run_season,
 )
-from tradeleague.league.weights.report import build_report, season_luck
+from tradeleague.league.weights.report import build_report, paper_values, season_luck
 from tradeleague.league.weights.round import RoundConfig
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import taken_universe
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.store import Store, open_store, verify
 from tradeleague.terminal.console import board_console
+from tradeleague.terminal.costs import cost_table
 from tradeleague.terminal.exits import EXIT_FAILED
+from tradeleague.terminal.options import load_prices
 from tradeleague.terminal.progress import round_progress, say_resuming
 from tradeleague.terminal.summary import print_summary
 
@@ -79,6 +83,7 @@ class ReplayRequest:
     universe_from: str | None = None
     universe_season: str | None = None
     seed: int = 0
+    prices: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +99,7 @@ class ReplayPlan:
     hours: list[datetime]
     season_id: str
     universe: dict[str, object] | None
+    prices: PriceTable | None = None
 
 
 def _day(text: str | None, what: str) -> date | None:
@@ -175,6 +181,7 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     ConfigError
         The first mistake, in one sentence.
     """
+    prices = load_prices(request.prices)
     names, universe = _taken_symbols(request)
     dataset = load_dataset(request.market, symbols=names)
     first, last = _data_days(dataset)
@@ -199,7 +206,9 @@ def plan(request: ReplayRequest) -> ReplayPlan:
         RosterEntry(name=p.name, spec=s, division=d)
         for p, s, d in zip(parsed, request.agents, divisions, strict=True)
     ]
-    return ReplayPlan(request, dataset, day0, day1, roster, divisions, hours, season_id, universe)
+    return ReplayPlan(
+        request, dataset, day0, day1, roster, divisions, hours, season_id, universe, prices
+    )
 
 
 async def replay_roster(
@@ -215,15 +224,19 @@ async def replay_roster(
     answers: RecordedAnswers | None = None,
     seed: int = 0,
     universe: dict[str, object] | None = None,
+    prices: PriceTable | None = None,
 ) -> SeasonState:
     """Replay (or resume) ``season`` for ``roster`` over ``dataset`` with a progress bar.
 
     Model agents answer live, or from ``answers`` (recorded calls) when given;
-    ``universe`` is a universe taken from a recorded season, recorded again.
+    ``universe`` is a universe taken from a recorded season, recorded again;
+    ``prices`` prices the live calls as they are recorded.
     """
     replay_gateway = None if answers is None else ReplayGateway(answers)
     specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
-    _parsed, agents, gateway = build_agents(specs, gateway=replay_gateway, seed=seed, season=season)
+    _parsed, agents, gateway = build_agents(
+        specs, gateway=replay_gateway, seed=seed, season=season, prices=prices
+    )
     try:
         with round_progress(console, store, season_stream(season)) as progress:
 
@@ -278,7 +291,7 @@ def _play(
             replay_roster(
                 store, checked.dataset, checked.roster, checked.season_id, checked.start,
                 checked.end, config, console, answers=answers, universe=checked.universe,
-                seed=request.seed,
+                seed=request.seed, prices=checked.prices,
             )
         )  # fmt: skip
     except ReplayMissed as exc:
@@ -289,10 +302,15 @@ def _play(
 
 
 def _write_report(
-    out: Path, state: SeasonState, luck: dict[Division, TableLuck], calls: Mapping[str, object]
+    out: Path,
+    state: SeasonState,
+    luck: dict[Division, TableLuck],
+    calls: Mapping[str, object],
+    costs: Mapping[str, object],
 ) -> None:
     payload = build_report(state, luck)
     payload["answers"] = calls
+    payload["costs"] = costs
     out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
@@ -320,11 +338,16 @@ def replay(request: ReplayRequest) -> int:
         report = verify(store)
         calls = answers_payload(store, season_id) if request.out is not None else {}
         luck = {d: season_luck(state, d) for d in Division}
-        for shown in (d for d in Division if d in checked.divisions):
+        shown_divisions = [d for d in Division if d in checked.divisions]
+        for shown in shown_divisions:
             console.print(render_table(state, shown, luck[shown]))
         status = print_summary(console, store, season_id)
+        values = paper_values(state, shown_divisions)
+        costs = season_costs_payload(store, season_id, values, checked.prices)
+        names = {a.agent: a.name for a in state.agents.values()}
+        console.print(cost_table(costs, names))
     if request.out is not None:
-        _write_report(request.out, state, luck, calls)
+        _write_report(request.out, state, luck, calls, costs)
         console.print(f"Report written to {request.out}")
     console.print("Record verified." if report.ok else "[red]Record FAILED verification.[/]")
     return status if report.ok else EXIT_FAILED

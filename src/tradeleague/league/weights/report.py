@@ -22,7 +22,7 @@ null's seed derived from the season id, so the same season gives the same number
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -42,7 +42,7 @@ from tradeleague.league.weights.null import season_null
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.money import micros_to_str
 
-__all__ = ["agent_season_luck", "build_report", "season_luck", "season_rng"]
+__all__ = ["agent_season_luck", "build_report", "paper_values", "season_luck", "season_rng"]
 
 
 def season_rng(season_id: str, division: Division, label: str) -> np.random.Generator:
@@ -131,6 +131,7 @@ def build_report(
                 else row.unranked_reason.value,
                 "vs_cash": luck[a.division].rows[a.agent].vs_cash.to_payload(),
                 "vs_buy_and_hold": luck[a.division].rows[a.agent].vs_buy_and_hold.to_payload(),
+                "alpha": luck[a.division].rows[a.agent].alpha_payload(),
             }
         )
     universe = {} if state.universe is None else {"universe": state.universe}
@@ -171,3 +172,11 @@ def _entry_books(state: SeasonState, agent: str) -> list[dict[str, Any]]:
         }
         for value, cash, holdings in books
     ]
+
+
+def paper_values(
+    state: SeasonState, divisions: Sequence[Division] = tuple(Division)
+) -> dict[str, tuple[int, int]]:
+    """Return each agent's starting cash and latest value (micro-dollars), in table order."""
+    start = int(state.preset.start_cash)
+    return {row.agent: (start, int(row.value)) for d in divisions for row in state.table(d)}

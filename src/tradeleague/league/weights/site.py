@@ -25,9 +25,11 @@ from tradeleague.formats.weights.scoring import EntryKind, UnrankedReason
 from tradeleague.league.weights.pages import weights_pages
 from tradeleague.league.weights.plugin import FORMAT
 from tradeleague.league.weights.reads import WeightsReads, weights_router
+from tradeleague.stats.alpha import ALPHA_NOTE
+from tradeleague.stats.verdicts import VERDICT_NOTE
 from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import Methodology, methodology
-from tradeleague.web.plugin import MethodologyPage, Site
+from tradeleague.web.plugin import MethodologyPage, Site, site_prices
 from tradeleague.web.render import Pages
 
 __all__ = ["SITE", "WeightsSite", "weights_methodology"]
@@ -44,7 +46,9 @@ def weights_methodology(preset: WeightsPreset | None = None) -> Methodology:
         "Halts": HaltReason,
         "Market closed": ClosedReason,
     }
-    return methodology(FORMAT.key, FORMAT.title, preset or WeightsPreset(), groups)
+    return methodology(
+        FORMAT.key, FORMAT.title, preset or WeightsPreset(), groups, (VERDICT_NOTE, ALPHA_NOTE)
+    )
 
 
 class WeightsSite:
@@ -91,7 +95,7 @@ class _Site:
     """The weights league's ``site`` part."""
 
     templates: Path | None = Path(__file__).with_name("templates")
-    settings: frozenset[str] = frozenset({"weights_preset"})
+    settings: frozenset[str] = frozenset({"weights_preset", "prices"})
 
     def install(self, site: Site) -> WeightsSite:
         """Add ``/api/v1/weights`` and the pages under ``/weights`` to the site."""
@@ -99,7 +103,12 @@ class _Site:
         if preset is not None and not isinstance(preset, WeightsPreset):
             raise TypeError(f"weights_preset is a WeightsPreset, not {preset!r}")
         store = site.store
-        reads = WeightsReads(lambda: contextlib.nullcontext(store), clock=site.clock, preset=preset)
+        reads = WeightsReads(
+            lambda: contextlib.nullcontext(store),
+            clock=site.clock,
+            preset=preset,
+            prices=site_prices(site),
+        )
         site.app.include_router(weights_router(reads=reads))
         site.app.include_router(weights_pages(reads, site.pages))
         return WeightsSite(reads, site.pages)

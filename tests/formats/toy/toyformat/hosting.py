@@ -24,6 +24,7 @@ from tradeleague.events import Event, utc_iso
 from tradeleague.host.leaguefile import Check, HostAgent
 from tradeleague.host.plugin import Driver
 from tradeleague.league.pacing import LivePacing, Pacing, ReplayPacing
+from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 
 from .season import KEY, ToySeason, report, tape
@@ -113,6 +114,7 @@ class ToyHost:
         *,
         clock: Clock | None,
         span: tuple[datetime, datetime] | None,
+        prices: PriceTable | None = None,
     ) -> Driver:
         """Return the season's driver."""
         return ToyDriver(store, config, clock)
@@ -144,9 +146,18 @@ class ToyHost:
         return []
 
     def report(
-        self, store: Store, season: str, config: ToyConfig | None, *, stream: str | None
+        self,
+        store: Store,
+        season: str,
+        config: ToyConfig | None,
+        *,
+        stream: str | None,
+        prices: PriceTable | None = None,
     ) -> dict[str, Any] | None:
-        """Return the season's REPORT.json, as ``tradeleague replay toy`` writes it."""
+        """Return the season's REPORT.json, as ``tradeleague replay toy`` writes it.
+
+        The toy's agents call no model, so there is nothing for ``prices`` to price.
+        """
         return report(store, season)
 
     def boards(self, store: Store, season: str, config: ToyConfig | None) -> list[RenderableType]:
