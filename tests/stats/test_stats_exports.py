@@ -15,6 +15,7 @@ MODULES = [
     "calculator",
     "binary_luck",
     "luckiest",
+    "rating",
     "returns",
     "risk",
     "rounding",

@@ -38,6 +38,18 @@ from tradeleague.stats.binary_scores import (
 from tradeleague.stats.bootstrap import BootstrapComparison, Resampling, paired_bootstrap
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
+from tradeleague.stats.rating import (
+    LEVEL,
+    Interval,
+    ModelRating,
+    PairTest,
+    Rating,
+    SeasonResult,
+    holm,
+    rate,
+    relabel_p,
+    sign_flip_p,
+)
 from tradeleague.stats.returns import (
     drawdown_percent,
     max_drawdown,
@@ -55,17 +67,23 @@ from tradeleague.stats.risk import (
 from tradeleague.stats.rounding import percent, round_half_up
 
 __all__ = [
+    "LEVEL",
     "Z_95",
     "Z_POWER_80",
     "ArenaTally",
     "BootstrapComparison",
     "DownsideDeviation",
     "HitRateInterval",
+    "Interval",
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
+    "ModelRating",
+    "PairTest",
+    "Rating",
     "Resampling",
     "RoundResult",
+    "SeasonResult",
     "answer_rate",
     "break_even_hit_rate",
     "combine",
@@ -74,16 +92,20 @@ __all__ = [
     "expected_pnl_per_round",
     "expected_top_hit_rate",
     "hit_rate",
+    "holm",
     "luck_report",
     "luckiest_of_n",
     "max_drawdown",
     "paired_bootstrap",
     "percent",
+    "rate",
+    "relabel_p",
     "return_percent",
     "roi",
     "round_half_up",
     "season_return",
     "sharpe",
+    "sign_flip_p",
     "sortino",
     "step_returns",
     "streak",
