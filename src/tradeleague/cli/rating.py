@@ -1,0 +1,71 @@
+"""``tradeleague rating``: rate models across a sweep's seasons and seeds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tradeleague.terminal.console import board_console
+
+__all__ = ["register"]
+
+_SWEEP_HELP = (
+    "The --out folder of a finished tradeleague sweep: each of its cells is one season "
+    "of its format."
+)
+_FORMAT_HELP = "Rate only this format's seasons (e.g. weights). Default: every format in the sweep."
+_SEED_HELP = "Seeds the bootstrap: the same seasons and seed give the same rating."
+_RESAMPLES_HELP = "Bootstrap resamples per interval and per pair."
+_JSON_HELP = "Print the exact values as JSON (returns as fractions of one) instead of tables."
+
+
+def rating(
+    sweep: Annotated[Path, typer.Option("--sweep", metavar="OUT", help=_SWEEP_HELP)],
+    fmt: Annotated[str | None, typer.Option("--format", metavar="KEY", help=_FORMAT_HELP)] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help=_SEED_HELP)] = 0,
+    resamples: Annotated[
+        int, typer.Option("--resamples", min=100, max=100_000, help=_RESAMPLES_HELP)
+    ] = 10_000,
+    as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
+) -> None:
+    """Rate each model across seasons and seeds: mean excess return, its interval, which differ.
+
+    Each agent is rated as its model (the model id of its spec, else its
+    name) by its mean excess return over its seasons against cash and the
+    format's benchmark, with a 95% bootstrap interval that resamples whole
+    seasons. The pairs table says which models are distinguishable at 5%
+    (paired over the seasons both played, Holm-corrected across pairs). One
+    season is mostly noise: the interval says how much. The same command
+    gives the same output.
+
+    Example: tradeleague rating --sweep sweep-out --format weights
+    """
+    from tradeleague.disclaimer import DISCLAIMER
+    from tradeleague.errors import ConfigError
+    from tradeleague.league.results import rating_payload
+    from tradeleague.plugin import get
+    from tradeleague.sweep.ratings import sweep_ratings
+    from tradeleague.terminal.ratings import rating_tables
+
+    ratings = sweep_ratings(sweep, seed=seed, resamples=resamples, only=fmt)
+    if not ratings:
+        raise ConfigError(f"the sweep in {sweep} has no finished cell to rate: run it again")
+    if as_json:
+        body = {
+            "disclaimer": DISCLAIMER,
+            "formats": {key: rating_payload(r) for key, r in ratings.items()},
+        }
+        typer.echo(json.dumps(body, indent=2, sort_keys=False))
+        return
+    console = board_console()
+    for key, found in ratings.items():
+        for table in rating_tables(found, get(key).title):
+            console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``rating`` to ``app``."""
+    app.command("rating")(rating)
