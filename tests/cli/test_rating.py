@@ -1,0 +1,143 @@
+"""``tradeleague rating`` over a sweep of 3 seeds x 2 seasons (issue 27 item 5; ST-1, ST-2).
+
+The sweep runs in this process (`run_local`): the weights league's baselines
+over two real weeks of daily bars, three seeds each. Each model gets a mean, an
+interval and a place in the pairs table; the same command gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tradeleague.cli import app
+from tradeleague.league.results import model_of
+from tradeleague.sweep.config import load_sweep
+from tradeleague.sweep.merge import merged_report
+from tradeleague.sweep.run import run_local
+
+SWEEP = """
+seeds = [0, 1, 2]
+[weights.seasons.june-a]
+market = "{data}/us_equities_daily"
+symbols = ["SPY", "QQQ", "TLT"]
+start = "2025-06-02"
+end = "2025-06-07"
+[weights.seasons.june-b]
+market = "{data}/us_equities_daily"
+symbols = ["SPY", "QQQ", "TLT"]
+start = "2025-06-09"
+end = "2025-06-14"
+[weights.rosters]
+mixed = ["cash=baseline:cash", "ew=baseline:equal-weight", "coin=baseline:coin-flip"]
+"""
+
+
+@pytest.fixture(scope="module")
+def sweep_out(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """A finished sweep's folder, written as ``tradeleague sweep`` writes it."""
+    root = tmp_path_factory.mktemp("rating")
+    config = root / "sweep.toml"
+    config.write_text(SWEEP.format(data=shared_data), encoding="utf-8")
+    out = root / "out"
+    plan = load_sweep(config)
+    results = run_local(plan.cells, out, lambda *_: None)
+    assert all(r["exit_code"] == 0 for r in results), results
+    report = merged_report(config, out, plan.cells, results)
+    (out / "REPORT.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return out
+
+
+def _run(*args: str) -> Any:
+    return CliRunner().invoke(app, ["rating", *args])
+
+
+def test_each_model_gets_a_mean_an_interval_and_the_pairs(sweep_out: Path) -> None:
+    """ST-1, ST-2: 2 seasons of 3 seeds: each model rests on 2 seasons and 6 runs."""
+    result = _run("--sweep", str(sweep_out), "--json")
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.output)
+    rating = body["formats"]["weights"]
+    models = {m["model"]: m for m in rating["models"]}
+    assert set(models) == {"cash", "ew", "coin"}
+    for m in models.values():
+        assert (m["seasons"], m["runs"]) == (2, 6)
+        for side in ("vs_cash", "vs_benchmark"):
+            figure = m[side]
+            assert figure["low"] <= figure["mean"] <= figure["high"]
+    assert models["cash"]["vs_cash"] == {"seasons": 2, "mean": 0.0, "low": 0.0, "high": 0.0}
+    pairs = {(p["a"], p["b"]) for p in rating["pairs"]}
+    assert pairs == {("cash", "coin"), ("cash", "ew"), ("coin", "ew")}
+    for p in rating["pairs"]:
+        assert p["paired"]
+        assert p["shared_seasons"] == 2
+        assert p["p_value"] >= 0.5  # two seasons: no exact test reaches 5%
+        assert p["verdict"] == "not_distinguishable"
+
+
+def test_the_same_command_gives_the_same_bytes(sweep_out: Path) -> None:
+    """ST-2: the rating is a pure function of the reports and the seed, tables and JSON alike."""
+    for args in (("--json",), (), ("--format", "weights", "--seed", "9")):
+        first = _run("--sweep", str(sweep_out), *args)
+        again = _run("--sweep", str(sweep_out), *args)
+        assert first.exit_code == 0, first.output
+        assert first.stdout_bytes == again.stdout_bytes
+    table = _run("--sweep", str(sweep_out)).output
+    assert "rating across seasons" in table
+    assert "which models differ" in table
+    assert "not distinguishable" in table
+
+
+def test_agents_are_rated_as_their_model_id(sweep_out: Path, tmp_path: Path) -> None:
+    """ST-2: an agent whose spec names a model is rated as that model id, pooled across names."""
+    copy = tmp_path / "out"
+    shutil.copytree(sweep_out, copy)
+    report = json.loads((copy / "REPORT.json").read_text(encoding="utf-8"))
+    for cell in report["cells"]:
+        cell["agents"]["ew"] = "openai:gpt-4o-mini@openrouter"
+        cell["agents"]["coin"] = "openai:gpt-4o-mini@openrouter,tier=MID"
+    (copy / "REPORT.json").write_text(json.dumps(report), encoding="utf-8")
+    result = _run("--sweep", str(copy), "--json")
+    assert result.exit_code == 0, result.output
+    models = {m["model"]: m for m in json.loads(result.output)["formats"]["weights"]["models"]}
+    assert set(models) == {"cash", "gpt-4o-mini"}
+    assert models["gpt-4o-mini"]["runs"] == 12
+
+
+def test_model_of_reads_the_spec() -> None:
+    """The model id of an openai or local spec; for any other spec, or none, the name."""
+    assert model_of("a", "openai:gpt-4o-mini@openrouter") == "gpt-4o-mini"
+    assert model_of("a", "openai:qwen@llamacpp=http://127.0.0.1:18310/v1") == "qwen"
+    assert model_of("a", "local:house") == "house"
+    assert model_of("cash", "baseline:cash") == "cash"
+    assert model_of("mine", None) == "mine"
+    assert model_of("odd", "nonsense") == "odd"
+
+
+def test_a_folder_without_a_sweep_says_what_to_give(tmp_path: Path) -> None:
+    """Errors in one sentence that say the fix."""
+    result = _run("--sweep", str(tmp_path))
+    assert result.exit_code != 0
+    assert "give the --out folder of a finished sweep" in str(result.exception)
+
+
+def test_an_unknown_format_lists_the_rated_ones(sweep_out: Path) -> None:
+    """An unknown name lists the valid ones."""
+    result = _run("--sweep", str(sweep_out), "--format", "nope")
+    assert result.exit_code != 0
+    assert "weights" in str(result.exception)
+
+
+def test_a_report_outside_the_folder_is_refused(sweep_out: Path, tmp_path: Path) -> None:
+    """Everything from outside is hostile: a merged report cannot point outside its folder."""
+    report = json.loads((sweep_out / "REPORT.json").read_text(encoding="utf-8"))
+    report["cells"][0]["report"] = "../../../etc/passwd"
+    (tmp_path / "REPORT.json").write_text(json.dumps(report), encoding="utf-8")
+    result = _run("--sweep", str(tmp_path))
+    assert result.exit_code != 0
+    assert "outside" in str(result.exception)
