@@ -116,7 +116,10 @@ def _print_ratings(console: Any, out: Path) -> None:
         for table in rating_tables(rating, get(key).title):
             console.print(table)
     console.print(
-        f"Exact values: tradeleague rating --sweep {out} --json", highlight=False, markup=False
+        f"Exact values: tradeleague rating --sweep {out} --json",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
     )
 
 
