@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from tradeleague.cli import app
 from tradeleague.league.results import model_of
+from tradeleague.store import open_store
 from tradeleague.sweep.config import load_sweep
 from tradeleague.sweep.merge import merged_report
 from tradeleague.sweep.run import run_local
@@ -141,3 +142,84 @@ def test_a_report_outside_the_folder_is_refused(sweep_out: Path, tmp_path: Path)
     result = _run("--sweep", str(tmp_path))
     assert result.exit_code != 0
     assert "outside" in str(result.exception)
+
+
+MIXED = """
+seeds = [0]
+[direction.seasons.sep]
+market = "{data}/crypto_1m"
+start = "2025-09-01T06:00:00Z"
+end = "2025-09-01T06:20:00Z"
+[direction.rosters]
+calls = ["up=baseline:up", "coin=baseline:coin-flip"]
+[thesis.seasons.march]
+crypto = "{data}/crypto_4h"
+stocks = "{data}/us_equities_daily"
+start = "2025-03-03"
+end = "2025-03-08"
+[thesis.rosters]
+coins = ["cash=baseline:cash", "coin=baseline:coin-flip"]
+"""
+
+
+@pytest.fixture(scope="module")
+def mixed_out(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """One arena season and one thesis season, one seed each."""
+    root = tmp_path_factory.mktemp("rating-mixed")
+    config = root / "sweep.toml"
+    config.write_text(MIXED.format(data=shared_data), encoding="utf-8")
+    out = root / "out"
+    plan = load_sweep(config)
+    results = run_local(plan.cells, out, lambda *_: None)
+    assert all(r["exit_code"] == 0 for r in results), results
+    report = merged_report(config, out, plan.cells, results)
+    (out / "REPORT.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return out
+
+
+def _models(output: str, fmt: str) -> dict[str, float]:
+    rating = json.loads(output)["formats"][fmt]
+    return {m["model"]: m["vs_cash"]["mean"] for m in rating["models"]}
+
+
+@pytest.mark.parametrize("where", ["weights/june-a/mixed/seed-0", "weights/june-b/mixed/seed-2"])
+def test_a_store_rates_as_its_report(sweep_out: Path, where: str) -> None:
+    """ST-2: --db reads a season from the store with the very returns its REPORT.json holds."""
+    cell = sweep_out / "cells" / where
+    result = _run("--db", f"sqlite:///{cell / 'store.db'}", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads((cell / "REPORT.json").read_text(encoding="utf-8"))
+    by_hand = {a["name"]: float(a["season_return"]) / 100 for a in report["agents"]}
+    assert _models(result.output, "weights") == pytest.approx(by_hand)
+
+
+def test_the_arena_and_the_thesis_league_rate_from_a_sweep_and_a_store(mixed_out: Path) -> None:
+    """ST-2: each format's seasons, from the sweep's reports and from each cell's store, agree."""
+    swept = _run("--sweep", str(mixed_out), "--json")
+    assert swept.exit_code == 0, swept.output
+    body = json.loads(swept.output)["formats"]
+    assert list(body) == ["direction", "thesis"]
+    assert body["direction"]["models"][0]["vs_benchmark"] is None  # binary calls: no benchmark
+    assert body["thesis"]["models"][0]["vs_benchmark"] is not None
+    for fmt, where in (("direction", "sep/calls"), ("thesis", "march/coins")):
+        store = mixed_out / "cells" / fmt / where / "seed-0" / "store.db"
+        stored = _run("--db", f"sqlite:///{store}", "--json", "--format", fmt)
+        assert stored.exit_code == 0, stored.output
+        assert _models(stored.output, fmt) == _models(swept.output, fmt)
+
+
+def test_sweep_and_db_together_are_refused(sweep_out: Path) -> None:
+    """One source at a time, said in one sentence."""
+    result = _run("--sweep", str(sweep_out), "--db", "sqlite:///x.db")
+    assert result.exit_code != 0
+    assert "not both" in str(result.exception)
+
+
+def test_an_empty_store_says_what_to_do(tmp_path: Path) -> None:
+    """A store with no season is one sentence that says how to make one."""
+    url = f"sqlite:///{tmp_path / 'empty.db'}"
+    with open_store(url):  # a migrated store with no event
+        pass
+    result = _run("--db", url)
+    assert result.exit_code != 0
+    assert "replay or sweep one first" in str(result.exception)

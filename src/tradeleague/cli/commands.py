@@ -67,8 +67,7 @@ SHARED_COMMANDS: dict[str, CommandEntry] = {
         (_M + "sweep",),
     ),
     "rating": CommandEntry(
-        "Rate each model across seasons and seeds: mean excess return, its interval, which "
-        "differ.",
+        "Rate each model across seasons and seeds: mean excess return, its interval, which differ.",
         (_M + "rating",),
     ),
     "run": CommandEntry(

@@ -1,4 +1,4 @@
-"""``tradeleague rating``: rate models across a sweep's seasons and seeds."""
+"""``tradeleague rating``: rate models across the seasons of a store or a sweep."""
 
 from __future__ import annotations
 
@@ -9,21 +9,23 @@ from typing import Annotated
 import typer
 
 from tradeleague.terminal.console import board_console
+from tradeleague.terminal.options import DbOption
 
 __all__ = ["register"]
 
 _SWEEP_HELP = (
-    "The --out folder of a finished tradeleague sweep: each of its cells is one season "
-    "of its format."
+    "Rate the seasons of a finished sweep: its --out folder. The seeds and rosters of one "
+    "season are one season (they share its market). Instead of --db."
 )
-_FORMAT_HELP = "Rate only this format's seasons (e.g. weights). Default: every format in the sweep."
+_FORMAT_HELP = "Rate only this format's seasons (e.g. weights). Default: every format found."
 _SEED_HELP = "Seeds the bootstrap: the same seasons and seed give the same rating."
-_RESAMPLES_HELP = "Bootstrap resamples per interval and per pair."
+_RESAMPLES_HELP = "Bootstrap resamples per interval."
 _JSON_HELP = "Print the exact values as JSON (returns as fractions of one) instead of tables."
 
 
 def rating(
-    sweep: Annotated[Path, typer.Option("--sweep", metavar="OUT", help=_SWEEP_HELP)],
+    db: DbOption = None,
+    sweep: Annotated[Path | None, typer.Option("--sweep", metavar="OUT", help=_SWEEP_HELP)] = None,
     fmt: Annotated[str | None, typer.Option("--format", metavar="KEY", help=_FORMAT_HELP)] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help=_SEED_HELP)] = 0,
     resamples: Annotated[
@@ -33,32 +35,44 @@ def rating(
 ) -> None:
     """Rate each model across seasons and seeds: mean excess return, its interval, which differ.
 
-    Each agent is rated as its model (the model id of its spec, else its
-    name) by its mean excess return over its seasons against cash and the
-    format's benchmark, with a 95% bootstrap interval that resamples whole
-    seasons. The pairs table says which models are distinguishable at 5%
-    (paired over the seasons both played, Holm-corrected across pairs). One
-    season is mostly noise: the interval says how much. The same command
-    gives the same output.
+    Reads every season of each format in the store (--db), or every cell of a
+    sweep (--sweep). Each agent is rated as its model (the model id of its
+    spec, else its name) by its mean excess return over its seasons against
+    cash and the format's benchmark, with a 95% bootstrap interval that
+    resamples whole seasons. The pairs table says which models are
+    distinguishable at 5% (an exact randomisation test, paired over the
+    seasons both played, Holm-corrected across pairs). One season is mostly
+    noise: the interval says how much, and a few seasons cannot separate two
+    models. The same command gives the same output.
 
     Example: tradeleague rating --sweep sweep-out --format weights
     """
     from tradeleague.disclaimer import DISCLAIMER
     from tradeleague.errors import ConfigError
+    from tradeleague.league.ratings import store_ratings, sweep_ratings
     from tradeleague.league.results import rating_payload
     from tradeleague.plugin import get
-    from tradeleague.sweep.ratings import sweep_ratings
     from tradeleague.terminal.ratings import rating_tables
 
-    ratings = sweep_ratings(sweep, seed=seed, resamples=resamples, only=fmt)
+    if sweep is not None and db is not None:
+        raise ConfigError("give --sweep OUT or --db URL, not both")
+    if sweep is not None:
+        ratings = sweep_ratings(sweep, seed=seed, resamples=resamples, only=fmt)
+        where = f"the sweep in {sweep}"
+    else:
+        from tradeleague.store import open_store
+
+        with open_store(db, upgrade=False) as store:
+            ratings = store_ratings(store, seed=seed, resamples=resamples, only=fmt)
+        where = "the store"
     if not ratings:
-        raise ConfigError(f"the sweep in {sweep} has no finished cell to rate: run it again")
+        raise ConfigError(f"{where} holds no finished season to rate: replay or sweep one first")
     if as_json:
         body = {
             "disclaimer": DISCLAIMER,
             "formats": {key: rating_payload(r) for key, r in ratings.items()},
         }
-        typer.echo(json.dumps(body, indent=2, sort_keys=False))
+        typer.echo(json.dumps(body, indent=2))
         return
     console = board_console()
     for key, found in ratings.items():

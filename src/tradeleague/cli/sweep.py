@@ -108,8 +108,8 @@ def _board_table(report: dict[str, Any]) -> Table:
 
 def _print_ratings(console: Any, out: Path) -> None:
     """Print each format's rating across the sweep's seasons and seeds (``tradeleague rating``)."""
+    from tradeleague.league.ratings import sweep_ratings
     from tradeleague.plugin import get
-    from tradeleague.sweep.ratings import sweep_ratings
     from tradeleague.terminal.ratings import rating_tables
 
     for key, rating in sweep_ratings(out).items():

@@ -11,8 +11,8 @@ format.
 
 An agent is rated as its model: the model id of its spec
 (``openai:gpt-4o-mini@openrouter`` is ``gpt-4o-mini``, ``local:house`` is
-``house``), else its name (baselines, scripted agents, or a report that does
-not carry the spec).
+``house``), else the model id its report names, else its name (baselines,
+scripted agents).
 """
 
 from __future__ import annotations
@@ -49,11 +49,15 @@ _MAX_REPORT_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class AgentResult:
-    """One agent's season: its name, its spec when known, its return (a fraction of one)."""
+    """One agent's season: its name, its spec when known, its return (a fraction of one).
+
+    ``model`` is the model id a report names without the spec (the arena's), if any.
+    """
 
     name: str
     spec: str | None
     return_: Decimal
+    model: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +89,7 @@ class ResultsPart(Protocol):
         ...
 
     def seasons(self, store: Store) -> list[SeasonResults]:
-        """Return the results of every season of the format ``store`` holds, oldest first."""
+        """Return the results of every season of the format ``store`` holds, in stream order."""
         ...
 
 
@@ -106,10 +110,10 @@ def fraction(percent: object) -> Decimal:
     return value / 100
 
 
-def model_of(name: str, spec: str | None) -> str:
-    """Return the model an agent is rated as: its spec's model id, else its name."""
+def model_of(name: str, spec: str | None, model: str | None = None) -> str:
+    """Return the model an agent is rated as: its spec's model id, else ``model``, else its name."""
     if spec is None:
-        return name
+        return model or name
     from tradeleague.agents.spec import parse_agent_spec
 
     try:
@@ -126,7 +130,7 @@ def season_rows(key: str, results: SeasonResults) -> list[SeasonResult]:
     return [
         SeasonResult(
             season=key,
-            model=model_of(a.name, a.spec),
+            model=model_of(a.name, a.spec, a.model),
             return_=float(a.return_),
             cash=float(results.cash),
             benchmark=None if results.benchmark is None else float(results.benchmark),
@@ -195,7 +199,10 @@ def sweep_seasons(out: Path, parts: Mapping[str, ResultsPart]) -> dict[str, list
             season.cash,
             season.benchmark,
             season.benchmark_name,
-            tuple(AgentResult(a.name, specs.get(a.name, a.spec), a.return_) for a in season.agents),
+            tuple(
+                AgentResult(a.name, specs.get(a.name, a.spec), a.return_, a.model)
+                for a in season.agents
+            ),
         )
         rows.setdefault(str(cell["format"]), []).extend(season_rows(str(cell["season"]), season))
     return rows

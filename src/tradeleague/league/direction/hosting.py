@@ -93,8 +93,7 @@ class DirectionHost:
         self, store: Store, config: DirectionConfig | None, streams: Sequence[str], now: datetime
     ) -> list[dict[str, Any]]:
         """Return an entry per arena stream in the store, and the league file's."""
-        # an arena's own stream, not the visitors' streams beside it (``{stream}/visitors/{round}``)
-        arenas = [s for s in streams if s.startswith(_STREAM) and "/visitors/" not in s]
+        arenas = arena_streams(streams)
         if config is not None and config.stream not in arenas:
             arenas.append(config.stream)
         return [_status(store, s, config, now) for s in sorted(arenas)]
@@ -118,6 +117,14 @@ class DirectionHost:
         payload = report_payload(board)
         payload["answers"] = answers_payload(store, name, of_season=season)
         return payload
+
+
+def arena_streams(streams: Sequence[str]) -> list[str]:
+    """Return the arenas' own streams among ``streams``, not the visitors' beside them.
+
+    A visitors' stream is ``{stream}/visitors/{round}``.
+    """
+    return [s for s in streams if s.startswith(_STREAM) and "/visitors/" not in s]
 
 
 HOST = DirectionHost()

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tradeleague.errors import ConfigError
 from tradeleague.league.results import AgentResult, SeasonResults, fraction
+
+if TYPE_CHECKING:
+    from tradeleague.store import Store
 
 __all__ = ["RESULTS", "ThesisResults"]
 
@@ -49,6 +52,21 @@ class ThesisResults:
                 if a.get("metrics", {}).get("return") is not None
             ),
         )
+
+    def seasons(self, store: Store) -> list[SeasonResults]:
+        """Return every thesis season in ``store``, as its report gives it (in stream order)."""
+        from tradeleague.events import thesis as tev
+        from tradeleague.events.streams import stream_prefix
+        from tradeleague.formats.thesis.preset import ThesisPreset
+        from tradeleague.league.thesis.report import build_report
+        from tradeleague.league.thesis.state import SeasonState
+
+        out: list[SeasonResults] = []
+        for stream in store.streams(stream_prefix(tev.FORMAT)):
+            state = SeasonState.from_events((s.event for s in store.events(stream)), ThesisPreset())
+            if state.started:
+                out.append(self.season(build_report(state, None)))
+        return out
 
 
 RESULTS: Final = ThesisResults()

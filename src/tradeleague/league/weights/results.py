@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tradeleague.errors import ConfigError
 from tradeleague.league.results import AgentResult, SeasonResults, fraction
+
+if TYPE_CHECKING:
+    from tradeleague.store import Store
 
 __all__ = ["RESULTS", "WeightsResults"]
 
@@ -52,6 +55,35 @@ class WeightsResults:
                 for a in agents
             ),
         )
+
+    def seasons(self, store: Store) -> list[SeasonResults]:
+        """Return every weights season in ``store``, as its report would give it (in stream order).
+
+        Read from the season's state (its tables and rounds), without the
+        report's significance tests.
+        """
+        from tradeleague.events import weights as wev
+        from tradeleague.formats.weights import Division
+        from tradeleague.formats.weights.luck import benchmark_symbol
+        from tradeleague.league.weights.state import SeasonState
+
+        out: list[SeasonResults] = []
+        for stream in store.streams(wev.STREAM_PREFIX):
+            state = SeasonState.from_events(stream, (s.event for s in store.events(stream)))
+            if not state.started:
+                continue
+            rows = {row.agent: row for d in Division for row in state.table(d)}
+            name = benchmark_symbol(state.symbols)
+            priced = [r.prices[name] for r in state.rounds if name is not None and name in r.prices]
+            benchmark = None
+            if len(priced) >= 2 and priced[0] > 0:
+                benchmark = Decimal(priced[-1]) / Decimal(priced[0]) - 1
+            agents = tuple(
+                AgentResult(a.name, a.spec, rows[a.agent].season_return / 100)
+                for a in state.agents.values()
+            )
+            out.append(SeasonResults(state.season_id, Decimal(0), benchmark, name, agents))
+        return out
 
 
 RESULTS: Final = WeightsResults()
