@@ -8,7 +8,7 @@ from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.stats.rating import Interval, Rating
 from tradeleague.stats.rounding import percent
 
-__all__ = ["VERDICT_WORDS", "interval_text", "rating_tables"]
+__all__ = ["VERDICT_WORDS", "difference_text", "interval_text", "p_text", "rating_tables"]
 
 VERDICT_WORDS = {
     "better": "better",
@@ -28,8 +28,14 @@ def interval_text(interval: Interval | None) -> str:
     return f"{mean} [{percent(interval.low):+}, {percent(interval.high):+}]"
 
 
-def _p(value: float) -> str:
+def p_text(value: float) -> str:
+    """Return a p-value as the tables show it (four places)."""
     return f"{value:.4f}"
+
+
+def difference_text(value: float) -> str:
+    """Return a difference of returns (a fraction of one) as a signed percent, ``+0.31%``."""
+    return f"{percent(value):+}%"
 
 
 def rating_tables(rating: Rating, title: str) -> tuple[Table, Table]:
@@ -63,9 +69,9 @@ def rating_tables(rating: Rating, title: str) -> tuple[Table, Table]:
             p.a,
             p.b,
             str(p.shared),
-            f"{percent(p.difference):+}%",
-            _p(p.p_value),
-            _p(p.p_holm),
+            difference_text(p.difference),
+            p_text(p.p_value),
+            p_text(p.p_holm),
             VERDICT_WORDS[p.verdict],
         )
     return models, pairs
