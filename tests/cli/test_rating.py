@@ -223,3 +223,16 @@ def test_an_empty_store_says_what_to_do(tmp_path: Path) -> None:
     result = _run("--db", url)
     assert result.exit_code != 0
     assert "replay or sweep one first" in str(result.exception)
+
+
+def test_a_mangled_cell_report_is_one_sentence(sweep_out: Path, tmp_path: Path) -> None:
+    """Everything from outside is hostile: a cell report missing its figures is refused plainly."""
+    copy = tmp_path / "out"
+    shutil.copytree(sweep_out, copy)
+    cell = json.loads((copy / "REPORT.json").read_text(encoding="utf-8"))["cells"][0]
+    report = json.loads((copy / cell["report"]).read_text(encoding="utf-8"))
+    del report["agents"][0]["season_return"]
+    (copy / cell["report"]).write_text(json.dumps(report), encoding="utf-8")
+    result = _run("--sweep", str(copy))
+    assert result.exit_code != 0
+    assert "replay the cell again" in str(result.exception)

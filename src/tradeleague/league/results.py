@@ -191,7 +191,13 @@ def sweep_seasons(out: Path, parts: Mapping[str, ResultsPart]) -> dict[str, list
         where = (out / str(cell.get("report"))).resolve()
         if not where.is_relative_to(out.resolve()):
             raise ConfigError(f"{merged} names a cell report outside {out}: refused")
-        season = part.season(_read_json(where))
+        try:
+            season = part.season(_read_json(where))
+        except (KeyError, TypeError, AttributeError, IndexError):
+            raise ConfigError(
+                f"{where} is not a {cell.get('format')} REPORT.json this version reads: "
+                "replay the cell again"
+            ) from None
         given = cell.get("agents")
         specs: dict[str, str] = given if isinstance(given, dict) else {}
         season = SeasonResults(
