@@ -9,22 +9,23 @@ from pathlib import Path
 import pytest
 
 from tradeleague.errors import ConfigError
-from tradeleague.league.results import ResultsPart, fraction
+from tradeleague.league.results import ReportResults, fraction
 from tradeleague.plugin import formats
 
 PINNED = Path(__file__).resolve().parents[1] / "pinned"
 
 
-def _part(key: str) -> ResultsPart:
-    part: ResultsPart = next(f for f in formats() if f.key == key).part("results")
+def _part(key: str) -> ReportResults:
+    part: ReportResults = next(f for f in formats() if f.key == key).part("results")
     return part
 
 
-def test_every_format_with_a_sweep_has_results() -> None:
-    """A format the sweep runs can be rated: it names a results part."""
+def test_every_format_has_results_and_those_swept_read_reports() -> None:
+    """Every built-in format can be rated; a format the sweep runs reads its cells' reports."""
     for fmt in formats():
+        assert fmt.has("results"), fmt.key
         if fmt.has("sweep"):
-            assert fmt.has("results"), fmt.key
+            assert isinstance(fmt.part("results"), ReportResults), fmt.key
 
 
 def test_weights_reads_returns_and_spy_from_its_report() -> None:

@@ -9,6 +9,7 @@ model's seasons, runs and intervals and every pair's verdict exactly as
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,11 +21,13 @@ from typer.testing import CliRunner
 from tradeleague.cli import app
 from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.plugin import get
 from tradeleague.site import create_site
 from tradeleague.stats.rating import Interval
 from tradeleague.store import open_store
 from tradeleague.terminal.ratings import VERDICT_WORDS, difference_text, interval_text, p_text
 from tradeleague.testing.server import serve_asgi
+from web.site_fill import fill_scenario  # type: ignore[import-not-found]
 
 WEEKS = (("2025-06-02", "2025-06-07"), ("2025-06-09", "2025-06-14"))
 ROSTER = ("cash=baseline:cash", "ew=baseline:equal-weight", "coin=baseline:coin-flip")
@@ -143,5 +146,27 @@ def test_the_same_store_gives_the_same_bytes(site: str) -> None:
 def test_the_home_page_links_each_ratings_page(site: str) -> None:
     """A reader finds the ratings from the home page."""
     home = httpx.get(f"{site}/").text
-    for key in ("weights", "direction", "thesis"):
+    for key in ("weights", "direction", "thesis", "scenario"):
         assert f'href="/ratings/{key}"' in home
+
+
+def test_the_scenario_benchmark_rates_its_published_runs(tmp_path: Path) -> None:
+    """ST-2: a scenario version is a season; each published run its account's exact return."""
+    service = ScenarioService(open_store(f"sqlite:///{tmp_path / 's.db'}"), WallClock())
+    try:
+        scenario_id = fill_scenario(service)
+        (season,) = get("scenario").part("results").seasons(service.store)
+        runs = service.published(scenario_id)
+        bars = service.scenario(scenario_id).bars
+        first, last = bars.closes(0)["SPY"], bars.closes(len(bars) - 1)["SPY"]
+    finally:
+        service.store.close()
+    assert season.season == scenario_id
+    assert season.cash == 0
+    assert season.benchmark_name == "SPY"
+    assert season.benchmark == Decimal(int(last)) / Decimal(int(first)) - 1
+    assert [(a.name, a.return_) for a in season.agents] == [
+        (account, Decimal(r.total_return.numerator) / Decimal(r.total_return.denominator))
+        for _, account, r in runs
+    ]
+    assert season.agents[0].return_ == 0  # the run that never traded kept its cash

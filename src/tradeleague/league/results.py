@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from tradeleague.errors import ConfigError
 from tradeleague.stats.rating import Interval, Rating, SeasonResult
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentResult",
+    "ReportResults",
     "ResultsPart",
     "SeasonResults",
     "agent_specs",
@@ -76,7 +77,19 @@ class SeasonResults:
 
 
 class ResultsPart(Protocol):
-    """A format's part of ratings: its seasons' per-agent results."""
+    """A format's part of ratings: its seasons' per-agent results, from a store."""
+
+    def seasons(self, store: Store) -> list[SeasonResults]:
+        """Return the results of every season of the format in ``store``, in stream order."""
+        ...
+
+
+@runtime_checkable
+class ReportResults(Protocol):
+    """A format's results read from one of its REPORT.json payloads (a sweep's cells).
+
+    A format with a ``sweep`` part implements it beside `ResultsPart`.
+    """
 
     def season(self, report: Mapping[str, Any]) -> SeasonResults:
         """Return the results of one REPORT.json payload, as the format's replay writes it.
@@ -86,10 +99,6 @@ class ResultsPart(Protocol):
         ConfigError
             The payload is not a report of this format, in one sentence.
         """
-        ...
-
-    def seasons(self, store: Store) -> list[SeasonResults]:
-        """Return the results of every season of the format ``store`` holds, in stream order."""
         ...
 
 
@@ -166,8 +175,8 @@ def sweep_seasons(out: Path, parts: Mapping[str, ResultsPart]) -> dict[str, list
     A season is the sweep's season: its cells of every roster and seed share its
     market and period, so they are one season to resample, each model's figure
     in it the mean over its runs (`tradeleague.stats.rating`). An agent's model
-    comes from the cell's ``--agent`` spec. Cells of a format not in ``parts``
-    are left out.
+    comes from the cell's ``--agent`` spec. Cells of a format not in ``parts``, or whose
+    part reads no REPORT.json (`ReportResults`), are left out.
 
     Raises
     ------
@@ -186,7 +195,7 @@ def sweep_seasons(out: Path, parts: Mapping[str, ResultsPart]) -> dict[str, list
         if not isinstance(cell, dict) or cell.get("status") != "ok":
             continue
         part = parts.get(str(cell.get("format")))
-        if part is None:
+        if not isinstance(part, ReportResults):
             continue
         where = (out / str(cell.get("report"))).resolve()
         if not where.is_relative_to(out.resolve()):
