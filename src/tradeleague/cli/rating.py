@@ -15,7 +15,7 @@ __all__ = ["register"]
 
 _SWEEP_HELP = (
     "Rate the seasons of a finished sweep: its --out folder. The seeds and rosters of one "
-    "season are one season (they share its market). Instead of --db."
+    "season are one season (they share its market). Default: the store (--db)."
 )
 _FORMAT_HELP = "Rate only this format's seasons (e.g. weights). Default: every format found."
 _SEED_HELP = "Seeds the bootstrap: the same seasons and seed give the same rating."
@@ -27,7 +27,9 @@ def rating(
     db: DbOption = None,
     sweep: Annotated[Path | None, typer.Option("--sweep", metavar="OUT", help=_SWEEP_HELP)] = None,
     fmt: Annotated[str | None, typer.Option("--format", metavar="KEY", help=_FORMAT_HELP)] = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help=_SEED_HELP)] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", min=0, max=2**32 - 1, help=_SEED_HELP)
+    ] = 0,
     resamples: Annotated[
         int, typer.Option("--resamples", min=100, max=100_000, help=_RESAMPLES_HELP)
     ] = 10_000,
