@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tradeleague.cli import app
-from tradeleague.league.results import model_of
+from tradeleague.league.results import agent_specs, model_of
 from tradeleague.store import open_store
 from tradeleague.sweep.config import load_sweep
 from tradeleague.sweep.merge import merged_report
@@ -236,3 +236,16 @@ def test_a_mangled_cell_report_is_one_sentence(sweep_out: Path, tmp_path: Path) 
     result = _run("--sweep", str(copy))
     assert result.exit_code != 0
     assert "replay the cell again" in str(result.exception)
+
+
+def test_a_cells_agent_options_are_read_as_the_replay_reads_them() -> None:
+    """A bare spec is named as the replay names it; its model id is read from it either way."""
+    specs = agent_specs(
+        ["--agent", "gpt=openai:gpt-4o-mini@openrouter", "--seed", "1",
+         "--agent", "openai:qwen@llamacpp=http://127.0.0.1:18310/v1", "--agent", "bad spec"]
+    )  # fmt: skip
+    assert specs == {
+        "gpt": "gpt=openai:gpt-4o-mini@openrouter",
+        "qwen": "openai:qwen@llamacpp=http://127.0.0.1:18310/v1",
+    }
+    assert [model_of(name, spec) for name, spec in specs.items()] == ["gpt-4o-mini", "qwen"]

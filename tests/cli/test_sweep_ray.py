@@ -118,7 +118,10 @@ def test_a_sweep_on_ray_equals_the_same_replays_run_alone(
     for title in ("Weights league", "Direction arena", "Thesis league"):
         assert f"{title}: rating across seasons" in result.output
     assert f"tradeleague rating --sweep {out} --json" in result.output
-    assert merged["cells"][-1]["agents"] == {"cash": "baseline:cash", "coin": "baseline:coin-flip"}
+    assert merged["cells"][-1]["agents"] == {
+        "cash": "cash=baseline:cash",
+        "coin": "coin=baseline:coin-flip",
+    }
 
 
 def test_a_failed_cell_fails_the_sweep_and_the_others_still_run(

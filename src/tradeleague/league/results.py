@@ -149,12 +149,20 @@ def season_rows(key: str, results: SeasonResults) -> list[SeasonResult]:
 
 
 def agent_specs(options: Sequence[str]) -> dict[str, str]:
-    """Return a cell's ``--agent NAME=SPEC`` options as ``{name: spec}`` (the sweep's report)."""
+    """Return a cell's ``--agent`` options by agent name (the sweep's report).
+
+    Each value is the option as given (``NAME=SPEC`` or a bare ``SPEC``, which
+    `model_of` reads alike); one that does not parse is left out.
+    """
+    from tradeleague.agents.spec import parse_agent_spec
+
     specs: dict[str, str] = {}
     for flag, value in itertools.pairwise(options):
-        if flag == "--agent" and "=" in value:
-            name, _, spec = value.partition("=")
-            specs[name.strip()] = spec.strip()
+        if flag == "--agent":
+            try:
+                specs[parse_agent_spec(value).name] = value.strip()
+            except ConfigError:
+                continue
     return specs
 
 
