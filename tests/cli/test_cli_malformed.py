@@ -137,6 +137,12 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["sweep", "--config", "/nonexistent/sweep.toml", "--workers", "0"],
         ],
         "universe": [["universe", "--config", "/nonexistent/league.toml"]],
+        "rating": [
+            ["rating", "--sweep", "/nonexistent/sweep-out"],
+            ["rating", "--db", "sqlite:///nothere.db"],
+            ["rating", "--db", "sqlite:///nothere.db", "--seed", "-1"],
+            ["rating", "--sweep", "/nonexistent/sweep-out", "--format", "bogus"],
+        ],
         "report": [["report", "--season", "S1", "--out", "r.json", "--db", "sqlite:///nothere.db"]],
         "keys create": [["keys", "create", "--account", "a", "--tier", "bogus"]],
         "weights create-season": [

@@ -114,6 +114,14 @@ def test_a_sweep_on_ray_equals_the_same_replays_run_alone(
         assert coin[0] != coin[7], fmt
     board = (out / "BOARD.md").read_text(encoding="utf-8")
     assert "| weights | june | steady | 0 | cash |" in board
+    # the sweep ends with each format's rating across its seasons and seeds (issue 27 item 5)
+    for title in ("Weights league", "Direction arena", "Thesis league"):
+        assert f"{title}: rating across seasons" in result.output
+    assert f"tradeleague rating --sweep {out} --json" in result.output
+    assert merged["cells"][-1]["agents"] == {
+        "cash": "cash=baseline:cash",
+        "coin": "coin=baseline:coin-flip",
+    }
 
 
 def test_a_failed_cell_fails_the_sweep_and_the_others_still_run(

@@ -17,6 +17,7 @@ MODULES = [
     "binary_luck",
     "luckiest",
     "ranking",
+    "rating",
     "returns",
     "risk",
     "rounding",

@@ -66,6 +66,10 @@ SHARED_COMMANDS: dict[str, CommandEntry] = {
         "boards.",
         (_M + "sweep",),
     ),
+    "rating": CommandEntry(
+        "Rate each model across seasons and seeds: mean excess return, its interval, which differ.",
+        (_M + "rating",),
+    ),
     "run": CommandEntry(
         "Host a league: every format in the league file on its schedule, until stopped.",
         (_M + "run",),

@@ -84,6 +84,7 @@ def sweep(
     (out / "REPORT.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (out / "BOARD.md").write_text(board_markdown(report), encoding="utf-8")
     console.print(_board_table(report))
+    _print_ratings(console, out)
     console.print(f"Report written to {out / 'REPORT.json'}, board to {out / 'BOARD.md'}")
     if report["cells_failed"]:
         console.print(
@@ -103,6 +104,23 @@ def _board_table(report: dict[str, Any]) -> Table:
     for row in report["board"]:
         table.add_row(*board_cells(row))
     return table
+
+
+def _print_ratings(console: Any, out: Path) -> None:
+    """Print each format's rating across the sweep's seasons and seeds (``tradeleague rating``)."""
+    from tradeleague.league.ratings import sweep_ratings
+    from tradeleague.plugin import get
+    from tradeleague.terminal.ratings import rating_tables
+
+    for key, rating in sweep_ratings(out).items():
+        for table in rating_tables(rating, get(key).title):
+            console.print(table)
+    console.print(
+        f"Exact values: tradeleague rating --sweep {out} --json",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -40,6 +40,7 @@ from tradeleague.site.account_pages import install_account_pages
 from tradeleague.web.docs import install_offline_docs
 from tradeleague.web.pages import Installed, install_pages
 from tradeleague.web.plugin import Site, SitePart
+from tradeleague.web.ratings import Rated, RatingsReads, install_ratings
 from tradeleague.web.render import Pages, environment
 
 __all__ = ["API_DESCRIPTION", "create_site"]
@@ -109,6 +110,8 @@ def create_site(
     install_accounts(app, built)
     _mount_mcp(app, service)
     install_pages(app, pages, shown)
+    rated = [Rated(f.key, f.title) for f in formats() if f.has("results")]
+    install_ratings(app, pages, RatingsReads(service.store, rated))
     install_account_pages(app, pages, built)
     _pages_for_browsers(app, pages)
     app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
@@ -125,6 +128,7 @@ def create_site(
             "version": __version__,
             "formats": {f.key: f.site.listing() for f in shown},
             "limits": "/api/v1/limits",
+            "ratings": "/api/v1/ratings",
             "docs": "/docs",
             "templates": {
                 "leaderboard": "/api/v1/leaderboard?scenario={scenario_id}&metric=return",

@@ -42,6 +42,18 @@ from tradeleague.stats.bootstrap import BootstrapComparison, Resampling, paired_
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
 from tradeleague.stats.ranking import Placed, place
+from tradeleague.stats.rating import (
+    LEVEL,
+    Interval,
+    ModelRating,
+    PairTest,
+    Rating,
+    SeasonResult,
+    holm,
+    rate,
+    relabel_p,
+    sign_flip_p,
+)
 from tradeleague.stats.returns import (
     drawdown_percent,
     max_drawdown,
@@ -61,6 +73,7 @@ from tradeleague.stats.verdicts import VERDICT_NOTE, Outcome, outcome, verdict_w
 
 __all__ = [
     "ALPHA_NOTE",
+    "LEVEL",
     "VERDICT_NOTE",
     "Z_95",
     "Z_POWER_80",
@@ -69,13 +82,18 @@ __all__ = [
     "BootstrapComparison",
     "DownsideDeviation",
     "HitRateInterval",
+    "Interval",
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
+    "ModelRating",
     "Outcome",
+    "PairTest",
     "Placed",
+    "Rating",
     "Resampling",
     "RoundResult",
+    "SeasonResult",
     "alpha_beta",
     "alpha_words",
     "answer_rate",
@@ -86,6 +104,7 @@ __all__ = [
     "expected_pnl_per_round",
     "expected_top_hit_rate",
     "hit_rate",
+    "holm",
     "luck_report",
     "luckiest_of_n",
     "max_drawdown",
@@ -93,11 +112,14 @@ __all__ = [
     "paired_bootstrap",
     "percent",
     "place",
+    "rate",
+    "relabel_p",
     "return_percent",
     "roi",
     "round_half_up",
     "season_return",
     "sharpe",
+    "sign_flip_p",
     "sortino",
     "step_returns",
     "streak",

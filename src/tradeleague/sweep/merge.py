@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.league.results import agent_specs
 from tradeleague.plugin import get
 from tradeleague.sweep.config import Cell
 from tradeleague.sweep.plugin import SweepPart
@@ -67,6 +68,7 @@ def merged_report(
                 "store": str(cell.folder / "store.db"),
                 "report": str(cell.folder / "REPORT.json"),
                 "log": str(cell.folder / "replay.log"),
+                "agents": agent_specs(cell.options),
                 "figures": figures if ok else None,
             }
         )

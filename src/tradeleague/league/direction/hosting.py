@@ -106,8 +106,7 @@ class DirectionHost:
         self, store: Store, config: DirectionConfig | None, streams: Sequence[str], now: datetime
     ) -> list[dict[str, Any]]:
         """Return an entry per arena stream in the store, and the league file's."""
-        # an arena's own stream, not the visitors' streams beside it (``{stream}/visitors/{round}``)
-        arenas = [s for s in streams if s.startswith(_STREAM) and "/visitors/" not in s]
+        arenas = arena_streams(streams)
         if config is not None and config.stream not in arenas:
             arenas.append(config.stream)
         return [_status(store, s, config, now) for s in sorted(arenas)]
@@ -166,6 +165,14 @@ class DirectionHost:
             elif event.kind == ROUND_VOIDED and event.payload.get("reason") == _NO_DATA:
                 faults.append(f"{symbol or 'price'}: {_NO_DATA}")
         return None if symbol is None and not faults else faults
+
+
+def arena_streams(streams: Sequence[str]) -> list[str]:
+    """Return the arenas' own streams among ``streams``, not the visitors' beside them.
+
+    A visitors' stream is ``{stream}/visitors/{round}``.
+    """
+    return [s for s in streams if s.startswith(_STREAM) and "/visitors/" not in s]
 
 
 HOST = DirectionHost()

@@ -22,6 +22,7 @@ FORMAT = Format(
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",
         "sweep": _P + "sweeping:SWEEP",
+        "results": _P + "results:RESULTS",
         "demo": _P + "demo:DEMO",
     },
     order=20,

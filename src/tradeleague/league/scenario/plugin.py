@@ -16,6 +16,11 @@ FORMAT = Format(
         "keys": Command("API keys for the scenario service.", _P + "commands"),
     },
     pages=("/scenarios", "/methodology/scenario"),
-    parts={"site": _P + "site:SITE", "mcp": _P + "mcp_tools:MCP", "serve": _P + "serving:SERVE"},
+    parts={
+        "site": _P + "site:SITE",
+        "mcp": _P + "mcp_tools:MCP",
+        "serve": _P + "serving:SERVE",
+        "results": _P + "results:RESULTS",
+    },
     order=30,
 )

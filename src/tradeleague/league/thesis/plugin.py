@@ -21,6 +21,7 @@ FORMAT = Format(
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",
         "sweep": _P + "sweeping:SWEEP",
+        "results": _P + "results:RESULTS",
         "turns": _P + "turns:TURNS",
     },
     order=40,

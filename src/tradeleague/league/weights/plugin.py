@@ -33,6 +33,7 @@ FORMAT = Format(
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",
         "sweep": _P + "sweeping:SWEEP",
+        "results": _P + "results:RESULTS",
         "account": _P + "accounts:ACCOUNT",
         "demo": _P + "demo:DEMO",
         "null": _P + "null:NULL",

@@ -1,0 +1,151 @@
+"""Each format's ratings across seasons, as JSON (``/api/v1/ratings/KEY``) and as a page.
+
+The read model is `tradeleague.league.ratings.store_ratings` over the site's
+store; the page (``/ratings/KEY``) is rendered from the very payload the JSON
+route serves, with the percent strings the terminal prints
+(`tradeleague.terminal.ratings`). A rating is computed again only when the
+store has new events (the latest few are kept). The formats are the installed
+ones with a ``results`` part, in the registry's order; none is named here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.league.ratings import DEFAULT_SEED, store_ratings
+from tradeleague.league.results import rating_payload
+from tradeleague.stats.rating import Interval, Rating
+from tradeleague.store import Store
+from tradeleague.terminal.ratings import VERDICT_WORDS, difference_text, interval_text, p_text
+from tradeleague.web.errors import NotFound, json_answer
+from tradeleague.web.render import Pages
+
+__all__ = ["Rated", "RatingsReads", "install_ratings"]
+
+_KEPT: Final = 8
+"""Ratings kept, keyed by format and the store's event count."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """A format the site rates: its key and title."""
+
+    key: str
+    title: str
+
+
+def _interval(found: dict[str, Any] | None) -> str:
+    if found is None:
+        return "-"
+    return interval_text(Interval(found["seasons"], found["mean"], found["low"], found["high"]))
+
+
+class RatingsReads:
+    """The ratings read model: one format's rating over every season in the store."""
+
+    def __init__(self, store: Store, formats: Sequence[Rated]) -> None:
+        self._store = store
+        self._formats = {f.key: f for f in formats}
+        self._kept: dict[tuple[str, int], Rating | None] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def formats(self) -> list[Rated]:
+        """The formats rated, in the registry's order."""
+        return list(self._formats.values())
+
+    def _rating(self, key: str) -> Rating | None:
+        events = self._store.count()
+        with self._lock:
+            if (key, events) not in self._kept:
+                while len(self._kept) >= _KEPT:
+                    del self._kept[next(iter(self._kept))]
+                found = store_ratings(self._store, seed=DEFAULT_SEED, only=key)
+                self._kept[key, events] = found.get(key)
+            return self._kept[key, events]
+
+    def index(self) -> dict[str, Any]:
+        """Return the formats with ratings and where each is served."""
+        return {
+            "disclaimer": DISCLAIMER,
+            "formats": {k: f"/api/v1/ratings/{k}" for k in self._formats},
+        }
+
+    def rating(self, key: str) -> dict[str, Any]:
+        """Return format ``key``'s rating across its seasons (exact values, fractions of one).
+
+        Raises
+        ------
+        NotFound
+            No format ``key`` has ratings.
+        """
+        found = self._formats.get(key)
+        if found is None:
+            raise NotFound(f"no format {key!r} with ratings")
+        rating = self._rating(key)
+        return {
+            "disclaimer": DISCLAIMER,
+            "format": key,
+            "title": found.title,
+            "rating": None if rating is None else rating_payload(rating),
+        }
+
+
+def install_ratings(app: FastAPI, pages: Pages, reads: RatingsReads) -> None:
+    """Add ``/api/v1/ratings``, ``/api/v1/ratings/KEY`` and the pages ``/ratings/KEY``.
+
+    The home page links each format's ratings page (the ``rated`` global).
+    """
+    pages.env.globals["rated"] = reads.formats
+    api = APIRouter(prefix="/api/v1/ratings", tags=["public"])
+
+    @api.get("")
+    def index() -> JSONResponse:
+        """List the formats with ratings across seasons."""
+        return json_answer(reads.index)
+
+    @api.get("/{key}")
+    def rating(key: str) -> JSONResponse:
+        """Rate each model across the format's seasons: mean excess return, interval, pairs."""
+        return json_answer(lambda: reads.rating(key))
+
+    app.include_router(api)
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/ratings/{key}", response_class=HTMLResponse)
+    def page(key: str) -> HTMLResponse:
+        def build() -> HTMLResponse:
+            body = reads.rating(key)
+            shown = body["rating"]
+            models = pairs = []
+            if shown is not None:
+                models = [
+                    {**m, "cash_text": _interval(m["vs_cash"]),
+                     "benchmark_text": _interval(m["vs_benchmark"])}
+                    for m in shown["models"]
+                ]  # fmt: skip
+                pairs = [
+                    {**p, "words": VERDICT_WORDS[p["verdict"]],
+                     "difference_text": difference_text(p["difference"]),
+                     "p_text": p_text(p["p_value"]), "holm_text": p_text(p["p_holm"])}
+                    for p in shown["pairs"]
+                ]  # fmt: skip
+            return pages.page(
+                "ratings.html",
+                title=f"{body['title']}: ratings across seasons",
+                key=key,
+                rating=shown,
+                models=models,
+                pairs=pairs,
+            )
+
+        return pages.guarded(build)
+
+    app.include_router(router)
