@@ -19,11 +19,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Final, TypeVar
 
-from fastapi import Depends, FastAPI, Header, Response, Security
+from fastapi import Depends, FastAPI, Header, Request, Response, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from tradeleague import __version__
-from tradeleague.accounts import Account
+from tradeleague.accounts import Account, Credential, credential_from_headers
 from tradeleague.accounts.idempotency import IdempotentService, idempotent
 from tradeleague.api.bodies import ASGIApp, BoundedBodies, Receive, Scope, Send
 from tradeleague.api.errors import install_error_handlers
@@ -127,18 +127,22 @@ async def call(service: object, work: Callable[[], _T]) -> _T:
 
 
 async def request_key(
+    request: Request,
     header: Annotated[str | None, Security(_KEY)],
     bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)],
-) -> str | None:
-    """Return the request's API key: ``X-API-Key``, else ``Authorization: Bearer``."""
-    if header:
-        return header
-    return bearer.credentials if bearer is not None else None
+) -> Credential:
+    """Return the request's API key and where it was seen: ``X-API-Key``, else Bearer.
+
+    ``header`` and ``bearer`` put both forms in the OpenAPI document; the
+    headers themselves are read by `credential_from_headers`, which also
+    notices an Authorization header without the Bearer scheme.
+    """
+    return credential_from_headers(request.headers)
 
 
-KeyDep = Annotated[str | None, Depends(request_key)]
-"""The request's ``X-API-Key`` (or Bearer token); each agent route authenticates it
-(S-SVC-4) inside its one service call."""
+KeyDep = Annotated[Credential, Depends(request_key)]
+"""The request's API key as it was presented (`Credential`); each agent route
+authenticates it (S-SVC-4) inside its one service call."""
 IdempotencyHeader = Annotated[
     str | None,
     Header(
