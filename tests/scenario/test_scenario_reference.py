@@ -15,7 +15,7 @@ from typing import Any
 
 from conftest import HAND_BARS, hand_scenario, serve  # type: ignore[import-not-found]
 from tradeleague.accounts import Tier
-from tradeleague.client import OrderSpec, ScenarioClient
+from tradeleague.client import ApiError, OrderSpec, ScenarioClient
 from tradeleague.league.scenario import ScenarioService
 
 BPS = {"SPY": 3, "TSLA": 20}
@@ -28,15 +28,28 @@ PLAN: dict[int, list[OrderSpec]] = {
 }
 
 
-def run_agent(api: ScenarioClient, scenario_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def run_agent(
+    api: ScenarioClient, scenario_id: str, refused: list[tuple[int, str]] | None = None
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Play PLAN; an order refused when placed is dropped (noted in ``refused``)."""
     run_id = api.create_run(scenario_id)["id"]
     steps = []
     while True:
         market = api.market(run_id)
         if market["done"]:
             break
-        if market["index"] in PLAN:
-            api.trade(run_id, PLAN[market["index"]])
+        orders = list(PLAN.get(market["index"], []))
+        while orders:
+            try:
+                api.trade(run_id, orders)
+            except ApiError as exc:
+                if exc.code != "invalid_order" or "order" not in exc.body["error"]:
+                    raise
+                error = exc.body["error"]
+                (refused if refused is not None else []).append((market["index"], error["reason"]))
+                orders.pop(int(error["order"]))
+                continue
+            break
         steps.append(api.step(run_id))
     return steps, api.results(run_id)
 
@@ -86,8 +99,7 @@ def expected() -> tuple[
         for order in PLAN.get(i, []):
             q, s, side = int(order.quantity), order.symbol, order.side
             if side == "sell" and q > pos[s]:
-                rejected.append("exceeds_position")
-                continue
+                continue  # refused when placed (issue 29), never queued
             price = _fill_price(s, side, opens[s])
             sign = 1 if side in ("buy", "cover") else -1
             cash -= sign * q * price
@@ -108,7 +120,9 @@ def test_reference_agent_matches_independent_computation(service: ScenarioServic
     scenario = hand_scenario(service)
     key = service.create_key("ref", Tier.PRO)
     with serve(service) as url, ScenarioClient(url, key) as api:
-        steps, results = run_agent(api, scenario.id)
+        refused: list[tuple[int, str]] = []
+        steps, results = run_agent(api, scenario.id, refused)
+    assert refused == [(2, "exceeds_position")]  # sell 60 with 50 held: refused when placed
     want_steps, path = expected()
     assert len(steps) == len(want_steps) == 6  # liquidated at bar 6 of 7
     for got, (fills, rejected) in zip(steps, want_steps, strict=True):

@@ -407,6 +407,7 @@ class TradesOut(BaseModel):
             "index": 3,
             "accepted": 1,
             "queued": [{"symbol": "SPY", "side": "buy", "quantity": "10"}],
+            "note": "Queued orders fill at the next bar's open; the leverage cap is checked …",
         }
     )
 
@@ -414,6 +415,7 @@ class TradesOut(BaseModel):
     index: int = Field(description="The current bar; the orders fill at the next bar's open.")
     accepted: int = Field(description="How many orders this call queued.")
     queued: list[OrderOut] = Field(description="Every order now waiting, in fill order.")
+    note: str = Field(description="Which checks wait for the step (the leverage cap).")
 
 
 class CancelOut(BaseModel):
