@@ -11,11 +11,10 @@ import itertools
 import math
 import statistics
 from fractions import Fraction
-from typing import Any
 
 from conftest import HAND_BARS, hand_scenario, serve  # type: ignore[import-not-found]
 from tradeleague.accounts import Tier
-from tradeleague.client import ApiError, OrderSpec, ScenarioClient
+from tradeleague.client import ApiError, OrderSpec, Results, ScenarioClient, Step
 from tradeleague.league.scenario import ScenarioService
 
 BPS = {"SPY": 3, "TSLA": 20}
@@ -30,7 +29,7 @@ PLAN: dict[int, list[OrderSpec]] = {
 
 def run_agent(
     api: ScenarioClient, scenario_id: str, refused: list[tuple[int, str]] | None = None
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+) -> tuple[list[Step], Results]:
     """Play PLAN; an order refused when placed is dropped (noted in ``refused``)."""
     run_id = api.create_run(scenario_id)["id"]
     steps = []
@@ -147,11 +146,15 @@ def test_reference_agent_matches_independent_computation(service: ScenarioServic
         peak = max(peak, v)
         worst = max(worst, (peak - v) / peak)
     assert math.isclose(results["max_drawdown"], float(worst), rel_tol=1e-12)
-    assert math.isclose(results["volatility"], statistics.stdev(returns), rel_tol=1e-9)
+    volatility, sharpe_got, sortino_got = (results[k] for k in ("volatility", "sharpe", "sortino"))
+    assert volatility is not None
+    assert sharpe_got is not None
+    assert sortino_got is not None
+    assert math.isclose(volatility, statistics.stdev(returns), rel_tol=1e-9)
     sharpe = math.sqrt(252) * statistics.mean(returns) / statistics.stdev(returns)
     sortino = math.sqrt(252) * statistics.mean(returns) / statistics.stdev(negatives)
-    assert math.isclose(results["sharpe"], sharpe, rel_tol=1e-9)
-    assert math.isclose(results["sortino"], sortino, rel_tol=1e-9)
+    assert math.isclose(sharpe_got, sharpe, rel_tol=1e-9)
+    assert math.isclose(sortino_got, sortino, rel_tol=1e-9)
 
 
 def test_same_agent_twice_scores_the_same(service: ScenarioService) -> None:
