@@ -26,6 +26,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from tradeleague.api.models import error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import utc_iso
@@ -223,7 +224,7 @@ def direction_router(
     visitors = desk or VisitorDesk(
         store, stream=r.stream, preset=r.preset, clock=clock or WallClock(), ledger=r.ledger
     )
-    router = APIRouter(prefix="/direction", tags=["direction"])
+    router = APIRouter(prefix="/direction", tags=["direction"], responses=error_responses(404))
 
     def answer(build: Callable[[], dict[str, Any]]) -> Response:
         # The JSON text is made here, in the route's worker thread: a returned dict

@@ -26,6 +26,7 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from tradeleague.api.models import error_responses
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
@@ -211,7 +212,7 @@ def _escaped(value: Any, key: str = "") -> Any:
 
 def thesis_router(reads: ThesisReads) -> APIRouter:
     """Return the JSON routes under ``/api/v1/thesis``."""
-    router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"])
+    router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"], responses=error_responses(404))
 
     @router.get("", summary="The thesis seasons in the store")
     def index() -> JSONResponse:

@@ -45,6 +45,7 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from tradeleague.api.models import error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind
@@ -515,7 +516,7 @@ def weights_router(
         if store_factory is None:
             raise ValueError("weights_router needs a store factory or read models")
         reads = WeightsReads(store_factory, prefix=prefix, clock=clock, preset=preset)
-    router = APIRouter(prefix=prefix, tags=["weights"])
+    router = APIRouter(prefix=prefix, tags=["weights"], responses=error_responses(404))
 
     @router.get("", summary="The weights seasons in the store")
     def index() -> JSONResponse:
