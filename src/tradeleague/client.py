@@ -1,10 +1,22 @@
-"""A small typed client for the scenario benchmark's REST API.
+"""Clients for the scenario benchmark's REST API: sync (`ScenarioClient`) and async.
+
+Each method is one operation of the API, typed by what it answers (the
+`TypedDict` shapes below mirror the served OpenAPI document). An error
+answer raises `ApiError` (or the subclass for its family) carrying the API's
+status, code, sentence and whole body. ``trade`` and ``step`` are retried
+safely: each call carries an idempotency key (one is made when none is
+given), and a dropped connection, a 5xx or ``idempotency_in_flight`` is
+retried with the same key, so the server does the work at most once
+(S-SVC-1).
+
+Money and quantities are exact decimal strings (US dollars, units); returns
+and drawdowns are fractions of one; times are ISO 8601 UTC.
 
 Examples
 --------
 >>> from tradeleague.client import ScenarioClient, OrderSpec
 >>> with ScenarioClient("http://127.0.0.1:8000", api_key="tl_...") as api:  # doctest: +SKIP
-...     run = api.create_run(scenario_id)
+...     run = api.create_run("wk")
 ...     while not api.market(run["id"])["done"]:
 ...         api.trade(run["id"], [OrderSpec("SPY", "buy", "10")])
 ...         api.step(run["id"])
@@ -13,23 +25,42 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import time
+import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, cast
 
 import httpx
 
 from tradeleague.errors import TradeleagueError
 
-__all__ = ["ApiError", "OrderSpec", "ScenarioClient"]
+__all__ = [
+    "ApiError",
+    "AsyncScenarioClient",
+    "AuthError",
+    "ConflictError",
+    "InvalidRequestError",
+    "Market",
+    "NotFoundError",
+    "OrderSpec",
+    "QuotaError",
+    "Results",
+    "Retry",
+    "Run",
+    "ScenarioClient",
+    "Step",
+    "Trades",
+]
 
 Side = Literal["buy", "sell", "short", "cover"]
 
 
 class ApiError(TradeleagueError):
-    """An error response: the HTTP status, the stable code, the sentence and the body."""
+    """An error answer: the HTTP status, the stable code, the sentence and the whole body."""
 
     def __init__(self, status: int, code: str, message: str, body: dict[str, Any]) -> None:
         super().__init__(f"{status} {code}: {message}")
@@ -37,6 +68,134 @@ class ApiError(TradeleagueError):
         self.code = code
         self.message = message
         self.body = body
+
+    @property
+    def error(self) -> dict[str, Any]:
+        """Return the error object, every field of it (``checkout_url``, ``reason``...)."""
+        found = self.body.get("error")
+        return found if isinstance(found, dict) else {}
+
+
+class AuthError(ApiError):
+    """401: no key, or a malformed, unknown or revoked one (``error["reason"]`` says which)."""
+
+
+class QuotaError(ApiError):
+    """402 or 429: the monthly runs are spent (``checkout_url`` or ``resets_at``)."""
+
+
+class NotFoundError(ApiError):
+    """404: no such scenario, run or order."""
+
+
+class ConflictError(ApiError):
+    """409: the run is not in the state the call needs (not complete, over, abandoned)."""
+
+
+class InvalidRequestError(ApiError):
+    """422 (or another 4xx): the request or an order cannot be accepted; the sentence says why."""
+
+
+_FAMILIES: dict[int, type[ApiError]] = {
+    401: AuthError,
+    402: QuotaError,
+    429: QuotaError,
+    404: NotFoundError,
+    409: ConflictError,
+}
+
+
+class Quota(TypedDict):
+    """Runs used this UTC month, the limit and when it resets."""
+
+    used: int
+    limit: int
+    resets_at: str
+
+
+class Run(TypedDict):
+    """A created run."""
+
+    id: str
+    scenario_id: str
+    status: str
+    index: int
+    last_index: int
+    created_at: str
+    quota: Quota
+
+
+class Portfolio(TypedDict):
+    """Cash, positions (units per symbol) and their value at the close, as decimal strings."""
+
+    cash: str
+    positions: dict[str, str]
+    equity: str
+    notional: str
+
+
+class Market(TypedDict):
+    """The current bar, recent history, portfolio and queue of a run."""
+
+    run_id: str
+    status: str
+    index: int
+    last_index: int
+    timestamp: str
+    done: bool
+    liquidated: bool
+    at_risk: bool
+    bars: dict[str, dict[str, str]]
+    history: dict[str, list[dict[str, str]]]
+    portfolio: Portfolio
+    queued: list[dict[str, str]]
+    leverage_cap: int
+    shorting: bool
+
+
+class Trades(TypedDict):
+    """The queue after orders were added."""
+
+    run_id: str
+    index: int
+    accepted: int
+    queued: list[dict[str, str]]
+    note: str
+
+
+class Step(TypedDict):
+    """What one step did."""
+
+    run_id: str
+    index: int
+    timestamp: str
+    fills: list[dict[str, str]]
+    rejected: list[dict[str, str]]
+    cash: str
+    equity: str
+    liquidated: bool
+    at_risk: bool
+    done: bool
+
+
+Results = TypedDict(
+    "Results",
+    {
+        "run_id": str,
+        "scenario_id": str,
+        "status": str,
+        "return": float,
+        "sharpe": float | None,
+        "sortino": float | None,
+        "max_drawdown": float,
+        "volatility": float | None,
+        "final_equity": str,
+        "starting_cash": str,
+        "liquidated": bool,
+        "steps": int,
+    },
+)
+"""A completed run's metrics (fractions of one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,19 +211,144 @@ class OrderSpec:
         return {"symbol": self.symbol, "side": self.side, "quantity": str(self.quantity)}
 
 
+@dataclass(frozen=True, slots=True)
+class Retry:
+    """How ``trade`` and ``step`` are retried: attempts in all, and the first pause (doubling)."""
+
+    attempts: int = 4
+    backoff: float = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One API call, before it is sent: the same for the sync and the async client."""
+
+    method: str
+    path: str
+    body: dict[str, Any] | None = None
+    params: dict[str, str] | None = None
+    retried: bool = False
+
+
+def _answer(response: httpx.Response) -> dict[str, Any]:
+    """Return an answer's JSON, or raise its `ApiError`."""
+    try:
+        data = response.json()
+    except ValueError:
+        data = {"error": {"code": "not_json", "message": response.text[:200]}}
+    if not isinstance(data, dict):
+        data = {"value": data}
+    if response.status_code >= 400:
+        found = data.get("error")
+        error: dict[str, Any] = found if isinstance(found, dict) else {}
+        family = _FAMILIES.get(response.status_code, ApiError)
+        if family is ApiError and 400 <= response.status_code < 500:
+            family = InvalidRequestError
+        raise family(
+            response.status_code,
+            str(error.get("code", "unknown")),
+            str(error.get("message", response.text[:200])),
+            data,
+        )
+    return data
+
+
+def _again(error: BaseException) -> bool:
+    """Return whether a keyed call may be sent again after ``error``."""
+    if isinstance(error, httpx.TransportError):
+        return True
+    if isinstance(error, ApiError):
+        return error.status >= 500 or error.code == "idempotency_in_flight"
+    return False
+
+
+def _keyed(body: dict[str, Any], key: str | None) -> dict[str, Any]:
+    return {**body, "idempotency_key": key or uuid.uuid4().hex}
+
+
+class _Calls:
+    """The operations as `_Call` values (shared by both clients)."""
+
+    @staticmethod
+    def scenarios() -> _Call:
+        return _Call("GET", "/scenarios")
+
+    @staticmethod
+    def create_run(scenario: str) -> _Call:
+        return _Call("POST", "/runs", {"scenario": scenario})
+
+    @staticmethod
+    def runs() -> _Call:
+        return _Call("GET", "/runs")
+
+    @staticmethod
+    def run(run_id: str) -> _Call:
+        return _Call("GET", f"/runs/{run_id}")
+
+    @staticmethod
+    def market(run_id: str) -> _Call:
+        return _Call("GET", f"/runs/{run_id}/market")
+
+    @staticmethod
+    def trade(run_id: str, orders: Sequence[OrderSpec], key: str | None) -> _Call:
+        body = _keyed({"orders": [o.to_json() for o in orders]}, key)
+        return _Call("POST", f"/runs/{run_id}/trades", body, retried=True)
+
+    @staticmethod
+    def cancel(run_id: str, position: int) -> _Call:
+        return _Call("DELETE", f"/runs/{run_id}/orders/{position}")
+
+    @staticmethod
+    def step(run_id: str, key: str | None) -> _Call:
+        return _Call("POST", f"/runs/{run_id}/step", _keyed({}, key), retried=True)
+
+    @staticmethod
+    def results(run_id: str) -> _Call:
+        return _Call("GET", f"/runs/{run_id}/results")
+
+    @staticmethod
+    def publish(run_id: str) -> _Call:
+        return _Call("POST", f"/runs/{run_id}/publish")
+
+    @staticmethod
+    def leaderboard(scenario: str, metric: str) -> _Call:
+        return _Call("GET", "/leaderboard", params={"scenario": scenario, "metric": metric})
+
+    @staticmethod
+    def public_run(run_id: str) -> _Call:
+        return _Call("GET", f"/runs/{run_id}/public")
+
+    @staticmethod
+    def read(path: str, params: dict[str, str] | None) -> _Call:
+        return _Call("GET", "/" + path.lstrip("/"), params=params)
+
+
+def _headers(api_key: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api_key}"} if api_key else {}
+
+
+def _base(base_url: str) -> str:
+    return base_url.rstrip("/") + "/api/v1"
+
+
 class ScenarioClient:
-    """Call the scenario REST API with one API key.
+    """Call the scenario REST API with one API key, blocking.
 
     Parameters
     ----------
     base_url
         Where ``tradeleague serve`` listens, e.g. ``http://127.0.0.1:8000``.
     api_key
-        The key from ``tradeleague keys create`` (public reads need none).
+        The key from ``tradeleague keys create`` (public reads need none);
+        sent as ``Authorization: Bearer``.
     timeout
         Seconds per request.
     transport
-        An httpx transport (tests pass ``httpx.ASGITransport`` or a mock).
+        An httpx transport (tests pass ``httpx.MockTransport`` or a real one).
+    retry
+        How ``trade`` and ``step`` are retried (`Retry`).
+    sleep
+        What pauses between retries (tests pass a recorder).
     """
 
     def __init__(
@@ -74,14 +358,17 @@ class ScenarioClient:
         *,
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
+        retry: Retry | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        headers = {"X-API-Key": api_key} if api_key else {}
         self._http = httpx.Client(
-            base_url=base_url.rstrip("/") + "/api/v1",
-            headers=headers,
+            base_url=_base(base_url),
+            headers=_headers(api_key),
             timeout=timeout,
             transport=transport,
         )
+        self._retry = retry or Retry()
+        self._sleep = sleep
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -98,60 +385,187 @@ class ScenarioClient:
     ) -> None:
         self.close()
 
-    def _call(
-        self, method: str, path: str, body: dict[str, Any] | None = None, **params: str
-    ) -> dict[str, Any]:
-        response = self._http.request(method, path, json=body, params=params or None)
-        data: dict[str, Any] = response.json()
-        if response.status_code >= 400:
-            error = data.get("error", {})
-            raise ApiError(
-                response.status_code,
-                str(error.get("code", "unknown")),
-                str(error.get("message", response.text)),
-                data,
-            )
-        return data
+    def _send(self, call: _Call) -> dict[str, Any]:
+        attempts = self._retry.attempts if call.retried else 1
+        pause = self._retry.backoff
+        for attempt in range(1, attempts + 1):
+            try:
+                response = self._http.request(
+                    call.method, call.path, json=call.body, params=call.params
+                )
+                return _answer(response)
+            except (httpx.TransportError, ApiError) as exc:
+                if attempt == attempts or not _again(exc):
+                    raise
+            self._sleep(pause)
+            pause *= 2
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def scenarios(self) -> list[dict[str, Any]]:
-        """Return every scenario version."""
-        found: list[dict[str, Any]] = self._call("GET", "/scenarios")["scenarios"]
-        return found
+        """Return every scenario version you can run."""
+        return cast(list[dict[str, Any]], self._send(_Calls.scenarios())["scenarios"])
 
-    def create_run(self, scenario_id: str) -> dict[str, Any]:
-        """Create a run in ``scenario_id`` (S-API-5); raises `ApiError` 402/429 over quota."""
-        return self._call("POST", "/runs", {"scenario": scenario_id})
+    def create_run(self, scenario: str) -> Run:
+        """Create a run of a scenario (its id, or its name for the latest version).
 
-    def market(self, run_id: str) -> dict[str, Any]:
+        Costs one run of the monthly quota; `QuotaError` when it is spent.
+        """
+        return cast(Run, self._send(_Calls.create_run(scenario)))
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Return your runs, oldest first."""
+        return cast(list[dict[str, Any]], self._send(_Calls.runs())["runs"])
+
+    def run(self, run_id: str) -> dict[str, Any]:
+        """Return one of your runs: status, bar and queued orders."""
+        return self._send(_Calls.run(run_id))
+
+    def market(self, run_id: str) -> Market:
         """Return the current bar, recent history and the portfolio (S-API-1)."""
-        return self._call("GET", f"/runs/{run_id}/market")
+        return cast(Market, self._send(_Calls.market(run_id)))
 
     def trade(
         self, run_id: str, orders: Sequence[OrderSpec], *, idempotency_key: str | None = None
-    ) -> dict[str, Any]:
-        """Queue market orders for the next step (S-API-2)."""
-        body: dict[str, Any] = {"orders": [o.to_json() for o in orders]}
-        if idempotency_key is not None:
-            body["idempotency_key"] = idempotency_key
-        return self._call("POST", f"/runs/{run_id}/trades", body)
+    ) -> Trades:
+        """Queue market orders for the next step (S-API-2), retried safely under one key."""
+        return cast(Trades, self._send(_Calls.trade(run_id, orders, idempotency_key)))
 
-    def step(self, run_id: str, *, idempotency_key: str | None = None) -> dict[str, Any]:
-        """Advance one bar; the response lists fills and rejections (S-API-3)."""
-        body = {"idempotency_key": idempotency_key} if idempotency_key is not None else None
-        return self._call("POST", f"/runs/{run_id}/step", body)
+    def cancel_order(self, run_id: str, position: int) -> dict[str, Any]:
+        """Cancel the queued order at ``position`` (0 first)."""
+        return self._send(_Calls.cancel(run_id, position))
 
-    def results(self, run_id: str) -> dict[str, Any]:
+    def step(self, run_id: str, *, idempotency_key: str | None = None) -> Step:
+        """Advance one bar (S-API-3), retried safely under one key: it steps at most once."""
+        return cast(Step, self._send(_Calls.step(run_id, idempotency_key)))
+
+    def results(self, run_id: str) -> Results:
         """Return the metrics of a completed run (S-API-4)."""
-        return self._call("GET", f"/runs/{run_id}/results")
+        return cast(Results, self._send(_Calls.results(run_id)))
 
     def publish(self, run_id: str) -> dict[str, Any]:
         """Publish a completed run to the leaderboard (S-API-5)."""
-        return self._call("POST", f"/runs/{run_id}/publish")
+        return self._send(_Calls.publish(run_id))
 
-    def leaderboard(self, scenario_id: str, metric: str = "return") -> dict[str, Any]:
-        """Return the published runs of a scenario ranked by ``metric`` (S-SCO-2)."""
-        return self._call("GET", "/leaderboard", scenario=scenario_id, metric=metric)
+    def leaderboard(self, scenario: str, metric: str = "return") -> dict[str, Any]:
+        """Return a scenario's published runs (by its id or name) ranked by ``metric``."""
+        return self._send(_Calls.leaderboard(scenario, metric))
 
     def public_run(self, run_id: str) -> dict[str, Any]:
         """Return a published run's results (no key needed)."""
-        return self._call("GET", f"/runs/{run_id}/public")
+        return self._send(_Calls.public_run(run_id))
+
+    def read(self, path: str, **params: str) -> dict[str, Any]:
+        """Return any public read under ``/api/v1`` (``"weights"``, ``"direction/boards"``)."""
+        return self._send(_Calls.read(path, params or None))
+
+
+class AsyncScenarioClient:
+    """Call the scenario REST API with one API key, from asyncio (same methods, awaited).
+
+    Parameters are `ScenarioClient`'s; ``transport`` is an async transport and
+    ``sleep`` a coroutine function.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        retry: Retry | None = None,
+        sleep: Callable[[float], Any] = asyncio.sleep,
+    ) -> None:
+        self._http = httpx.AsyncClient(
+            base_url=_base(base_url),
+            headers=_headers(api_key),
+            timeout=timeout,
+            transport=transport,
+        )
+        self._retry = retry or Retry()
+        self._sleep = sleep
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncScenarioClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def _send(self, call: _Call) -> dict[str, Any]:
+        attempts = self._retry.attempts if call.retried else 1
+        pause = self._retry.backoff
+        for attempt in range(1, attempts + 1):
+            try:
+                response = await self._http.request(
+                    call.method, call.path, json=call.body, params=call.params
+                )
+                return _answer(response)
+            except (httpx.TransportError, ApiError) as exc:
+                if attempt == attempts or not _again(exc):
+                    raise
+            await self._sleep(pause)
+            pause *= 2
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def scenarios(self) -> list[dict[str, Any]]:
+        """Return every scenario version you can run."""
+        return cast(list[dict[str, Any]], (await self._send(_Calls.scenarios()))["scenarios"])
+
+    async def create_run(self, scenario: str) -> Run:
+        """Create a run (one run of the monthly quota); see `ScenarioClient.create_run`."""
+        return cast(Run, await self._send(_Calls.create_run(scenario)))
+
+    async def runs(self) -> list[dict[str, Any]]:
+        """Return your runs, oldest first."""
+        return cast(list[dict[str, Any]], (await self._send(_Calls.runs()))["runs"])
+
+    async def run(self, run_id: str) -> dict[str, Any]:
+        """Return one of your runs: status, bar and queued orders."""
+        return await self._send(_Calls.run(run_id))
+
+    async def market(self, run_id: str) -> Market:
+        """Return the current bar, recent history and the portfolio."""
+        return cast(Market, await self._send(_Calls.market(run_id)))
+
+    async def trade(
+        self, run_id: str, orders: Sequence[OrderSpec], *, idempotency_key: str | None = None
+    ) -> Trades:
+        """Queue market orders for the next step, retried safely under one key."""
+        return cast(Trades, await self._send(_Calls.trade(run_id, orders, idempotency_key)))
+
+    async def cancel_order(self, run_id: str, position: int) -> dict[str, Any]:
+        """Cancel the queued order at ``position`` (0 first)."""
+        return await self._send(_Calls.cancel(run_id, position))
+
+    async def step(self, run_id: str, *, idempotency_key: str | None = None) -> Step:
+        """Advance one bar, retried safely under one key: it steps at most once."""
+        return cast(Step, await self._send(_Calls.step(run_id, idempotency_key)))
+
+    async def results(self, run_id: str) -> Results:
+        """Return the metrics of a completed run."""
+        return cast(Results, await self._send(_Calls.results(run_id)))
+
+    async def publish(self, run_id: str) -> dict[str, Any]:
+        """Publish a completed run to the leaderboard."""
+        return await self._send(_Calls.publish(run_id))
+
+    async def leaderboard(self, scenario: str, metric: str = "return") -> dict[str, Any]:
+        """Return a scenario's published runs (by its id or name) ranked by ``metric``."""
+        return await self._send(_Calls.leaderboard(scenario, metric))
+
+    async def public_run(self, run_id: str) -> dict[str, Any]:
+        """Return a published run's results (no key needed)."""
+        return await self._send(_Calls.public_run(run_id))
+
+    async def read(self, path: str, **params: str) -> dict[str, Any]:
+        """Return any public read under ``/api/v1``."""
+        return await self._send(_Calls.read(path, params or None))

@@ -8,7 +8,7 @@ Bad *answers* from agents are not exceptions: they are data with reason codes
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from tradeleague.disclaimer import DISCLAIMER
 
@@ -19,6 +19,7 @@ __all__ = [
     "ServiceError",
     "StoreError",
     "TradeleagueError",
+    "validation_message",
 ]
 
 
@@ -75,3 +76,19 @@ class ServiceError(TradeleagueError):
         """Return the JSON error body."""
         error = {"code": self.code, "message": self.message, **self.extra}
         return {"error": error, "disclaimer": DISCLAIMER}
+
+
+def validation_message(problems: Iterable[Mapping[str, object]], limit: int = 5) -> str:
+    """Return validation problems (pydantic's ``errors()``) as one sentence for people.
+
+    Each problem is its place (``orders.0.side``, a request body's ``body``
+    left out) and pydantic's message, without pydantic's links: the REST API's
+    422 and an MCP tool's refused arguments say the same words.
+    """
+    said = []
+    for item in list(problems)[:limit]:
+        loc = item.get("loc", ())
+        parts = loc if isinstance(loc, tuple | list) else (loc,)
+        where = ".".join(str(p) for p in parts if p != "body")
+        said.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+    return "; ".join(said) + "."

@@ -176,7 +176,8 @@ def _play(service: ScenarioService, clock: ReplayClock) -> dict[str, str]:
     account = _account(service)
     runs: dict[str, str] = {}
     runs["published"] = str(service.create_run(account, syn.id)["id"])
-    service.trade(account, runs["published"], [_buy("SPY", "4"), _sell("TSLA", "2")])
+    # a rejection at the step: past the leverage cap (a sell of nothing is refused when placed)
+    service.trade(account, runs["published"], [_buy("SPY", "4"), _buy("TSLA", "100000000")])
     for _ in range(12):
         service.step(account, runs["published"])
     service.trade(account, runs["published"], [_sell("SPY", "4")])

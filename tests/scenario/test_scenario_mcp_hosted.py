@@ -78,7 +78,7 @@ async def test_hosted_mcp_drives_a_run_to_its_results_with_a_bearer_key(
 
 
 async def test_hosted_mcp_without_a_key_is_refused(service: ScenarioService) -> None:
-    """The official client gets no session without a key."""
+    """The official client gets no session without a key, and is told why (issue 29)."""
     refused: BaseException | None = None
     with serve_asgi(create_site(service)) as base:
         try:
@@ -87,7 +87,8 @@ async def test_hosted_mcp_without_a_key_is_refused(service: ScenarioService) -> 
         except BaseException as exc:  # the SDK reports the 401 in its own exception group
             refused = exc
     assert refused is not None, "the client got a session without a key"
-    assert "Server returned an error response" in repr(refused), repr(refused)
+    assert "No API key was sent" in repr(refused), repr(refused)
+    assert "Authorization: Bearer <key>" in repr(refused), repr(refused)
 
 
 def test_stdio_refuses_to_create_an_empty_store(tmp_path: Path) -> None:

@@ -11,11 +11,10 @@ import itertools
 import math
 import statistics
 from fractions import Fraction
-from typing import Any
 
 from conftest import HAND_BARS, hand_scenario, serve  # type: ignore[import-not-found]
 from tradeleague.accounts import Tier
-from tradeleague.client import OrderSpec, ScenarioClient
+from tradeleague.client import ApiError, OrderSpec, Results, ScenarioClient, Step
 from tradeleague.league.scenario import ScenarioService
 
 BPS = {"SPY": 3, "TSLA": 20}
@@ -28,15 +27,28 @@ PLAN: dict[int, list[OrderSpec]] = {
 }
 
 
-def run_agent(api: ScenarioClient, scenario_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def run_agent(
+    api: ScenarioClient, scenario_id: str, refused: list[tuple[int, str]] | None = None
+) -> tuple[list[Step], Results]:
+    """Play PLAN; an order refused when placed is dropped (noted in ``refused``)."""
     run_id = api.create_run(scenario_id)["id"]
     steps = []
     while True:
         market = api.market(run_id)
         if market["done"]:
             break
-        if market["index"] in PLAN:
-            api.trade(run_id, PLAN[market["index"]])
+        orders = list(PLAN.get(market["index"], []))
+        while orders:
+            try:
+                api.trade(run_id, orders)
+            except ApiError as exc:
+                if exc.code != "invalid_order" or "order" not in exc.body["error"]:
+                    raise
+                error = exc.body["error"]
+                (refused if refused is not None else []).append((market["index"], error["reason"]))
+                orders.pop(int(error["order"]))
+                continue
+            break
         steps.append(api.step(run_id))
     return steps, api.results(run_id)
 
@@ -86,8 +98,7 @@ def expected() -> tuple[
         for order in PLAN.get(i, []):
             q, s, side = int(order.quantity), order.symbol, order.side
             if side == "sell" and q > pos[s]:
-                rejected.append("exceeds_position")
-                continue
+                continue  # refused when placed (issue 29), never queued
             price = _fill_price(s, side, opens[s])
             sign = 1 if side in ("buy", "cover") else -1
             cash -= sign * q * price
@@ -108,7 +119,9 @@ def test_reference_agent_matches_independent_computation(service: ScenarioServic
     scenario = hand_scenario(service)
     key = service.create_key("ref", Tier.PRO)
     with serve(service) as url, ScenarioClient(url, key) as api:
-        steps, results = run_agent(api, scenario.id)
+        refused: list[tuple[int, str]] = []
+        steps, results = run_agent(api, scenario.id, refused)
+    assert refused == [(2, "exceeds_position")]  # sell 60 with 50 held: refused when placed
     want_steps, path = expected()
     assert len(steps) == len(want_steps) == 6  # liquidated at bar 6 of 7
     for got, (fills, rejected) in zip(steps, want_steps, strict=True):
@@ -133,11 +146,15 @@ def test_reference_agent_matches_independent_computation(service: ScenarioServic
         peak = max(peak, v)
         worst = max(worst, (peak - v) / peak)
     assert math.isclose(results["max_drawdown"], float(worst), rel_tol=1e-12)
-    assert math.isclose(results["volatility"], statistics.stdev(returns), rel_tol=1e-9)
+    volatility, sharpe_got, sortino_got = (results[k] for k in ("volatility", "sharpe", "sortino"))
+    assert volatility is not None
+    assert sharpe_got is not None
+    assert sortino_got is not None
+    assert math.isclose(volatility, statistics.stdev(returns), rel_tol=1e-9)
     sharpe = math.sqrt(252) * statistics.mean(returns) / statistics.stdev(returns)
     sortino = math.sqrt(252) * statistics.mean(returns) / statistics.stdev(negatives)
-    assert math.isclose(results["sharpe"], sharpe, rel_tol=1e-9)
-    assert math.isclose(results["sortino"], sortino, rel_tol=1e-9)
+    assert math.isclose(sharpe_got, sharpe, rel_tol=1e-9)
+    assert math.isclose(sortino_got, sortino, rel_tol=1e-9)
 
 
 def test_same_agent_twice_scores_the_same(service: ScenarioService) -> None:

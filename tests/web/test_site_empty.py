@@ -30,7 +30,9 @@ UNKNOWN = {
     "/weights/NOPE/agents/x": "No weights season &#39;NOPE&#39;.",
     "/direction/models/nobody": "No season.",
     "/direction/rounds/xyz": "No season.",
-    "/scenarios/nope": "There is no scenario &#39;nope&#39;.",
+    # a page names a scenario by id or name, as the API does (issue 29)
+    "/scenarios/nope": "There is no scenario with the id or name &#39;nope&#39;; "
+    "GET /api/v1/scenarios lists them.",
     "/runs/nope": "There is no published run &#39;nope&#39;.",
     "/thesis/nope": "No thesis season &#39;nope&#39;.",
     "/thesis/nope/agents/x": "No thesis season &#39;nope&#39;.",

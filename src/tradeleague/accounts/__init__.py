@@ -6,6 +6,7 @@ clock and the errors, and knows no format. The scenario benchmark's service
 sign-in (`tradeleague.api.account`) issues their keys here.
 
 - `keys`: `Account`, `Tier`, key generation and hashing (S-SVC-4);
+- `credentials`: a key as a request presented it, and the 401 that says how to fix it;
 - `ledger`: the store, clock and transactions a service's parts share;
 - `accounts`: `ApiAccounts`, creating keys and authenticating requests;
 - `idempotency`: Stripe's idempotency keys (S-SVC-1);
@@ -14,6 +15,7 @@ sign-in (`tradeleague.api.account`) issues their keys here.
 """
 
 from tradeleague.accounts.accounts import KEY_CACHE_SECONDS, ApiAccounts
+from tradeleague.accounts.credentials import Credential, credential_from_headers
 from tradeleague.accounts.host import AccountHost
 from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, fingerprint, idempotent
 from tradeleague.accounts.keys import KEY_PREFIX, Account, Tier, hash_key, new_key
@@ -28,8 +30,10 @@ __all__ = [
     "Account",
     "AccountHost",
     "ApiAccounts",
+    "Credential",
     "Ledger",
     "Tier",
+    "credential_from_headers",
     "fingerprint",
     "hash_key",
     "idempotent",

@@ -11,6 +11,7 @@ from typing import Final
 
 import sqlalchemy as sa
 
+from tradeleague.accounts.credentials import Credential, refusal
 from tradeleague.accounts.keys import Account, Tier, hash_key, new_key
 from tradeleague.accounts.ledger import CACHE_LIMIT, Ledger
 from tradeleague.accounts.tables import api_accounts, api_keys
@@ -81,25 +82,37 @@ class ApiAccounts:
         """Drop a key from this process's cache (it was revoked here)."""
         self._keys.pop(key_hash, None)
 
-    def authenticate(self, key: str | None) -> Account:
+    def authenticate(self, key: str | Credential | None) -> Account:
         """Return the account ``key`` authorises (S-SVC-4).
+
+        ``key`` is the key, or a `Credential` that also says where it was seen
+        (the refusal then names it).
 
         Raises
         ------
         ServiceError
-            401 ``missing_api_key`` or ``invalid_api_key``.
+            401 ``missing_api_key`` or ``invalid_api_key``, saying where the key
+            was seen, why it failed and how to send one (`refusal`).
         """
-        if not key:
-            raise ServiceError(401, "missing_api_key", "This endpoint needs an X-API-Key header.")
-        digest = hash_key(key)
+        credential = key if isinstance(key, Credential) else Credential(key or None)
+        if not credential.key:
+            raise refusal(credential)
+        digest = hash_key(credential.key)
         moment = time.monotonic()
         hit = self._keys.get(digest)
         if hit is not None and moment < hit[1]:
             return hit[0]
         with self.ledger.read("check an API key in") as conn:
             row = conn.execute(KEY_ACCOUNT, {"p_hash": digest}).one_or_none()
+            revoked = (
+                row is None
+                and conn.execute(
+                    sa.select(api_keys.c.revoked_at).where(api_keys.c.key_hash == digest)
+                ).first()
+                is not None
+            )
         if row is None:
-            raise ServiceError(401, "invalid_api_key", "The X-API-Key is not a valid key.")
+            raise refusal(credential, revoked=revoked)
         account = Account(str(row.name), Tier(row.tier))
         if len(self._keys) >= CACHE_LIMIT:
             self._keys.clear()

@@ -17,16 +17,18 @@ import contextvars
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Final, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 
-from fastapi import Depends, FastAPI, Header, Response, Security
+from fastapi import Depends, FastAPI, Header, Request, Response, Security
+from fastapi.openapi.utils import get_openapi
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from tradeleague import __version__
-from tradeleague.accounts import Account
+from tradeleague.accounts import Account, Credential, credential_from_headers
 from tradeleague.accounts.idempotency import IdempotentService, idempotent
 from tradeleague.api.bodies import ASGIApp, BoundedBodies, Receive, Scope, Send
 from tradeleague.api.errors import install_error_handlers
+from tradeleague.api.models import ERROR_CODES, ErrorOut
 from tradeleague.errors import ServiceError
 
 __all__ = [
@@ -127,18 +129,22 @@ async def call(service: object, work: Callable[[], _T]) -> _T:
 
 
 async def request_key(
+    request: Request,
     header: Annotated[str | None, Security(_KEY)],
     bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)],
-) -> str | None:
-    """Return the request's API key: ``X-API-Key``, else ``Authorization: Bearer``."""
-    if header:
-        return header
-    return bearer.credentials if bearer is not None else None
+) -> Credential:
+    """Return the request's API key and where it was seen: ``X-API-Key``, else Bearer.
+
+    ``header`` and ``bearer`` put both forms in the OpenAPI document; the
+    headers themselves are read by `credential_from_headers`, which also
+    notices an Authorization header without the Bearer scheme.
+    """
+    return credential_from_headers(request.headers)
 
 
-KeyDep = Annotated[str | None, Depends(request_key)]
-"""The request's ``X-API-Key`` (or Bearer token); each agent route authenticates it
-(S-SVC-4) inside its one service call."""
+KeyDep = Annotated[Credential, Depends(request_key)]
+"""The request's API key as it was presented (`Credential`); each agent route
+authenticates it (S-SVC-4) inside its one service call."""
 IdempotencyHeader = Annotated[
     str | None,
     Header(
@@ -224,6 +230,45 @@ def idempotent_response(
     return json_response(text, status, replayed)
 
 
+_ERROR_REF: Final = "#/components/schemas/ErrorOut"
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """Return the app's OpenAPI document with every error answer as the one error body.
+
+    FastAPI documents its own 422 with its validation schema; every error this
+    API sends is `ErrorOut` (`tradeleague.api.errors`), so each 4xx and 5xx
+    answer of each operation is documented as that, with the codes of its status.
+    """
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    doc = get_openapi(
+        title=app.title,
+        version=app.version,
+        description=app.description,
+        routes=app.routes,
+        tags=app.openapi_tags,
+    )
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    defs = ErrorOut.model_json_schema(ref_template="#/components/schemas/{model}")
+    schemas.update(defs.pop("$defs", {}))
+    schemas["ErrorOut"] = defs
+    for item in doc.get("paths", {}).values():
+        for op in item.values():
+            if not isinstance(op, dict):
+                continue
+            for status, answer in op.get("responses", {}).items():
+                if status[:1] in ("4", "5"):
+                    answer["content"] = {"application/json": {"schema": {"$ref": _ERROR_REF}}}
+                    codes = [c for c, (s, _) in ERROR_CODES.items() if str(s) == status]
+                    if codes:
+                        answer["description"] = "Error: " + ", ".join(codes) + "."
+    app.openapi_schema = doc
+    return doc
+
+
 class LanedApp(FastAPI):
     """A REST app that may answer some requests before any of the framework's layers.
 
@@ -266,6 +311,7 @@ def new_app(description: str) -> LanedApp:
     )
     app.add_middleware(BoundedBodies)
     install_error_handlers(app)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
     # on the event loop itself: a health check must not queue behind busy worker threads
     @app.get("/healthz", include_in_schema=False)

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from tradeleague.disclaimer import DISCLAIMER
-from tradeleague.errors import ServiceError, StoreError
+from tradeleague.errors import ServiceError, StoreError, validation_message
 
 __all__ = [
     "error_response",
@@ -80,12 +80,8 @@ async def _validation(request: Request, exc: Exception) -> JSONResponse:
         return error_response(
             415, "unsupported_media_type", f"The body was sent as {shown}. {_SEND_JSON}"
         )
-    problems = []
-    for item in exc.errors()[:5]:
-        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
-        problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
     hint = f" {_SEND_JSON}" if body_problem and not content_type else ""
-    return error_response(422, "invalid_request", "; ".join(problems) + "." + hint)
+    return error_response(422, "invalid_request", validation_message(exc.errors()) + hint)
 
 
 def http_error_response(exc: HTTPException) -> JSONResponse:

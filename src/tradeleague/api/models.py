@@ -1,30 +1,122 @@
 """The error body every route of the REST API documents (what ``/docs`` shows).
 
 Each format's request and response bodies are its own (the scenario
-benchmark's: `tradeleague.league.scenario.models`).
+benchmark's: `tradeleague.league.scenario.models`). Every error response,
+whatever its status, has one shape, `ErrorOut`, and its ``code`` is one of
+`ERROR_CODES`, listed in the schema itself so a program can branch on it.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Final
 
-__all__ = ["ErrorBody", "ErrorOut", "error_responses"]
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["ERROR_CODES", "ErrorBody", "ErrorOut", "error_responses"]
+
+ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
+    "invalid_request": (422, "The body, path or query failed validation; the message says where."),
+    "invalid_body": (400, "The body could not be read (a broken encoding)."),
+    "unsupported_media_type": (415, "Send JSON with Content-Type: application/json."),
+    "payload_too_large": (413, "The body is over the size limit."),
+    "not_found": (404, "No such path."),
+    "method_not_allowed": (405, "The path exists; the Allow header lists its methods."),
+    "missing_api_key": (401, "No key was sent: send Authorization: Bearer <key> or X-API-Key."),
+    "invalid_api_key": (401, "The key is malformed, unknown or revoked (see reason and seen)."),
+    "payment_required": (402, "A free account's monthly runs are spent (see checkout_url)."),
+    "quota_exceeded": (429, "A pro account's monthly runs are spent (see resets_at)."),
+    "scenario_not_found": (404, "No scenario has that id or name."),
+    "run_not_found": (404, "No run of yours (or no published run) has that id."),
+    "order_not_found": (404, "No queued order has that place."),
+    "run_not_complete": (409, "The run is still going: step until done."),
+    "run_complete": (409, "The run is over: fetch its results."),
+    "run_abandoned": (409, "The run was idle past the limit and was abandoned."),
+    "idempotency_in_flight": (409, "A request with this idempotency key is still running."),
+    "idempotency_key_reused": (422, "This idempotency key was used with other parameters."),
+    "invalid_idempotency_key": (422, "The idempotency key is empty, too long or malformed."),
+    "invalid_account": (422, "An account name must be 1-100 printable characters."),
+    "invalid_scenario": (422, "A scenario to provision is malformed (the message says how)."),
+    "invalid_order": (422, "An order cannot fill (see order and reason) or the queue is full."),
+    "not_signed_in": (401, "An owner's route: sign in at /account first."),
+    "cross_site": (403, "A signed-in write from another site was refused."),
+    "csrf_failed": (403, "A signed-in write without the page's CSRF token was refused."),
+    "key_not_found": (404, "No API key of yours has that id."),
+    "store_unavailable": (503, "The database is unavailable; retry later."),
+    "internal_error": (500, "Something went wrong on the server."),
+    "http_error": (400, "Another HTTP error."),
+}
+"""Every error code the programs' API answers with: its usual HTTP status and meaning."""
+
+
+def _codes_text() -> str:
+    return "; ".join(f"`{code}` ({status}): {says}" for code, (status, says) in ERROR_CODES.items())
 
 
 class ErrorBody(BaseModel):
-    """A stable code and one sentence; some errors add fields (``checkout_url``)."""
+    """A stable code and one sentence that says how to fix it; some errors add fields."""
 
-    model_config = ConfigDict(extra="allow")
-    code: str
-    message: str
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "x-error-codes": {code: status for code, (status, _) in ERROR_CODES.items()},
+            "examples": [
+                {
+                    "code": "payment_required",
+                    "message": "Free accounts get 25 runs per UTC month; upgrade to Pro for more.",
+                    "checkout_url": "https://example.org/pro",
+                }
+            ],
+        },
+    )
+
+    code: str = Field(description="A stable, machine-readable code. Every code: " + _codes_text())
+    message: str = Field(description="One sentence for people: what failed and how to fix it.")
+    checkout_url: str | None = Field(
+        default=None, description="payment_required: where to upgrade."
+    )
+    resets_at: str | None = Field(
+        default=None, description="quota_exceeded: when the quota resets (ISO 8601, UTC)."
+    )
+    reason: str | None = Field(
+        default=None,
+        description="invalid_api_key / missing_api_key: missing, malformed, unknown or revoked; "
+        "invalid_order: the reason code the step would have rejected the order with.",
+    )
+    seen: str | None = Field(
+        default=None,
+        description="401s: where a key was read (X-API-Key, Authorization: Bearer), or null.",
+    )
+    order: int | None = Field(default=None, description="invalid_order: the order's place, from 0.")
 
 
 class ErrorOut(BaseModel):
-    """Every error response: ``{"error": {"code", "message"}}``."""
+    """Every error response: ``{"error": {"code", "message", ...}, "disclaimer"}``."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "error": {
+                        "code": "run_not_found",
+                        "message": "There is no run 'X' for this API key.",
+                    },
+                    "disclaimer": "Paper trading only; not investment advice.",
+                }
+            ]
+        }
+    )
 
     error: ErrorBody
+    disclaimer: str = Field(default="", description="The site's standing disclaimer.")
 
 
 def error_responses(*codes: int) -> dict[int | str, dict[str, object]]:
     """Return a route's ``responses`` documenting ``codes`` with the `ErrorOut` body."""
-    return {code: {"model": ErrorOut} for code in codes}
+    return {
+        code: {
+            "model": ErrorOut,
+            "description": ", ".join(c for c, (s, _) in ERROR_CODES.items() if s == code)
+            or "An error.",
+        }
+        for code in codes
+    }

@@ -5,6 +5,6 @@ A format's tools are its own (the scenario benchmark's:
 the stdio main's default (`tradeleague.mcp.__main__`).
 """
 
-from tradeleague.mcp.server import AccountOf, BuildServer, acting_for, tool_call
+from tradeleague.mcp.server import AccountOf, BuildServer, acting_for, new_server, strict_tool
 
-__all__ = ["AccountOf", "BuildServer", "acting_for", "tool_call"]
+__all__ = ["AccountOf", "BuildServer", "acting_for", "new_server", "strict_tool"]

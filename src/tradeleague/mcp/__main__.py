@@ -5,8 +5,10 @@ The database is ``--db``, else ``$TRADELEAGUE_DB``, else
 rather than created empty (a client started in the wrong directory would
 otherwise see no scenarios at all). The API key comes from
 ``$TRADELEAGUE_API_KEY`` (never from the command line, where other users could
-read it). ``tradeleague serve`` hosts the same tools at ``/mcp`` over
-streamable HTTP, for a Bearer key.
+read it). A missing or refused key is said on standard error in one line,
+and every tool call is answered with the same sentence as an MCP error (the
+format's tools decide; the scenario benchmark's do). ``tradeleague serve``
+hosts the same tools at ``/mcp`` over streamable HTTP, for a Bearer key.
 
 The tools are a format's: `main` is handed the function that opens them on
 the store for a key (`OpenServer`); by default the scenario benchmark's, the

@@ -2,9 +2,13 @@
 
 Every request must carry an account's API key as ``Authorization: Bearer``
 (``X-API-Key`` is accepted too); one without a valid key is refused with 401
-before the MCP layer sees it. Each tool call then acts for the key of the
-request it arrived in, checked again, so a key revoked on any server stops
-working here within the key cache's second. Sessions are stateless (each
+before the MCP layer sees it. The 401's body is a JSON-RPC error
+(code `AUTH_ERROR`) whose message is the REST API's sentence (where the key
+was seen, why it failed, the forms accepted) and whose data is the REST error
+object, so an MCP client shows the reason instead of a bare status. Each
+tool call then acts for the key of the request it arrived in, checked again,
+so a key revoked on any server stops working here within the key cache's
+second. Sessions are stateless (each
 request stands alone), so any server behind a load balancer can answer.
 
 The tools are a format's: `HostedMcp` is handed the function that checks a
@@ -24,26 +28,26 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from tradeleague.accounts import Account
-from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.accounts import Account, Credential, credential_from_headers
 from tradeleague.errors import ServiceError
-from tradeleague.mcp.server import BuildServer
+from tradeleague.mcp.server import BuildServer, auth_error
 
 __all__ = ["MCP_PATH", "HostedMcp"]
 
 MCP_PATH: Final = "/mcp"
 
-_KEY: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+_KEY: contextvars.ContextVar[Credential | None] = contextvars.ContextVar(
     "tradeleague_mcp_key", default=None
 )
+_PEEK: Final = 65_536
+"""The most of a refused request's body read to find its JSON-RPC id."""
 
 
-def _request_key(scope: Scope) -> str | None:
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-    auth = headers.get("authorization", "")
-    if auth[:7].lower() == "bearer ":
-        return auth[7:].strip() or None
-    return headers.get("x-api-key") or None
+def _request_key(scope: Scope) -> Credential:
+    headers: dict[str, str] = {}
+    for name, value in scope["headers"]:  # the first of a repeated header counts
+        headers.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
+    return credential_from_headers(headers)
 
 
 class HostedMcp:
@@ -58,11 +62,11 @@ class HostedMcp:
         (each call: the request's key's).
     """
 
-    def __init__(self, authenticate: Callable[[str | None], Account], build: BuildServer) -> None:
+    def __init__(self, authenticate: Callable[[Credential], Account], build: BuildServer) -> None:
         self._authenticate = authenticate
 
         def account() -> Account:
-            return authenticate(_KEY.get())
+            return authenticate(_KEY.get() or Credential(None))
 
         self.server = build(account)
         self._app: ASGIApp = self._fresh()
@@ -94,7 +98,7 @@ class HostedMcp:
         try:
             await run_in_threadpool(self._authenticate, key)
         except ServiceError as exc:
-            await _refuse(send, exc)
+            await _refuse(send, exc, await _request_id(receive))
             return
         token = _KEY.set(key)
         try:
@@ -103,10 +107,27 @@ class HostedMcp:
             _KEY.reset(token)
 
 
-async def _refuse(send: Send, exc: ServiceError) -> None:
-    body = json.dumps(
-        {"error": {"code": exc.code, "message": exc.message}, "disclaimer": DISCLAIMER}
-    ).encode("utf-8")
+async def _request_id(receive: Receive) -> object:
+    """Return the JSON-RPC id of the request's body (``None`` if it has none or is not JSON)."""
+    body = b""
+    while len(body) <= _PEEK:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    found = parsed.get("id") if isinstance(parsed, dict) else None
+    return found if isinstance(found, str | int) and not isinstance(found, bool) else None
+
+
+async def _refuse(send: Send, exc: ServiceError, request_id: object) -> None:
+    error = auth_error(exc).error.model_dump(mode="json", exclude_none=True)
+    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}).encode("utf-8")
     await send(
         {
             "type": "http.response.start",

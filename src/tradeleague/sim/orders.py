@@ -179,12 +179,7 @@ def execute_order(
             RejectReason.EXCEEDS_POSITION,
             f"short is {_qty(-held)}, order is {_qty(quantity)}",
         )
-    price = rules.price_slippage.fill_price(symbol, side, quoted)
-    value = fill_value(quantity, price, side)
-    fee = rules.fee.fee(symbol, side, value)
-    slip = rules.slippage.slippage(symbol, side, value)
-    fill = Fill(symbol, side, quantity, price, value, fee, slip)
-    after = portfolio.apply(fill)
+    fill, after = _filled(portfolio, symbol, side, quantity, quoted, rules)
     if not rules.allow_negative_cash and after.cash < 0:
         return _reject(
             order,
@@ -194,15 +189,63 @@ def execute_order(
     cap = rules.leverage_cap
     if cap is not None and (side is Side.BUY or side is Side.SHORT):
         notional = after.notional(prices)
-        equity = after.equity(prices)
-        if notional > equity * cap:
+        if notional > after.equity(prices) * cap:
             return _reject(
                 order,
                 RejectReason.LEVERAGE_EXCEEDED,
-                f"notional ${format_usd(notional)} would exceed "
-                f"equity ${format_usd(equity)} x {cap}",
+                _over_cap(portfolio, order, quoted, prices, rules, cap, notional),
             )
     return Executed(fill, after)
+
+
+def _filled(
+    portfolio: Portfolio, symbol: str, side: Side, quantity: Qty, quoted: Usd, rules: OrderRules
+) -> tuple[Fill, Portfolio]:
+    """Return the fill of ``quantity`` at ``quoted`` (slippage, fees) and the portfolio after."""
+    price = rules.price_slippage.fill_price(symbol, side, quoted)
+    value = fill_value(quantity, price, side)
+    fee = rules.fee.fee(symbol, side, value)
+    slip = rules.slippage.slippage(symbol, side, value)
+    fill = Fill(symbol, side, quantity, price, value, fee, slip)
+    return fill, portfolio.apply(fill)
+
+
+def _over_cap(
+    portfolio: Portfolio,
+    order: Order,
+    quoted: Usd,
+    prices: Mapping[str, Usd],
+    rules: OrderRules,
+    cap: int,
+    notional: int,
+) -> str:
+    """Say why an order breaks the leverage cap (S-FIL-5), and the largest that would not.
+
+    The equity quoted is the account's before the order, at ``prices``; the
+    largest quantity is found by bisection on the same check, so it passes
+    exactly as the order itself would be checked (slippage and fees included).
+    """
+
+    def passes(micros: int) -> bool:
+        _, after = _filled(portfolio, order.symbol, order.side, Qty(micros), quoted, rules)
+        cash_ok = rules.allow_negative_cash or after.cash >= 0
+        return cash_ok and after.notional(prices) <= after.equity(prices) * cap
+
+    low, high = 0, order.qty - 1  # low passes (nothing more); high: the most that might
+    while low < high:
+        middle = (low + high + 1) // 2
+        if passes(middle):
+            low = middle
+        else:
+            high = middle - 1
+    equity = portfolio.equity(prices)
+    said = (
+        f"notional ${format_usd(notional)} would exceed the cap of {cap} x equity; "
+        f"equity is ${format_usd(equity)} before this order"
+    )
+    if low == 0:
+        return f"{said}, and no {order.side.value} of {order.symbol} fits: reduce exposure first"
+    return f"{said}; the largest {order.side.value} that passes is {_qty(low)}"
 
 
 def execute_orders(

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.routing import Route
 
@@ -116,12 +118,12 @@ def create_site(
     _pages_for_browsers(app, pages)
     app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
 
-    @app.get("/api/v1", tags=["public"])
+    @app.get("/api/v1", tags=["public"], response_model=RootOut, summary="What this server offers")
     def root() -> dict[str, object]:
         """Say what this server offers, and that it is paper trading only.
 
         Every path outside ``templates`` answers 200 to a plain GET; the
-        templates need an id filled in or an API key.
+        templates need an id filled in or an API key. Free: no key, no quota.
         """
         return {
             "disclaimer": DISCLAIMER,
@@ -138,13 +140,57 @@ def create_site(
             },
         }
 
-    @app.get("/api/v1/limits", tags=["public"])
+    @app.get(
+        "/api/v1/limits",
+        tags=["public"],
+        response_model=LimitsOut,
+        summary="What the scoring does not account for",
+    )
     def limits() -> dict[str, object]:
         # Rules: C-12
-        """Say what each format's scoring does not account for."""
+        """Say what each format's scoring does not account for. Free: no key, no quota."""
         return {"disclaimer": DISCLAIMER, "limits": {k: list(v) for k, v in LIMITS.items()}}
 
     return app
+
+
+class RootOut(BaseModel):
+    """What the server offers: each format's JSON routes, the docs and the path templates."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "disclaimer": "Paper trading only.",
+                    "version": "0.1.0",
+                    "formats": {"scenario": ["/api/v1/scenarios"]},
+                    "limits": "/api/v1/limits",
+                    "docs": "/docs",
+                    "templates": {"leaderboard": "/api/v1/leaderboard?scenario={scenario_id}"},
+                }
+            ]
+        }
+    )
+
+    disclaimer: str = Field(description="Paper trading only: what the figures are not.")
+    version: str = Field(description="The server's tradeleague version.")
+    formats: dict[str, Any] = Field(description="Each installed format's JSON routes, by key.")
+    limits: str = Field(description="Where the scoring's limits are listed.")
+    docs: str = Field(description="Where the interactive API documentation is.")
+    templates: dict[str, str] = Field(description="Paths that need an id or a key filled in.")
+
+
+class LimitsOut(BaseModel):
+    """What each format's scoring does not account for."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"disclaimer": "Paper trading only.", "limits": {"scenario": ["…"]}}]
+        }
+    )
+
+    disclaimer: str = Field(description="Paper trading only: what the figures are not.")
+    limits: dict[str, list[str]] = Field(description="Each format's limits, in sentences.")
 
 
 def _board(key: str, paths: tuple[str, ...]) -> str:

@@ -1,7 +1,8 @@
 """Read models' missing things, and the one way a JSON read route answers them.
 
 ``NotFound`` is what a read model raises for something that is not there; ``json_answer`` turns it
-into a 404 with the disclaimer.
+into a 404 with the API's one error body (``{"error": {"code": "not_found", "message"}}``, as
+``tradeleague.api.errors`` renders every error), and the disclaimer.
 """
 
 from __future__ import annotations
@@ -25,4 +26,5 @@ def json_answer(build: Callable[[], Any]) -> JSONResponse:
     try:
         return JSONResponse(build())
     except NotFound as exc:
-        return JSONResponse({"disclaimer": DISCLAIMER, "error": str(exc)}, status_code=404)
+        error = {"code": "not_found", "message": str(exc)}
+        return JSONResponse({"error": error, "disclaimer": DISCLAIMER}, status_code=404)

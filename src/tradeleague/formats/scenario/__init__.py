@@ -34,6 +34,7 @@ from tradeleague.formats.scenario.preset import (
 from tradeleague.formats.scenario.run import (
     LIQUIDATED_REASON,
     TRANSITIONS,
+    OrderRefused,
     RunState,
     RunStatus,
     StepRejection,
@@ -55,6 +56,7 @@ __all__ = [
     "OHLCV",
     "TRANSITIONS",
     "Entry",
+    "OrderRefused",
     "Ranked",
     "RunState",
     "RunStatus",

@@ -47,6 +47,7 @@ from tradeleague.sim import (
 __all__ = [
     "LIQUIDATED_REASON",
     "TRANSITIONS",
+    "OrderRefused",
     "RunState",
     "RunStatus",
     "StepRejection",
@@ -179,6 +180,43 @@ def start_run(config: ScenarioConfig) -> RunState:
     return RunState(0, Portfolio.open(config.cash), ())
 
 
+class OrderRefused(ValueError):
+    """An order refused when it is placed, because it could not fill at the next step.
+
+    ``position`` is its place among the orders placed together (from 0) and
+    ``reason`` the code the step would have rejected it with
+    (``exceeds_position``, ``shorting_disabled``, ``unknown_symbol``).
+    """
+
+    def __init__(self, position: int, reason: str, detail: str) -> None:
+        super().__init__(f"order {position}: {detail}")
+        self.position = position
+        self.reason = reason
+        self.detail = detail
+
+
+def _most_held(state: RunState, before: Iterable[Order], symbol: str) -> tuple[int, int]:
+    """Return the most ``symbol`` that could be long and short once ``before`` has filled.
+
+    Every earlier buy (short) is counted as filled and no earlier sell (cover):
+    the most an order could find at the step, whatever the fills before it.
+    """
+    held = state.portfolio.positions.get(symbol, 0)
+    long, short = max(held, 0), max(-held, 0)
+    for order in before:
+        if order.symbol == symbol:
+            if order.side is Side.BUY:
+                long += order.qty
+            elif order.side is Side.SHORT:
+                short += order.qty
+    return long, short
+
+
+def _qty_text(micros: int) -> str:
+    whole, frac = divmod(micros, 1_000_000)
+    return f"{whole}.{frac:06d}".rstrip("0").rstrip(".")
+
+
 def queue_orders(
     state: RunState, orders: Iterable[Order], config: ScenarioConfig, *, max_queued: int
 ) -> RunState:
@@ -187,23 +225,55 @@ def queue_orders(
     ``max_queued`` is the preset's bound on the orders waiting for one step
     (`ServicePreset.max_queued`).
 
+    An order that could not fill at the next step whatever happens before it
+    is refused now (issue 29): a symbol outside the scenario, a short where
+    shorting is off (S-FIL-4), a sell or cover of more than could be held then
+    (the position now plus every earlier queued buy or short). What depends
+    on the next open (the leverage cap, S-FIL-5) or on earlier orders filling
+    waits for the step, which may still reject it (S-FIL-3).
+
     Raises
     ------
+    OrderRefused
+        For an order that cannot fill (its place and reason code).
     ValueError
-        If the run is over, an order names a symbol outside the universe or a
-        non-positive quantity, or the queue would exceed ``max_queued``.
+        If the run is over, an order has a non-positive quantity, or the
+        queue would exceed ``max_queued``.
     """
     if state.done:
         raise ValueError("the run is over; no more orders")
     new = tuple(orders)
     universe = set(config.symbols)
-    for order in new:
+    for i, order in enumerate(new):
         if order.symbol not in universe:
-            raise ValueError(
-                f"{order.symbol!r} is not in this scenario; it trades {', '.join(config.symbols)}"
+            raise OrderRefused(
+                i,
+                "unknown_symbol",
+                f"{order.symbol!r} is not in this scenario; it trades {', '.join(config.symbols)}",
             )
         if order.qty <= 0:
             raise ValueError(f"{order.symbol}: quantity must be positive")
+        said = f"{order.side.value} {_qty_text(order.qty)} {order.symbol}"
+        if order.side is Side.SHORT and not config.allow_short:
+            raise OrderRefused(
+                i, "shorting_disabled", f"{said}: this scenario does not allow shorting"
+            )
+        if order.side in (Side.SELL, Side.COVER):
+            long, short = _most_held(state, state.queued + new[:i], order.symbol)
+            most = long if order.side is Side.SELL else short
+            if order.qty > most:
+                what = "long" if order.side is Side.SELL else "short"
+                fix = (
+                    f"there is nothing to {order.side.value}"
+                    if most == 0
+                    else f"order at most {_qty_text(most)}"
+                )
+                raise OrderRefused(
+                    i,
+                    "exceeds_position",
+                    f"{said}: at most {_qty_text(most)} could be held {what} at the next step "
+                    f"(the position now plus the buys and shorts queued before it), so {fix}",
+                )
     if len(state.queued) + len(new) > max_queued:
         raise ValueError(f"at most {max_queued} orders may wait for one step")
     return RunState(state.index, state.portfolio, state.queued + new, state.liquidated, state.done)

@@ -26,6 +26,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from tradeleague.api.models import error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import utc_iso
@@ -245,7 +246,7 @@ def direction_router(
     visitors = desk or VisitorDesk(
         store, stream=r.stream, preset=r.preset, clock=clock or WallClock(), ledger=r.ledger
     )
-    router = APIRouter(prefix="/direction", tags=["direction"])
+    router = APIRouter(prefix="/direction", tags=["direction"], responses=error_responses(404))
 
     def answer(build: Callable[[], dict[str, Any]]) -> Response:
         # The JSON text is made here, in the route's worker thread: a returned dict
@@ -258,10 +259,18 @@ def direction_router(
 
     @router.get("", response_model=dict[str, Any])
     def index() -> Response:
+        """Say what the direction arena holds: its seasons and the links to read them.
+
+        Public: no key, no quota.
+        """
         return answer(r.index)
 
     @router.get("/rounds/current", response_model=dict[str, Any])
     def current_round() -> Response:
+        """Return the round open now: its symbol, open time, countdown and calls so far.
+
+        Public: no key, no quota.
+        """
         return answer(r.current_round)
 
     @router.get("/rounds", response_model=dict[str, Any])
@@ -269,23 +278,43 @@ def direction_router(
         season: Annotated[str | None, Query()] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
     ) -> Response:
+        """List past rounds of a season (the latest when none is given), newest first.
+
+        Public: no key, no quota.
+        """
         return answer(lambda: r.rounds(season, limit))
 
     @router.get("/rounds/{round_id}", response_model=dict[str, Any])
     def one_round(round_id: str, season: Annotated[str | None, Query()] = None) -> Response:
+        """Return one round: the models' calls, their reasons and how each was scored.
+
+        Public: no key, no quota.
+        """
         return answer(lambda: r.round(round_id, season))
 
     # ``:path``: a model name may hold ``/``; it is matched whole, so any name round-trips.
     @router.get("/models/{name:path}/log", response_model=dict[str, Any])
     def model_log(name: str, season: Annotated[str | None, Query()] = None) -> Response:
+        """Return a model's log in a season: every call, answer and fault, in order.
+
+        Public: no key, no quota.
+        """
         return answer(lambda: r.model_log(name, season))
 
     @router.get("/config", response_model=dict[str, Any])
     def config(season: Annotated[str | None, Query()] = None) -> Response:
+        """Return a season's configuration: models, symbol, payout and timing.
+
+        Public: no key, no quota.
+        """
         return answer(lambda: r.config(season))
 
     @router.get("/boards", response_model=dict[str, Any])
     def boards(season: Annotated[str | None, Query()] = None) -> Response:
+        """Return a season's boards: the models ranked by hit rate and payout, with the luck test.
+
+        Public: no key, no quota.
+        """
         return answer(lambda: r.boards(season))
 
     @router.get("/visitors", response_model=dict[str, Any])
@@ -298,6 +327,10 @@ def direction_router(
 
     @router.get("/changelog", response_model=dict[str, Any])
     def changelog() -> Response:
+        """List the dated changes that affect comparability of the arena's seasons.
+
+        Public: no key, no quota.
+        """
         return answer(r.changelog)
 
     @router.post(

@@ -20,7 +20,7 @@ from tradeleague.stats import percent
 __all__ = ["changelog_payload", "leaderboard_payload", "run_payload", "scenarios_payload"]
 
 
-def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str) -> dict[str, Any]:
+def leaderboard_payload(service: ScenarioService, scenario_ref: str, metric: str) -> dict[str, Any]:
     """Return a scenario's published runs ranked by ``metric`` (S-SCO-2), steps per row (ST-1).
 
     Beside the rows: ``significance``, the stated test and the luckiest-of-N line
@@ -28,12 +28,16 @@ def leaderboard_payload(service: ScenarioService, scenario_id: str, metric: str)
     the published runs), and ``baseline_cloud``, those agents' distribution of
     final returns with each run placed in it (``None`` with no published run).
 
+    ``scenario_ref`` is a version's id or a scenario's name (its latest
+    version), as everywhere a scenario is named.
+
     Raises
     ------
     ServiceError
-        404 when the scenario does not exist.
+        404 when the scenario does not exist; 409 for an ambiguous name.
     """
-    found = service.scenario(scenario_id)
+    found = service.scenario_by_ref(scenario_ref)
+    scenario_id = found.id
     entries = [Entry(r, a, res) for r, a, res in service.published(scenario_id)]
     records = {e.run_id: service.run_record(e.run_id)[0] for e in entries}
     luck = service.board_luck(scenario_id, list(records.values()))

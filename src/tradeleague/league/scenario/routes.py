@@ -12,7 +12,7 @@ with the same calls and the same bytes.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, TypedDict
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
@@ -32,15 +32,27 @@ from tradeleague.api.app import (
 from tradeleague.api.models import error_responses
 from tradeleague.league.scenario.models import (
     ID_PATTERN,
+    METRIC,
+    REF_PATTERN,
+    BoardScenariosOut,
+    CancelOut,
+    ChangelogOut,
     CreateRunIn,
+    LeaderboardOut,
+    MarketOut,
     PublicRunOut,
+    PublishOut,
     ResultsOut,
     RunOut,
+    RunsOut,
+    RunStateOut,
+    ScenariosOut,
     StepIn,
     StepOut,
     TradesIn,
     TradesOut,
 )
+from tradeleague.league.scenario.operations import FIRST_RUN, OPERATIONS
 from tradeleague.league.scenario.reads import (
     changelog_payload,
     leaderboard_payload,
@@ -57,6 +69,17 @@ __all__ = ["create_app", "get_service", "install_scenario_routes"]
 _ERRORS = error_responses(401, 402, 404, 409, 422, 429)
 
 
+class _Doc(TypedDict):
+    summary: str
+    description: str
+
+
+def _doc(operation: str) -> _Doc:
+    """Return a route's summary and description: the operation's, as the MCP tool says it."""
+    said = OPERATIONS[operation]
+    return {"summary": said.summary, "description": said.description}
+
+
 async def get_service(request: Request) -> ScenarioService:
     """Return the app's service (override in tests with ``dependency_overrides``)."""
     service: ScenarioService = request.app.state.service
@@ -70,7 +93,7 @@ RunId = Annotated[str, Path(pattern=ID_PATTERN, description="The run's id.")]
 def _agent_router() -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["agent loop"], responses=_ERRORS)
 
-    @router.get("/scenarios", summary="List scenario versions")
+    @router.get("/scenarios", response_model=ScenariosOut, **_doc("list_scenarios"))
     async def scenarios(service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             service.authenticate(key)
@@ -78,7 +101,7 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.post("/runs", status_code=201, response_model=RunOut, summary="Create a run")
+    @router.post("/runs", status_code=201, response_model=RunOut, **_doc("create_run"))
     async def create_run(body: CreateRunIn, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             account = service.authenticate(key)
@@ -86,7 +109,7 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.get("/runs", summary="List my runs")
+    @router.get("/runs", response_model=RunsOut, **_doc("list_runs"))
     async def my_runs(
         service: ServiceDep,
         key: KeyDep,
@@ -99,21 +122,21 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.get("/runs/{run_id}", summary="One of my runs: status, bar, queued orders")
+    @router.get("/runs/{run_id}", response_model=RunStateOut, **_doc("get_run"))
     async def one_run(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             return json_response(service.run(service.authenticate(key), run_id))
 
         return await call(service, work)
 
-    @router.get("/runs/{run_id}/market", summary="Current bar, history, portfolio")
+    @router.get("/runs/{run_id}/market", response_model=MarketOut, **_doc("market"))
     async def market(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             return json_response(service.market(service.authenticate(key), run_id))
 
         return await call(service, work)
 
-    @router.post("/runs/{run_id}/trades", response_model=TradesOut, summary="Queue orders")
+    @router.post("/runs/{run_id}/trades", response_model=TradesOut, **_doc("trade"))
     async def trades(
         run_id: RunId,
         body: TradesIn,
@@ -138,7 +161,9 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.delete("/runs/{run_id}/orders/{order}", summary="Cancel a queued order")
+    @router.delete(
+        "/runs/{run_id}/orders/{order}", response_model=CancelOut, **_doc("cancel_order")
+    )
     async def cancel_order(
         run_id: RunId,
         order: Annotated[
@@ -152,7 +177,7 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.post("/runs/{run_id}/step", response_model=StepOut, summary="Advance one bar")
+    @router.post("/runs/{run_id}/step", response_model=StepOut, **_doc("step"))
     async def step(
         run_id: RunId,
         service: ServiceDep,
@@ -171,14 +196,14 @@ def _agent_router() -> APIRouter:
 
         return await call(service, work)
 
-    @router.get("/runs/{run_id}/results", response_model=ResultsOut, summary="Metrics")
+    @router.get("/runs/{run_id}/results", response_model=ResultsOut, **_doc("results"))
     async def results(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             return json_response(service.results(service.authenticate(key), run_id))
 
         return await call(service, work)
 
-    @router.post("/runs/{run_id}/publish", summary="Publish to the leaderboard")
+    @router.post("/runs/{run_id}/publish", response_model=PublishOut, **_doc("publish"))
     async def publish(run_id: RunId, service: ServiceDep, key: KeyDep) -> Response:
         def work() -> Response:
             return json_response(service.publish(service.authenticate(key), run_id))
@@ -191,11 +216,17 @@ def _agent_router() -> APIRouter:
 def _public_router() -> APIRouter:
     router = APIRouter(prefix="/api/v1", tags=["public"], responses=error_responses(404))
 
-    @router.get("/leaderboard", summary="Published runs ranked by a metric")
+    @router.get("/leaderboard", response_model=LeaderboardOut, **_doc("leaderboard"))
     async def leaderboard(
         service: ServiceDep,
-        scenario: Annotated[str, Query(pattern=ID_PATTERN)],
-        metric: Literal["return", "sharpe", "sortino", "max_drawdown", "volatility"] = "return",
+        scenario: Annotated[
+            str,
+            Query(
+                pattern=REF_PATTERN,
+                description="A scenario version's id, or a scenario's name (its latest version).",
+            ),
+        ],
+        metric: Annotated[METRIC, Query(description="What to rank by.")] = "return",
     ) -> Response:
         def work() -> Response:
             return json_response(leaderboard_payload(service, scenario, metric))
@@ -203,15 +234,19 @@ def _public_router() -> APIRouter:
         # public reads may rank many runs: never on the event loop's thread, even on SQLite
         return await run_in_threadpool(work)
 
-    @router.get("/scenario/changelog", summary="The changes that affect comparability, dated")
+    @router.get("/scenario/changelog", response_model=ChangelogOut, **_doc("changelog"))
     async def scenario_changelog(service: ServiceDep) -> Response:
         return await run_in_threadpool(lambda: json_response(changelog_payload(service)))
 
-    @router.get("/leaderboard/scenarios", summary="Scenarios with published runs")
+    @router.get(
+        "/leaderboard/scenarios",
+        response_model=BoardScenariosOut,
+        **_doc("leaderboard_scenarios"),
+    )
     async def leaderboard_scenarios(service: ServiceDep) -> Response:
         return await run_in_threadpool(lambda: json_response(scenarios_payload(service)))
 
-    @router.get("/runs/{run_id}/public", response_model=PublicRunOut, summary="A published run")
+    @router.get("/runs/{run_id}/public", response_model=PublicRunOut, **_doc("public_run"))
     async def public_run(run_id: RunId, service: ServiceDep) -> Response:
         return await run_in_threadpool(lambda: json_response(run_payload(service, run_id)))
 
@@ -219,8 +254,9 @@ def _public_router() -> APIRouter:
 
 
 def install_scenario_routes(app: LanedApp, service: ScenarioService) -> None:
-    """Serve ``service`` on ``app``: its routes, and the bare step's lane in front of them."""
+    """Serve ``service`` on ``app``: its routes, the bare step's lane, the docs' walkthrough."""
     app.state.service = service
+    app.description = f"{FIRST_RUN}\n{app.description}"  # what /docs shows first
     app.lane = StepLane(app.framework, service=service)  # outside: a bare step has no body
     app.include_router(_public_router())
     app.include_router(_agent_router())

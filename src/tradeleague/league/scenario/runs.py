@@ -28,6 +28,7 @@ from tradeleague.events.scenario import (
     SCENARIO_RUN_STARTED,
 )
 from tradeleague.formats.scenario import (
+    OrderRefused,
     RunStatus,
     ServicePreset,
     can_transition,
@@ -50,7 +51,14 @@ from tradeleague.league.scenario.views import market_view, order_view
 from tradeleague.sim import Order
 from tradeleague.store import account_opened
 
-__all__ = ["TOUCH_EVERY", "AgentLoop", "move_status"]
+__all__ = ["TOUCH_EVERY", "WAITING_NOTE", "AgentLoop", "move_status"]
+
+WAITING_NOTE: Final = (
+    "Queued orders fill at the next bar's open; the leverage cap is checked there, against "
+    "equity at that open, and a sell or cover waits for the buys and shorts queued before "
+    "it, so the step may still reject an order, with its reason."
+)
+"""What a ``trades`` answer says of the orders it queued (which checks wait for the step)."""
 
 TOUCH_EVERY: Final = timedelta(minutes=1)
 """A market read records activity only if the last was this long ago.
@@ -282,6 +290,14 @@ class AgentLoop:
                 state = queue_orders(
                     state, orders, scenario.config, max_queued=self.preset.max_queued
                 )
+            except OrderRefused as exc:
+                raise ServiceError(
+                    422,
+                    "invalid_order",
+                    f"Order {exc.position} cannot fill at the next step, so nothing was "
+                    f"queued: {exc.detail}.",
+                    {"order": exc.position, "reason": exc.reason},
+                ) from None
             except ValueError as exc:
                 raise ServiceError(422, "invalid_order", str(exc)) from None
             text = state.to_json()
@@ -292,6 +308,7 @@ class AgentLoop:
             "index": state.index,
             "accepted": len(orders),
             "queued": [order_view(o) for o in state.queued],
+            "note": WAITING_NOTE,
         }
 
     def cancel_order(self, account: Account, run_id: str, position: int) -> dict[str, object]:

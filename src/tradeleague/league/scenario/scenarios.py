@@ -166,6 +166,10 @@ class Catalogue:
     def scenario_by_ref(self, ref: str) -> Scenario:
         """Return the scenario version ``ref`` names: its id, or a name's latest version.
 
+        One naming rule everywhere a scenario is named (REST, MCP, pages).
+        A reference is never ambiguous: ids are upper-case and names
+        lower-case, and a name stands for one version, its latest.
+
         Raises
         ------
         ServiceError

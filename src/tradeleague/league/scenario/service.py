@@ -29,7 +29,7 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
-from tradeleague.accounts import Account, ApiAccounts, Ledger, Tier
+from tradeleague.accounts import Account, ApiAccounts, Credential, Ledger, Tier
 from tradeleague.clock import Clock
 from tradeleague.formats.scenario import (
     ScenarioBars,
@@ -127,8 +127,8 @@ class ScenarioService:
         """Drop a key from this process's cache (it was revoked here)."""
         self.accounts.forget_key(key_hash)
 
-    def authenticate(self, key: str | None) -> Account:
-        """Return the account ``key`` authorises (S-SVC-4); 401 otherwise."""
+    def authenticate(self, key: str | Credential | None) -> Account:
+        """Return the account ``key`` authorises (S-SVC-4); 401 otherwise, saying how to fix it."""
         return self.accounts.authenticate(key)
 
     def usage(self, account: str, tier: Tier) -> dict[str, object]:

@@ -21,6 +21,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+from tradeleague.accounts.credentials import HEADER, Credential
 from tradeleague.errors import ServiceError
 from tradeleague.league.scenario.service import ScenarioService
 from tradeleague.league.scenario.steps import MAX_BATCH
@@ -112,7 +113,7 @@ class StepBatcher:
         refused: dict[int, BaseException] = {}
         for i, (key, run_id) in enumerate(requests):
             try:
-                steps.append((service.authenticate(key), run_id))
+                steps.append((service.authenticate(Credential(key, HEADER)), run_id))
             except ServiceError as exc:  # an unknown key: that request's 401 alone
                 refused[i] = exc
         done = iter(service.step_many(steps) if steps else [])

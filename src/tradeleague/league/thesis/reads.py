@@ -26,6 +26,7 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from tradeleague.api.models import error_responses
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
@@ -228,23 +229,39 @@ def _escaped(value: Any, key: str = "") -> Any:
 
 def thesis_router(reads: ThesisReads) -> APIRouter:
     """Return the JSON routes under ``/api/v1/thesis``."""
-    router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"])
+    router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"], responses=error_responses(404))
 
     @router.get("", summary="The thesis seasons in the store")
     def index() -> JSONResponse:
+        """List the thesis seasons in the store: status, window and links to each.
+
+        Public: no key, no quota.
+        """
         return json_answer(reads.index)
 
     @router.get("/changelog", summary="The changes that affect comparability, dated")
     def changelog() -> JSONResponse:
+        """List the dated changes that affect comparability of the thesis league's seasons.
+
+        Public: no key, no quota.
+        """
         return json_answer(reads.changelog)
 
     @router.get("/{season}", summary="A season's board")
     def board(season: str) -> JSONResponse:
+        """Return a season's board: agents ranked by return (fractions), with the luck test.
+
+        Public: no key, no quota.
+        """
         return json_answer(lambda: reads.board(season))
 
     # ``:path``: a name may hold ``/``; matched whole, so any name round-trips.
     @router.get("/{season}/agents/{agent:path}", summary="An agent's decisions and theses")
     def agent(season: str, agent: str) -> JSONResponse:
+        """Return an agent's decisions and theses in a season, with each one's outcome.
+
+        Public: no key, no quota.
+        """
         return json_answer(lambda: reads.agent(season, agent))
 
     return router

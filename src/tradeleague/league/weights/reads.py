@@ -45,6 +45,7 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from tradeleague.api.models import error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind
@@ -536,39 +537,68 @@ def weights_router(
         if store_factory is None:
             raise ValueError("weights_router needs a store factory or read models")
         reads = WeightsReads(store_factory, prefix=prefix, clock=clock, preset=preset)
-    router = APIRouter(prefix=prefix, tags=["weights"])
+    router = APIRouter(prefix=prefix, tags=["weights"], responses=error_responses(404))
 
     @router.get("", summary="The weights seasons in the store")
     def index() -> JSONResponse:
+        """List the weights seasons in the store: status, window, divisions; links to each.
+
+        Public: no key, no quota.
+        """
         return json_answer(reads.index)
 
     @router.get("/changelog", summary="The changes that affect comparability, dated")
     def changelog() -> JSONResponse:
+        """List the dated changes that affect comparability of the weights league's seasons.
+
+        Public: no key, no quota.
+        """
         return json_answer(reads.changelog)
 
     @router.get("/seasons/{season_id}", summary="A season: window, status, versions")
     def season_page(season_id: str) -> JSONResponse:
+        """Return a season: its window, status and rule versions. Public: no key, no quota."""
         return json_answer(lambda: reads.season(season_id))
 
     @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table")
     def table(season_id: str, division: str) -> JSONResponse:
+        """Return a division's table: agents ranked, returns as fractions, luck test beside.
+
+        Public: no key, no quota.
+        """
         return json_answer(lambda: reads.table(season_id, division))
 
     # ``:path``: an agent id may hold ``/``; it is matched whole, so any name round-trips.
     @router.get("/seasons/{season_id}/agents/{agent:path}", summary="An agent's page")
     def agent_page(season_id: str, agent: str) -> JSONResponse:
+        """Return an agent's page in a season: its weights, returns and log.
+
+        Public: no key, no quota.
+        """
         return json_answer(lambda: reads.agent(season_id, agent))
 
     @router.get("/seasons/{season_id}/market", summary="The market's status and why")
     def market(season_id: str) -> JSONResponse:
+        """Return the market's status for a season and why (open, closed, halted).
+
+        Public: no key, no quota.
+        """
         return json_answer(lambda: reads.market(season_id))
 
     @router.get("/seasons/{season_id}/universe", summary="A season's universe and its inputs")
     def universe(season_id: str) -> JSONResponse:
+        """Return a season's universe and the inputs it was chosen from.
+
+        Public: no key, no quota.
+        """
         return json_answer(lambda: reads.universe(season_id))
 
     @router.get("/universe", summary="The latest season's universe and its inputs")
     def latest_universe() -> JSONResponse:
+        """Return the latest season's universe and the inputs it was chosen from.
+
+        Public: no key, no quota.
+        """
         return json_answer(reads.universe)
 
     return router
