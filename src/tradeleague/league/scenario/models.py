@@ -580,13 +580,25 @@ class PublicRunOut(ResultsOut):
         description="Each recorded fill: its bar (index, bar_time), whether it was forced "
         "(a liquidation), and the fill's fields with money and quantities as decimal strings."
     )
+    benchmark: str | None = Field(
+        default=None, description="The buy-and-hold symbol beta and alpha are measured against."
+    )
+    alpha: dict[str, Any] | None = Field(
+        default=None,
+        description="Beta against the benchmark and the alpha left per step and annualised "
+        "(fractions of one), with their 95% block-bootstrap intervals; null when too few steps.",
+    )
+    scatter: list[dict[str, float]] = Field(
+        default_factory=list,
+        description="Each step's return of the run (agent) against the benchmark's, fractions.",
+    )
 
 
 class LeaderboardEntryOut(BaseModel):
     # Rules: S-SCO-2
     """One published run on a leaderboard."""
 
-    rank: int = Field(description="1 is best; ties share a rank.")
+    rank: int | None = Field(description="1 is best; ties share a rank; null when unranked.")
     run_id: str = Field(description="The run's id.")
     account: str = Field(description="The account that ran it.")
     value: float | None = Field(description="The ranking metric's value (fractions for returns).")
@@ -601,6 +613,16 @@ class LeaderboardEntryOut(BaseModel):
     )
     vs_buy_and_hold: dict[str, Any] = Field(
         description="The run against buying and holding the scenario's symbols: same fields."
+    )
+    alpha: dict[str, Any] | None = Field(
+        default=None,
+        description="Beta and alpha against the benchmark with their 95% intervals (fractions).",
+    )
+    unranked_reason: str | None = Field(
+        default=None, description="Why the run is listed after the ranked ones (a code), or null."
+    )
+    unranked_text: str | None = Field(
+        default=None, description="The same reason in words, or null."
     )
 
     model_config = ConfigDict(populate_by_name=True)
