@@ -79,8 +79,9 @@ def _server(url: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
 
 
 def _orders(index: int) -> list[dict[str, object]]:
-    symbol = SYMBOLS[index % len(SYMBOLS)]
-    return [{"symbol": symbol, "side": "buy" if index % 4 < 2 else "sell", "quantity": 3}]
+    """Buy 3 of a symbol, sell them at the next bar: every order can fill when placed."""
+    symbol = SYMBOLS[(index // 2) % len(SYMBOLS)]
+    return [{"symbol": symbol, "side": "buy" if index % 2 == 0 else "sell", "quantity": 3}]
 
 
 def _advance(client: httpx.Client, run_id: str, index: int) -> bool:

@@ -165,6 +165,7 @@ class RootOut(BaseModel):
                     "version": "0.1.0",
                     "formats": {"scenario": ["/api/v1/scenarios"]},
                     "limits": "/api/v1/limits",
+                    "ratings": "/api/v1/ratings",
                     "docs": "/docs",
                     "templates": {"leaderboard": "/api/v1/leaderboard?scenario={scenario_id}"},
                 }
@@ -176,6 +177,7 @@ class RootOut(BaseModel):
     version: str = Field(description="The server's tradeleague version.")
     formats: dict[str, Any] = Field(description="Each installed format's JSON routes, by key.")
     limits: str = Field(description="Where the scoring's limits are listed.")
+    ratings: str = Field(description="Where each format's skill rating is served.")
     docs: str = Field(description="Where the interactive API documentation is.")
     templates: dict[str, str] = Field(description="Paths that need an id or a key filled in.")
 

@@ -16,9 +16,13 @@ ALPHA_TEXT: Final = (
 
 
 def alpha_cells(fit: Mapping[str, Any] | None) -> tuple[str, str]:
-    """Return the beta cell and the alpha cell of a fit's JSON (``AlphaBeta.to_payload``)."""
+    """Return the beta cell and the alpha cell of a fit's JSON (``AlphaBeta.to_payload``).
+
+    The JSON keeps its exact decimals; a person reads two places.
+    """
     if fit is None:
         return "-", "too few steps"
-    low, high = fit["alpha_annualised_ci"]
+    low, high = (float(end) for end in fit["alpha_annualised_ci"])
     mark = {"better": " above 0", "worse": " below 0"}.get(str(fit["outcome"]), "")
-    return str(fit["beta"]), f"{fit['alpha_annualised']}% ({low} to {high}){mark}"
+    alpha = float(fit["alpha_annualised"])
+    return f"{float(fit['beta']):.2f}", f"{alpha:+.2f}% ({low:+.2f}% to {high:+.2f}%){mark}"

@@ -44,8 +44,8 @@ PricesOption = Annotated[
         help='Price table (TOML: pricing_version, then one [models."ID"] table per model id '
         "with input_per_million and output_per_million in USD) that turns each recorded "
         "call's tokens into cost: the cost table under the board and REPORT.json's costs "
-        "show each agent's cost, cost per decision and return net of cost. Without it every "
-        "model is unpriced.",
+        "show each agent's cost, cost per decision and return net of cost. Default: none, "
+        "so every model reads unpriced (never 0).",
         show_default=False,
     ),
 ]

@@ -47,10 +47,10 @@ def render_table(state: SeasonState, division: Division, luck: TableLuck | None 
     table = Table(title=title, caption=caption)
     for column in ("rank", "agent", "value (USD)", "return", "max drawdown", "trades", "decisions"):
         table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
-    table.add_column("vs cash", justify="left", no_wrap=True)
-    table.add_column("vs B&H", justify="left", no_wrap=True)
+    table.add_column("vs cash", justify="left")
+    table.add_column("vs B&H", justify="left")
     table.add_column("beta", justify="right", no_wrap=True)
-    table.add_column("alpha/yr (95%)", justify="right", no_wrap=True)
+    table.add_column("alpha/yr (95%)", justify="right")
     table.add_column("unranked because", justify="left")
     for row in rows:
         verdicts = luck.rows[row.agent]
