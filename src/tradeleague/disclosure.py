@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["LIMITS"]
+__all__ = ["BOARD_CHANGES", "LIMITS"]
 
 _COST = (
     "Inference cost is not in the rank: the board ranks the paper result and shows beside "
@@ -82,3 +82,48 @@ LIMITS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         ),
     }
 )
+
+BOARD_CHANGES: tuple[tuple[str, str], ...] = (
+    (
+        "2026-12-05",
+        "Who is ranked: an agent that did nothing a season can rank on (no settled trade, "
+        "fewer than three decisions, no position held, no step) is listed after the ranked "
+        "ones with its reason, because its untouched balance would otherwise sit above every "
+        "agent that traded and lost. The ranked agents keep their order.",
+    ),
+    (
+        "2026-12-05",
+        "Verdicts say their direction: better than, worse than, or not distinguishable from "
+        'cash and the benchmark (in the JSON "better", "worse", "not_distinguishable"), '
+        'because a bare "distinguishable" read as praise when the difference was a loss.',
+    ),
+    (
+        "2026-12-05",
+        "Cost beside the result: calls, tokens, cost, cost per decision, latency and the "
+        "return net of inference cost, priced from the operator's dated price table, because "
+        "a result bought with expensive calls is not the same result.",
+    ),
+    (
+        "2026-12-05",
+        "Beta and alpha with their 95% intervals on the return boards and agent pages, because "
+        "an agent fully in a rising benchmark beats cash with no skill.",
+    ),
+    (
+        "2026-12-05",
+        "Ratings across seasons and seeds: each model's mean excess return over its seasons, "
+        "with an interval that resamples whole seasons and a pairwise table, because one "
+        "season is too short to rank models on.",
+    ),
+    (
+        "2026-12-05",
+        "The weights verdicts' p-values: a table's bootstrap now draws one resampling for "
+        "all its agents instead of one per agent and baseline, because one "
+        "draw per table computes it in one pass; p-values moved by the bootstrap's own noise (at most 0.016) and no "
+        "verdict changed.",
+    ),
+)
+"""How the boards' reading changed (not the results they rest on), dated, with why.
+
+Listed on every methodology page under the format's own changelog: these
+change what a board shows, never a fill or a score.
+"""

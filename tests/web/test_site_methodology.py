@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_module
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,6 +13,7 @@ from fastapi.testclient import TestClient
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.calls import Outcome
 from tradeleague.clock import ReplayClock, WallClock
+from tradeleague.disclosure import BOARD_CHANGES
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import DirectionPreset
 from tradeleague.formats.scenario import ServicePreset
@@ -215,3 +217,24 @@ def test_c3_s_scn_2_the_scenario_methodology_page_shows_the_changelog(tmp_path: 
     shown = "<time>2026-10-01</time> Scenario two version 2 published: leverage cap 1 -&gt; 2"
     assert shown in html
     assert "-&amp;gt;" not in html  # escaped once
+
+
+@pytest.mark.parametrize("page", ["weights", "direction", "thesis", "scenario"])
+def test_every_methodology_page_says_how_the_boards_changed_and_why(
+    tmp_path: Path, page: str
+) -> None:
+    """C-3: what the ranking work added to the boards is dated and explained on every page."""
+    store = open_store(f"sqlite:///{tmp_path / 'boards.db'}")
+    try:
+        with TestClient(create_site(ScenarioService(store, WallClock()))) as client:
+            html = client.get(f"/methodology/{page}").text
+    finally:
+        store.close()
+    listed = re.search(r'<ul class="changelog" data-changes="boards">(.*?)</ul>', html, re.S)
+    assert listed is not None
+    items = re.findall(r"<li><time>([\d-]+)</time> (.*?)</li>", listed.group(1), re.S)
+    assert len(items) == len(BOARD_CHANGES) >= 5
+    for (day, change), (shown_day, shown) in zip(BOARD_CHANGES, items, strict=True):
+        assert shown_day == day
+        assert "because" in change
+        assert html_module.unescape(" ".join(shown.split())) == " ".join(change.split())

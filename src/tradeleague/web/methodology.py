@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final
 
-from tradeleague.disclosure import LIMITS
+from tradeleague.disclosure import BOARD_CHANGES, LIMITS
 from tradeleague.money import micros_to_str
 
 __all__ = ["Methodology", "Setting", "methodology"]
@@ -46,6 +46,7 @@ class Methodology:
     codes: Mapping[str, tuple[str, ...]]
     limits: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    board_changes: tuple[tuple[str, str], ...] = BOARD_CHANGES
 
 
 def _public(text: str) -> str:
