@@ -117,9 +117,9 @@ BOARD_CHANGES: tuple[tuple[str, str], ...] = (
     (
         "2026-12-05",
         "The weights verdicts' p-values: a table's bootstrap now draws one resampling for "
-        "all its agents instead of one per agent and baseline, because one "
-        "draw per table computes it in one pass; p-values moved by the bootstrap's own noise (at most 0.016) and no "
-        "verdict changed.",
+        "all its agents instead of one per agent and baseline, because one draw per table "
+        "computes it in one pass; p-values moved by the bootstrap's own noise (at most "
+        "0.016) and no verdict changed.",
     ),
 )
 """How the boards' reading changed (not the results they rest on), dated, with why.
