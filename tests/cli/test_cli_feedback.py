@@ -33,7 +33,7 @@ def test_provider_faults_are_named_logged_and_exit_3(shared_data: Path, tmp_path
             "--agent", f"down=openai:any@http://127.0.0.1:{closed_port()}/v1",
             "--agent", "cash=baseline:cash",
             "--start", "2025-06-02", "--end", "2025-06-04", "--timeout", "10",
-            "--db", db, "--out", str(report),
+            "--db", db, "--out", str(report), "--no-check",
             cwd=tmp_path, OPENAI_API_KEY="sk-test-not-a-key",
         )  # fmt: skip
     assert done.returncode == EXIT_NO_DECISIONS, done.stderr

@@ -33,17 +33,28 @@ __all__ = [
     "AgentSummary",
     "AttemptReader",
     "CallRow",
+    "ContextCounts",
     "TurnEnd",
+    "advice",
     "answers_payload",
     "call_rows",
+    "context_counts",
     "error_class",
     "season_streams",
     "summarise",
     "turn_ends",
 ]
 
-_N_CTX = re.compile(r"n_ctx\D{0,12}(\d+)|(?:context (?:length|window) is)\D{0,12}(\d+)", re.I)
-_N_PROMPT = re.compile(r"n_prompt_tokens\D{0,12}(\d+)|(\d+) (?:prompt )?tokens", re.I)
+_N_CTX = re.compile(
+    r"n_ctx\D{0,12}(\d+)|context (?:length|window|size) (?:is|of)\D{0,12}(\d+)", re.I
+)
+_N_REQUESTED = (
+    re.compile(r"requested (\d+) tokens", re.I),
+    re.compile(r"n_prompt_tokens\D{0,12}(\d+)", re.I),
+    re.compile(r"(\d+) (?:prompt |input )?tokens", re.I),
+)
+"""How a provider names the tokens a request needed, the most specific first."""
+_N_MESSAGES = re.compile(r"\((\d+) (?:tokens )?in the messages", re.I)
 
 
 def plain_text(text: str) -> str:
@@ -224,10 +235,15 @@ class AgentSummary:
             return None
         cause, _count = self.faults.most_common(1)[0]
         error = self.fault_errors.get(cause, "")
-        return f"{self.agent} never decided: {_advice(cause, error, self.prompt_tokens)}"
+        return f"{self.agent} never decided: {advice(cause, error, self.prompt_tokens)}"
 
 
-def _advice(cause: str, error: str, prompt_tokens: int | None) -> str:
+def advice(cause: str, error: str, prompt_tokens: int | None) -> str:
+    """Return the cause and the likely fix of a provider fault of class ``cause``, in words.
+
+    ``error`` is the provider's own message (quoted); ``prompt_tokens`` the
+    prompt's size the provider reported for the agent, when it did.
+    """
     if cause == "key_missing":
         return f"its key is missing ({error}); export the variable and run again."
     if cause == "key_rejected":
@@ -250,12 +266,14 @@ def _advice(cause: str, error: str, prompt_tokens: int | None) -> str:
             "(@llamacpp=URL, @vllm=URL, @ollama=URL)."
         )
     if cause == "context_too_small":
-        ctx = _first_number(_N_CTX, error)
-        tokens = _first_number(_N_PROMPT, error) or prompt_tokens
-        measured = "" if tokens is None else f" of {tokens} tokens"
-        room = "" if ctx is None else f" (the model's context holds {ctx})"
+        counts = context_counts(error)
+        tokens = counts.requested or prompt_tokens
+        what = "the prompt" if tokens is None else f"the prompt of {tokens} tokens"
+        if counts.requested is not None and counts.messages is not None:
+            what = f"the request of {counts.requested} tokens ({counts.messages} in the messages)"
+        room = "" if counts.allowed is None else f" (the model's context holds {counts.allowed})"
         return (
-            f"the prompt{measured} does not fit the model's context{room}; start the "
+            f"{what} does not fit the model's context{room}; start the "
             "server with a larger context (llama.cpp: -c) or use a model with a longer one."
         )
     if cause == "model_not_found":
@@ -267,7 +285,37 @@ def _advice(cause: str, error: str, prompt_tokens: int | None) -> str:
     return f"the provider failed every call ({cause}: {error}); check the server's log."
 
 
-def _first_number(pattern: re.Pattern[str], text: str) -> int | None:
+@dataclass(frozen=True, slots=True)
+class ContextCounts:
+    """What a provider's context error says, in its own tokens (``None`` where it is silent)."""
+
+    requested: int | None
+    """The tokens the request needed (the prompt, plus the answer's room where counted)."""
+    allowed: int | None
+    """The tokens the model's context holds."""
+    messages: int | None
+    """The tokens of the messages alone, when the provider says them apart."""
+
+
+def context_counts(error: str) -> ContextCounts:
+    """Return the requested and allowed token counts a context error quotes.
+
+    llama.cpp says ``n_prompt_tokens N, n_ctx M``; OpenAI and vLLM say "maximum
+    context length is M tokens. However, you requested N tokens (K in the
+    messages, ...)". Each count is read by what names it, never as the first
+    number of the text.
+    """
+    allowed = _number(_N_CTX, error)
+    ctx = _N_CTX.search(error)
+    # The allowed count ("... is 8192 tokens") is never read as the requested one.
+    rest = error if ctx is None else error[: ctx.start()] + "|" + error[ctx.end() :]
+    requested = next(
+        (n for pattern in _N_REQUESTED if (n := _number(pattern, rest)) is not None), None
+    )
+    return ContextCounts(requested, allowed, _number(_N_MESSAGES, error))
+
+
+def _number(pattern: re.Pattern[str], text: str) -> int | None:
     match = pattern.search(text)
     if match is None:
         return None

@@ -10,7 +10,7 @@ import typer
 from tradeleague.errors import ConfigError
 from tradeleague.llm.token_prices import PriceTable
 
-__all__ = ["DbOption", "DbUrlOption", "JsonOption", "PricesOption", "load_prices"]
+__all__ = ["CheckOption", "DbOption", "DbUrlOption", "JsonOption", "PricesOption", "load_prices"]
 
 DbOption = Annotated[
     str | None,
@@ -50,6 +50,18 @@ PricesOption = Annotated[
     ),
 ]
 """``--prices FILE``: the price table a replay prices its calls with."""
+
+CheckOption = Annotated[
+    bool,
+    typer.Option(
+        "--check/--no-check",
+        help="Before round one, ask each model agent the first round's real prompt once: "
+        "its provider must answer, accept the key and know the model, and the prompt must "
+        "fit the model's context. An agent that fails gets one line with the cause and the "
+        "fix, and nothing is played (exit 3). The answer is not recorded.",
+    ),
+]
+"""``--check/--no-check``: the check before round one (`tradeleague.league.check`)."""
 
 
 def load_prices(path: Path | None) -> PriceTable | None:

@@ -132,6 +132,10 @@ class FakeProvider:
         When set, play a server of that kind: structured output in any other
         dialect's fields gets the error such a server answers with
         (``fake_dialects.dialect_refusal``); by default every field is accepted.
+    context
+        When set, the model's context in tokens: a request whose messages
+        (``estimate_tokens``) plus its ``max_tokens`` exceed it gets HTTP 400
+        with the error OpenAI and vLLM send, quoting both counts.
     """
 
     def __init__(
@@ -143,8 +147,10 @@ class FakeProvider:
         require_key: str | None = None,
         http: Literal["h11", "httptools"] = "h11",
         dialect: Dialect | None = None,
+        context: int | None = None,
     ) -> None:
         script = script or Script()
+        self._context = context
         self._dialect = dialect
         self._http = http
         self._lock = threading.Lock()
@@ -356,6 +362,10 @@ class FakeProvider:
             refusal = dialect_refusal(self._dialect, body)
             if refusal is not None:
                 return _error(refusal[0], "unsupported_output", refusal[1])
+        if self._context is not None:
+            overflow = _context_overflow(received, self._context)
+            if overflow is not None:
+                return _error(400, "context_length_exceeded", overflow)
         with self._lock:
             raw = self._raw.get(received.model)
         if raw is not None:
@@ -431,6 +441,20 @@ class FakeProvider:
                 "total_tokens": prompt + completion,
             },
         }
+
+
+def _context_overflow(received: ReceivedRequest, context: int) -> str | None:
+    """Return OpenAI's context error when ``received`` does not fit ``context`` tokens."""
+    prompt = sum(estimate_tokens(m.content) for m in received.messages)
+    answer = received.body.get("max_tokens") or received.body.get("max_completion_tokens") or 0
+    answer = answer if isinstance(answer, int) else 0
+    if prompt + answer <= context:
+        return None
+    return (
+        f"This model's maximum context length is {context} tokens. However, you requested "
+        f"{prompt + answer} tokens ({prompt} in the messages, {answer} in the completion). "
+        "Please reduce the length of the messages or completion."
+    )
 
 
 def _message(raw: object) -> Message:

@@ -38,7 +38,7 @@ from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_summary, universe_view
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
-from tradeleague.terminal.options import DbOption, PricesOption
+from tradeleague.terminal.options import CheckOption, DbOption, PricesOption
 
 __all__ = ["operator_clock", "register", "register_replay"]
 
@@ -174,15 +174,18 @@ def replay_weights(
         ),
     ] = 0,
     prices: PricesOption = None,
+    check: CheckOption = True,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
     Rounds: 15:00..19:00 UTC each trading day for intraday bars, one at 15:00
     for daily bars. No look-ahead: a round's price is the latest price
     observable at its start. Ctrl-C keeps whole rounds; run the same command
-    again to resume. Ends with a summary per agent; exits 3 when an agent never
-    decided because its provider failed (the summary names the cause), 1 when
-    the record fails verification.
+    again to resume. Before round one each model agent is asked the first
+    round once (--no-check skips it); one that fails stops the replay with exit
+    3 before anything is written. Ends with a summary per agent; exits 3 when an
+    agent never decided or never answered validly (the summary names the cause),
+    1 when the record fails verification.
 
     The symbols are --symbols (default: every file of --market), or those of a
     season a host recorded (--universe-from FROM_DB --universe-season SEASON):
@@ -197,7 +200,7 @@ def replay_weights(
             market=market, agents=agent, symbols=symbols, start=start, end=end,
             division=division, pro=pro, season=season, timeout=timeout, db=db, out=out,
             replay_answers=replay_answers, universe_from=universe_from,
-            universe_season=universe_season, seed=seed, prices=prices,
+            universe_season=universe_season, seed=seed, prices=prices, check=check,
         )
     )  # fmt: skip
     if status:

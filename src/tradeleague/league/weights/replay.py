@@ -36,6 +36,7 @@ from tradeleague.formats.weights import (
     WeightsPreset,
     round_hours_on,
 )
+from tradeleague.league.check import AgentCheck, CheckPacing, judge_turns
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
@@ -46,6 +47,7 @@ from tradeleague.store.portfolio import account_opened
 
 __all__ = [
     "RosterEntry",
+    "check_first_round",
     "opening_events",
     "recorded_answers",
     "replay_hours",
@@ -290,3 +292,41 @@ async def run_season(
         if on_round is not None:
             on_round(index, len(hours), hour)
     return state
+
+
+async def check_first_round(
+    source: FrozenBarsSource,
+    roster: Sequence[RosterEntry],
+    agents: Mapping[str, Agent],
+    *,
+    season_id: str,
+    start: date,
+    end: date,
+    preset: WeightsPreset | None = None,
+    config: RoundConfig | None = None,
+    universe: Mapping[str, object] | None = None,
+) -> list[AgentCheck]:
+    """Play the season's first round in memory and return each model agent's check.
+
+    The round is the real one (its prompt, schema and call parameters), played
+    on a fresh season with ``CheckPacing``; nothing is recorded.
+
+    Raises
+    ------
+    ConfigError
+        If no round hour falls in range.
+    """
+    preset = preset or WeightsPreset()
+    hours = replay_hours(source, start, end, preset)
+    if not hours:
+        raise ConfigError(f"no trading day with bars between {start} and {end}")
+    stream = ev.season_stream(season_id)
+    season_start = datetime.combine(start, time(0), tzinfo=UTC)
+    season_end = datetime.combine(end, time(0), tzinfo=UTC)
+    opening = _opening(
+        stream, season_id, source, roster, season_start, season_end, preset, universe=universe
+    )
+    state = SeasonState.from_events(stream, opening, preset)
+    pacing = CheckPacing(ReplayClock(hours[0]))
+    events = await play_round(state, source, agents, hours[0], pacing, config)
+    return judge_turns(pacing, events)

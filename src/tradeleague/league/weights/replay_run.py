@@ -29,11 +29,13 @@ from tradeleague.formats.weights import Division
 from tradeleague.formats.weights.luck import TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.replay import (
     RosterEntry,
+    check_first_round,
     recorded_answers,
     replay_hours,
     replay_season_id,
@@ -47,6 +49,7 @@ from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.store import Store, open_store, verify
+from tradeleague.terminal.checks import print_checks
 from tradeleague.terminal.console import board_console
 from tradeleague.terminal.costs import cost_table
 from tradeleague.terminal.exits import EXIT_FAILED
@@ -57,6 +60,7 @@ from tradeleague.terminal.summary import print_summary
 __all__ = [
     "ReplayPlan",
     "ReplayRequest",
+    "check_models",
     "check_roster",
     "plan",
     "replay",
@@ -84,6 +88,7 @@ class ReplayRequest:
     universe_season: str | None = None
     seed: int = 0
     prices: Path | None = None
+    check: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +216,10 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     )
 
 
+def _specs(roster: list[RosterEntry]) -> list[str]:
+    return [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
+
+
 async def replay_roster(
     store: Store,
     dataset: Dataset,
@@ -233,9 +242,8 @@ async def replay_roster(
     ``prices`` prices the live calls as they are recorded.
     """
     replay_gateway = None if answers is None else ReplayGateway(answers)
-    specs = [e.spec if e.spec.startswith(f"{e.name}=") else f"{e.name}={e.spec}" for e in roster]
     _parsed, agents, gateway = build_agents(
-        specs, gateway=replay_gateway, seed=seed, season=season, prices=prices
+        _specs(roster), gateway=replay_gateway, seed=seed, season=season, prices=prices
     )
     try:
         with round_progress(console, store, season_stream(season)) as progress:
@@ -258,6 +266,37 @@ async def replay_roster(
     finally:
         if gateway is not None:
             await gateway.aclose()
+
+
+def _config(request: ReplayRequest) -> RoundConfig:
+    return RoundConfig(params=CallParams(max_tokens=400, timeout_s=request.timeout))
+
+
+async def _check_calls(checked: ReplayPlan) -> list[AgentCheck]:
+    """Ask each model agent the season's first round once, in memory (`check_first_round`)."""
+    _parsed, agents, gateway = build_agents(
+        _specs(checked.roster), seed=checked.request.seed, season=checked.season_id
+    )
+    try:
+        return await check_first_round(
+            FrozenBarsSource(checked.dataset), checked.roster, agents,
+            season_id=checked.season_id, start=checked.start, end=checked.end,
+            config=_config(checked.request), universe=checked.universe,
+        )  # fmt: skip
+    finally:
+        if gateway is not None:
+            await gateway.aclose()
+
+
+def check_models(checked: ReplayPlan, console: Console) -> int:
+    """Check the planned season's model agents before round one; return the exit status.
+
+    0 when every model agent passed (or none calls a model), else
+    ``EXIT_NO_DECISIONS`` after one line per failed agent.
+    """
+    if not calls_models(checked.request.agents):
+        return 0
+    return print_checks(console, asyncio.run(_check_calls(checked)))
 
 
 def _rounds_recorded(store: Store, season_id: str, hours: list[datetime]) -> int:
@@ -285,7 +324,7 @@ def _play(
 ) -> SeasonState:
     """Record (or resume) the planned season in ``store``."""
     request = checked.request
-    config = RoundConfig(params=CallParams(max_tokens=400, timeout_s=request.timeout))
+    config = _config(request)
     try:
         return asyncio.run(
             replay_roster(
@@ -329,6 +368,10 @@ def replay(request: ReplayRequest) -> int:
     checked = plan(request)
     season_id = checked.season_id
     answers = _answers(checked, console)
+    if request.check and answers is None:
+        status = check_models(checked, console)
+        if status:
+            return status
     with open_store(request.db) as store:
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
         done = _rounds_recorded(store, season_id, checked.hours)
