@@ -119,3 +119,24 @@ def test_no_check_plays_the_rounds_and_the_summary_names_the_cause(
     assert status == EXIT_NO_DECISIONS, out
     assert "Check before round one" not in out
     assert "down never decided: nothing answered" in out
+
+
+def test_replay_direction_checks_its_model_agents_before_round_one(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """Issue 25 item 3: the arena's first round asked once per model agent, nothing written."""
+    with FakeProvider(context=300) as small:
+        small.script_model("m", '{"direction": "up", "rationale": "r"}')
+        done = run_cli(
+            "replay", "direction", "--market", str(shared_data / "crypto_1m"),
+            "--agent", f"big=openai:m@{small.url}", "--agent", "up=baseline:up",
+            "--end", "2025-09-02T06:00Z", "--db", f"sqlite:///{tmp_path / 'arena.db'}",
+            cwd=tmp_path,
+        )  # fmt: skip
+        (request,) = small.requests
+    assert done.returncode == EXIT_NO_DECISIONS, done.stderr
+    (big,) = [x for x in done.stdout.splitlines() if x.strip().startswith("big:")]
+    prompt = sum(max(1, (len(m.content) + 3) // 4) for m in request.messages)
+    assert f"the request of {prompt + request.body['max_tokens']} tokens" in big
+    assert "(the model's context holds 300)" in big
+    assert not (tmp_path / "arena.db").exists()

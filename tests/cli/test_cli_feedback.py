@@ -113,7 +113,7 @@ def test_direction_board_shows_the_cause_beside_timeout_skips(
             "replay", "direction", "--market", str(shared_data / "crypto_1m"),
             "--agent", f"ctx=openai:m@{fake.url}", "--agent", "up=baseline:up",
             "--start", "2025-09-01T06:00Z", "--end", "2025-09-01T06:20Z", "--timeout", "10",
-            "--db", f"sqlite:///{tmp_path / 'arena.db'}", "--out", str(report),
+            "--db", f"sqlite:///{tmp_path / 'arena.db'}", "--out", str(report), "--no-check",
             cwd=tmp_path, OPENAI_API_KEY="sk-test-not-a-key",
         )  # fmt: skip
     assert done.returncode == EXIT_NO_DECISIONS, done.stderr

@@ -45,7 +45,7 @@ def replayed(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Rep
         "--agent", "cash=baseline:cash", "--agent", "eq=baseline:equal-weight",
         "--agent", f"mine=scripted:{script}",
         "--agent", f"down=openai:any@http://127.0.0.1:{closed_port()}/v1",
-        "--timeout", "5", "--db", db,
+        "--timeout", "5", "--db", db, "--no-check",  # played, to read its log
         cwd=folder, OPENAI_API_KEY="sk-test-not-a-key",
     )  # fmt: skip
     assert done.returncode == 3, done.stderr  # `down` never decided: its provider failed

@@ -60,7 +60,7 @@ def _arena(
     args = [
         "replay", "direction", "--market", str(shared_data / "crypto_1m"),
         "--start", "2025-09-01T06:00:00Z", "--end", "2025-09-01T07:00:00Z",
-        "--payout", "80", "--db", f"sqlite:///{tmp_path / db}.db", "--out", str(out),
+        "--payout", "80", "--no-check", "--db", f"sqlite:///{tmp_path / db}.db", "--out", str(out),
         *[part for spec in agents for part in ("--agent", spec)],
     ]  # fmt: skip
     env = {"COLUMNS": "250", "OPENROUTER_API_KEY": None, "OPENAI_API_KEY": None}

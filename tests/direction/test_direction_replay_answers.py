@@ -53,7 +53,7 @@ def _run(market: Path, tmp: Path, url: str, db: str, *extra: str) -> Any:
     specs.append("bull=baseline:up,provider=house")
     args = [
         "replay", "direction", "--market", str(market),
-        "--start", "2025-09-01T06:00:00Z", "--end", "2025-09-01T06:40:00Z",
+        "--start", "2025-09-01T06:00:00Z", "--end", "2025-09-01T06:40:00Z", "--no-check",
         "--db", f"sqlite:///{tmp / db}.db", "--out", str(tmp / f"{db}.json"),
         *[part for spec in specs for part in ("--agent", spec)], *extra,
     ]  # fmt: skip

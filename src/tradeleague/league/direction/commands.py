@@ -17,7 +17,7 @@ from tradeleague.agents.spec import REPLAY_ANSWERS_HELP, agent_option_help
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.league.direction.replay_run import DEFAULT_PAYOUT_PERCENT, ReplayRequest, replay
 from tradeleague.league.direction.roster import SHOWN_BASELINES
-from tradeleague.terminal.options import PricesOption
+from tradeleague.terminal.options import CheckOption, PricesOption
 
 __all__ = ["register_replay"]
 
@@ -99,11 +99,15 @@ def register_replay(replay_app: typer.Typer) -> None:
         ] = None,
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
         prices: PricesOption = None,
+        check: CheckOption = True,
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker.
 
-        Ends with a summary per agent; exits 3 when an agent never decided because
-        its provider failed (the summary names the cause and the likely fix).
+        Before the first round each model agent is asked it once (--no-check
+        skips this); one that fails stops the replay with exit 3 before anything
+        is written. Ends with a summary per agent; exits 3 when an agent never
+        decided or never answered validly (the summary names the cause and the
+        likely fix).
 
         Example: tradeleague replay direction --market ../shared/data/crypto_1m
         --agent up=baseline:up --agent coin=baseline:coin-flip --end 2025-09-02T06:00Z
@@ -112,7 +116,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             ReplayRequest(
                 market=market, agents=agent, start=start, end=end, payout=payout, db=db,
                 out=out, stream=stream, timeout=timeout, replay_answers=replay_answers, seed=seed,
-                prices=prices,
+                prices=prices, check=check,
             )
         )  # fmt: skip
         if status:

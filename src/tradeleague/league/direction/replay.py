@@ -17,9 +17,11 @@ recorded calls.
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from tradeleague.agents.recorded import NotACallRecord, calls_in
 from tradeleague.broker.base import Broker
@@ -35,13 +37,15 @@ from tradeleague.formats.direction.ledger import Ledger, fold
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.restart import ArenaRecord, read_record
 from tradeleague.formats.direction.timing import round_opens, round_times
+from tradeleague.league.check import AgentCheck, CheckPacing, judge_turns
 from tradeleague.league.direction.arena import Contestant, DirectionArena
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.llm.replay import RecordedAnswers
 from tradeleague.market import Dataset
-from tradeleague.store import Store
+from tradeleague.store import Store, open_store
 
 __all__ = [
+    "check_first_round",
     "load_board",
     "load_ledger",
     "recorded_answers",
@@ -244,3 +248,43 @@ def run_direction_replay(
             on_round=on_round,
         )
     )
+
+
+async def check_first_round(
+    dataset: Dataset,
+    roster: Sequence[Contestant],
+    *,
+    start: datetime,
+    end: datetime,
+    preset: DirectionPreset | None = None,
+) -> list[AgentCheck]:
+    """Play the span's first round on a scratch store and return each model agent's check.
+
+    The round is the real one (its prompt, schema and window), played with
+    ``CheckPacing`` into a temporary database that is thrown away; no close is
+    awaited.
+
+    Raises
+    ------
+    ConfigError
+        If the span has no round.
+    """
+    p = preset or DirectionPreset()
+    opens = round_opens(start, end, p)
+    if not opens:
+        raise ConfigError(f"no {p.round_length} round opens between {start} and {end}")
+    clock = ReplayClock(opens[0])
+    candles = FrozenCandles(dataset, clock)
+    pacing = CheckPacing(clock)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open_store(f"sqlite:///{Path(folder) / 'check.db'}") as scratch,
+    ):
+        arena = DirectionArena(
+            store=scratch, roster=roster, candles=candles,
+            broker=PaperBroker(candles, payout_ppm=p.payout_ppm), clock=clock, pacing=pacing,
+            preset=p, stream=FORMAT,
+        )  # fmt: skip
+        await arena.run_round(opens[0])
+        events = [stored.event for stored in scratch.events()]
+    return judge_turns(pacing, events)

@@ -26,15 +26,21 @@ from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.formats.direction.publish import report_payload
 from tradeleague.formats.direction.timing import round_opens
 from tradeleague.league.answers import answers_payload, summarise
+from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.direction.board_table import board_table
-from tradeleague.league.direction.replay import recorded_answers, replay_direction
+from tradeleague.league.direction.replay import (
+    check_first_round,
+    recorded_answers,
+    replay_direction,
+)
 from tradeleague.league.direction.roster import contestant_of, direction_baselines
 from tradeleague.llm.gateway import Gateway, ModelGateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market import Dataset, load_dataset
 from tradeleague.store import Store, open_store
+from tradeleague.terminal.checks import print_checks
 from tradeleague.terminal.console import board_console
 from tradeleague.terminal.costs import cost_table
 from tradeleague.terminal.options import load_prices
@@ -70,6 +76,7 @@ class ReplayRequest:
     replay_answers: str | None = None
     seed: int = 0
     prices: Path | None = None
+    check: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +193,16 @@ async def _run(
                 )  # fmt: skip
 
 
+async def _check_calls(checked: ReplayPlan) -> list[AgentCheck]:
+    """Ask each model agent the span's first round once, on a scratch store."""
+    request = checked.request
+    async with Gateway(providers_for(checked.specs)) as gateway:
+        roster = [contestant_of(s, gateway, request.stream, request.seed) for s in checked.specs]
+        return await check_first_round(
+            checked.dataset, roster, start=checked.first, end=checked.last, preset=checked.preset
+        )
+
+
 def replay(request: ReplayRequest) -> int:
     """Check, play (or resume), print and report the replay ``request`` asks for.
 
@@ -202,6 +219,10 @@ def replay(request: ReplayRequest) -> int:
         with open_store(request.replay_answers, upgrade=False) as source:
             answers = recorded_answers(source, request.stream)
     console = board_console()
+    if request.check and answers is None and calls_models(request.agents):
+        status = print_checks(console, asyncio.run(_check_calls(checked)))
+        if status:
+            return status
     try:
         board = asyncio.run(_run(checked, console, answers))
     except ReplayMissed as exc:
