@@ -140,3 +140,34 @@ def test_replay_direction_checks_its_model_agents_before_round_one(
     assert f"the request of {prompt + request.body['max_tokens']} tokens" in big
     assert "(the model's context holds 300)" in big
     assert not (tmp_path / "arena.db").exists()
+
+
+def test_replay_thesis_checks_its_model_agents_before_the_first_cycle(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """Issue 25 item 3: the first cycle asked once per model agent; a good one passes."""
+    answer = (
+        '{"reasoning": "Nothing to do.", "market_context": {"overall_sentiment": "neutral", '
+        '"key_factors": []}, "decisions": []}'
+    )
+    with FakeProvider(require_key="the-right-key") as keyed, FakeProvider() as fine:
+        keyed.script_model("m", answer)
+        fine.script_model("m", answer)
+        done = run_cli(
+            "replay", "thesis", "--crypto", str(shared_data / "crypto_4h"),
+            "--stocks", str(shared_data / "us_equities_daily"),
+            "--start", "2025-03-03", "--end", "2025-03-05",
+            "--agent", f"key=openai:m@{keyed.url},key_env=OPENAI_API_KEY",
+            "--agent", f"fine=openai:m@{fine.url}", "--agent", "cash=baseline:cash",
+            "--db", f"sqlite:///{tmp_path / 'thesis.db'}",
+            cwd=tmp_path, OPENAI_API_KEY="sk-test-not-a-key",
+        )  # fmt: skip
+        asked = (len(keyed.requests), len(fine.requests))
+    assert done.returncode == EXIT_NO_DECISIONS, done.stderr
+    assert asked == (1, 1)
+    lines = done.stdout.splitlines()
+    (key,) = [x for x in lines if x.strip().startswith("key:")]
+    assert "the provider refused its key (HTTP 401" in key
+    (ok,) = [x for x in lines if x.strip().startswith("fine:")]
+    assert "ok: answered in" in ok
+    assert not (tmp_path / "thesis.db").exists()

@@ -59,7 +59,7 @@ def test_thesis_replay_names_faults_logs_calls_and_exits_3(
             "--agent", f"slow=openai:slow@{fake.url}",
             "--agent", f"fine=openai:fine@{fake.url}",
             "--agent", "cash=baseline:cash",
-            "--timeout", "1", "--db", db, "--out", str(report),
+            "--timeout", "1", "--db", db, "--out", str(report), "--no-check",
             cwd=tmp_path, OPENAI_API_KEY="sk-test-not-a-key",
         )  # fmt: skip
     assert done.returncode == EXIT_NO_DECISIONS, done.stderr

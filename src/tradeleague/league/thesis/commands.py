@@ -16,7 +16,7 @@ import typer
 from tradeleague.agents.spec import agent_option_help
 from tradeleague.formats.thesis.baselines import BASELINES
 from tradeleague.league.thesis.replay_run import DEFAULT_TIMEOUT_S, ReplayRequest, replay
-from tradeleague.terminal.options import PricesOption
+from tradeleague.terminal.options import CheckOption, PricesOption
 
 __all__ = ["register_replay"]
 
@@ -72,12 +72,16 @@ def register_replay(replay_app: typer.Typer) -> None:
         ] = DEFAULT_TIMEOUT_S,
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
         prices: PricesOption = None,
+        check: CheckOption = True,
     ) -> None:
         """Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.
 
-        Ctrl-C keeps whole cycles; run the same command again to resume. Ends
-        with a summary per agent; exits 3 when an agent never decided because
-        its provider failed (the summary names the cause and the likely fix).
+        Before the first cycle each model agent is asked it once (--no-check
+        skips this); one that fails stops the replay with exit 3 before anything
+        is written. Ctrl-C keeps whole cycles; run the same command again to
+        resume. Ends with a summary per agent; exits 3 when an agent never
+        decided or never answered validly (the summary names the cause and the
+        likely fix).
 
         Example: tradeleague replay thesis --crypto ../shared/data/crypto_4h
         --stocks ../shared/data/us_equities_daily --start 2025-03-03 --end 2025-03-31
@@ -87,7 +91,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             ReplayRequest(
                 crypto=crypto, stocks=stocks, start=start, end=end, agents=agent, join=join,
                 stocks_hourly=stocks_hourly, db=db, season=season, out=out, timeout=timeout,
-                seed=seed, prices=prices,
+                seed=seed, prices=prices, check=check,
             )
         )  # fmt: skip
         if status:

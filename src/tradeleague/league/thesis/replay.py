@@ -13,21 +13,24 @@ slot at a time.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
+from pathlib import Path
 
 from tradeleague.agents.base import Agent
 from tradeleague.clock import ReplayClock
 from tradeleague.collect import collecting_less
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.league.check import AgentCheck, CheckPacing, judge_turns
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.thesis.cycle import CycleConfig, Entrant
 from tradeleague.league.thesis.season import ThesisSeason, cycle_times
 from tradeleague.league.thesis.state import SeasonState
-from tradeleague.store import Store
+from tradeleague.store import Store, open_store
 
-__all__ = ["cycle_times", "replay_season_id", "run_season"]
+__all__ = ["check_first_cycle", "cycle_times", "replay_season_id", "run_season"]
 
 
 def replay_season_id(start: date, end: date) -> str:
@@ -82,3 +85,42 @@ async def run_season(
     if not season.ended:
         season.close(tape)
     return season.state
+
+
+async def check_first_cycle(
+    tape: MarketTape,
+    entrants: Sequence[Entrant],
+    agents: Mapping[str, Agent],
+    *,
+    season_id: str,
+    start: date,
+    end: date,
+    sources: Mapping[str, str],
+    preset: ThesisPreset | None = None,
+    config: CycleConfig | None = None,
+) -> list[AgentCheck]:
+    """Play the season's first cycle on a scratch store and return each model agent's check.
+
+    The cycle is the real one (its picture, prompt and call parameters), played
+    with ``CheckPacing`` into a temporary database that is thrown away.
+
+    Raises
+    ------
+    ConfigError
+        If the range is not a season.
+    """
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open_store(f"sqlite:///{Path(folder) / 'check.db'}") as scratch,
+    ):
+        season = ThesisSeason(
+            scratch, tape.universe, entrants, agents, season_id=season_id, start=start,
+            end=end, sources=sources, replay=True, preset=preset or ThesisPreset(),
+            config=config or CycleConfig(),
+        )  # fmt: skip
+        await season.take_up()
+        pacing = CheckPacing(ReplayClock(datetime.fromtimestamp(season.begin_s, UTC)))
+        first = season.times[0]
+        await season.play(tape, first, pacing)
+        events = [stored.event for stored in scratch.events()]
+    return judge_turns(pacing, events)

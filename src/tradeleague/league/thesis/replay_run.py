@@ -29,13 +29,19 @@ from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.league.answers import answers_payload
+from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.thesis.agents import build_roster
 from tradeleague.league.thesis.board_table import board_table
 from tradeleague.league.thesis.cycle import CycleConfig
 from tradeleague.league.thesis.data import load_tape, replay_sources
 from tradeleague.league.thesis.null import board_null
-from tradeleague.league.thesis.replay import cycle_times, replay_season_id, run_season
+from tradeleague.league.thesis.replay import (
+    check_first_cycle,
+    cycle_times,
+    replay_season_id,
+    run_season,
+)
 from tradeleague.league.thesis.report import build_report, paper_values
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.league.turns import GRACE_S
@@ -43,6 +49,7 @@ from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store, open_store
+from tradeleague.terminal.checks import print_checks
 from tradeleague.terminal.console import board_console
 from tradeleague.terminal.costs import cost_table
 from tradeleague.terminal.options import load_prices
@@ -82,6 +89,7 @@ class ReplayRequest:
     timeout: float = DEFAULT_TIMEOUT_S
     seed: int = 0
     prices: Path | None = None
+    check: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +235,22 @@ async def _run(store: Store, checked: ReplayPlan, console: Console) -> SeasonSta
             )
 
 
+async def _check_calls(checked: ReplayPlan) -> list[AgentCheck]:
+    """Ask each model agent the season's first cycle once, on a scratch store."""
+    request, season_id = checked.request, checked.season_id
+    specs = [parse_agent_spec(t) for t in request.agents if "=inverse:" not in t]
+    async with Gateway(providers_for(specs)) as gateway:
+        entrants, agents = build_roster(
+            request.agents, checked.joins, gateway, request.seed, season=season_id
+        )
+        return await check_first_cycle(
+            checked.tape, entrants, agents, season_id=season_id, start=checked.first,
+            end=checked.last,
+            sources=replay_sources(request.crypto, request.stocks, request.stocks_hourly),
+            config=checked.config,
+        )  # fmt: skip
+
+
 def replay(request: ReplayRequest) -> int:
     """Check, record (or resume), print and report the replay ``request`` asks for.
 
@@ -240,6 +264,10 @@ def replay(request: ReplayRequest) -> int:
     checked = plan(request)
     season_id = checked.season_id
     console = board_console()
+    if request.check and calls_models(t for t in request.agents if "=inverse:" not in t):
+        status = print_checks(console, asyncio.run(_check_calls(checked)))
+        if status:
+            return status
     with open_store(request.db) as store:
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
         done = _cycles_recorded(store, season_id, checked.times)
