@@ -18,7 +18,7 @@ from tradeleague.errors import ConfigError
 from tradeleague.league.answers import CallRow, call_rows
 from tradeleague.terminal.options import DbOption
 
-__all__ = ["register"]
+__all__ = ["COLUMNS", "register"]
 
 _TEXT_SHOWN = 60
 
@@ -30,10 +30,22 @@ def _cut(text: str | None) -> str:
     return flat if len(flat) <= _TEXT_SHOWN else flat[: _TEXT_SHOWN - 1] + "…"
 
 
+COLUMNS = (
+    ("round", False),
+    ("agent", False),
+    ("attempt", True),
+    ("outcome", False),
+    ("provider fault: error", False),
+    ("latency", True),
+    ("prompt tokens", True),
+    ("answer text", False),
+)
+"""The log table's headers, each saying what its column holds, and whether it is right-aligned."""
+
+
 def _table(rows: list[CallRow], season: str) -> Table:
     table = Table(title=f"Model calls of {season}", title_justify="left")
-    for column in ("round", "agent", "try", "outcome", "fault", "latency", "tokens", "answer"):
-        right = column in ("try", "latency", "tokens")
+    for column, right in COLUMNS:
         table.add_column(column, justify="right" if right else "left", overflow="fold")
     for row in rows:
         fault = "-" if row.error_class is None else f"{row.error_class}: {_cut(row.error)}"

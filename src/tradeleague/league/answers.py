@@ -206,7 +206,12 @@ def call_rows(
 
 @dataclass(slots=True)
 class AgentSummary:
-    """One agent's turns: decisions, no-decisions by reason code, provider faults by class."""
+    """One agent's turns: decisions, no-decisions by reason code, provider faults by class.
+
+    ``answered`` counts the model calls its provider answered (whatever the
+    format's validation then said of the answer); ``constrained`` is whether
+    those calls sent the round's answer schema.
+    """
 
     agent: str
     decisions: int = 0
@@ -214,28 +219,77 @@ class AgentSummary:
     faults: Counter[str] = field(default_factory=Counter)
     fault_errors: dict[str, str] = field(default_factory=dict)
     prompt_tokens: int | None = None
+    answered: int = 0
+    constrained: bool = False
+
+    @property
+    def never_valid(self) -> bool:
+        """Return whether the agent never decided though its provider answered more than failed."""
+        return self.decisions == 0 and self.answered > 0 and self.answered >= self.fault_count
+
+    @property
+    def fault_count(self) -> int:
+        """Return how many of its calls ended in a provider fault."""
+        return sum(self.faults.values())
 
     @property
     def stranded(self) -> bool:
-        """Return whether the agent never decided and its provider failed."""
-        return self.decisions == 0 and sum(self.faults.values()) > 0
+        """Return whether the agent never decided and its provider failed more than it answered."""
+        return self.decisions == 0 and self.fault_count > 0 and not self.never_valid
+
+    @property
+    def failed(self) -> bool:
+        """Return whether the agent never decided: stranded, or answered but never validly."""
+        return self.stranded or self.never_valid
 
     def line(self) -> str:
-        """Return the one-line summary: decisions, no-decisions, provider faults."""
-        nod = ", ".join(f"{k} {v}" for k, v in sorted(self.no_decisions.items())) or "none"
-        faults = ", ".join(f"{k} {v}" for k, v in sorted(self.faults.items())) or "none"
+        """Return the one-line summary: decisions, no-decisions, provider faults, the most common.
+
+        Every ending is counted by its reason code, answers the format's
+        validation refused included; the most common no-decision is named.
+        """
+        nod = _counts(self.no_decisions) or "none"
+        faults = _counts(self.faults) or "none"
+        common = ""
+        if self.no_decisions:
+            reason, count = _most_common(self.no_decisions)
+            common = f"; most common: {reason} ({count})"
         return (
             f"{self.agent}: decisions {self.decisions}; no decision: {nod}; "
-            f"provider faults: {faults}"
+            f"provider faults: {faults}{common}"
         )
 
     def diagnosis(self) -> str | None:
-        """Return one sentence naming the cause and the likely fix, when ``stranded``."""
+        """Return one sentence naming the cause and the likely fix, when ``failed``."""
+        if self.never_valid:
+            return (
+                f"{self.agent} answered {self.answered} times, 0 valid: "
+                f"{_counts(self.no_decisions, by_count=True) or 'none'}; {self._output_hint()}"
+            )
         if not self.stranded:
             return None
         cause, _count = self.faults.most_common(1)[0]
         error = self.fault_errors.get(cause, "")
         return f"{self.agent} never decided: {advice(cause, error, self.prompt_tokens)}"
+
+    def _output_hint(self) -> str:
+        if not self.constrained:
+            return "try output=json_schema"
+        return (
+            "its server did not keep to the answer's schema: name the server's kind "
+            "(@llamacpp=URL, @vllm=URL, @ollama=URL) or try another output= (grammar, json_object)"
+        )
+
+
+def _most_common(counts: Counter[str]) -> tuple[str, int]:
+    """Return the most common key and its count; ties go to the name first in order."""
+    return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def _counts(counts: Counter[str], *, by_count: bool = False) -> str:
+    """Return ``"a 2, b 1"``: by name, or by count (most first, ties by name)."""
+    order = sorted(counts.items(), key=(lambda kv: (-kv[1], kv[0])) if by_count else None)
+    return ", ".join(f"{k} {v}" for k, v in order)
 
 
 def advice(cause: str, error: str, prompt_tokens: int | None) -> str:
@@ -422,6 +476,9 @@ def summarise(store: Store, season: str) -> list[AgentSummary]:
             summary = of(record.key.agent)
             if record.prompt_tokens is not None:
                 summary.prompt_tokens = record.prompt_tokens
+            if record.final and record.outcome is Outcome.ANSWERED:
+                summary.answered += 1
+                summary.constrained = summary.constrained or record.json_schema is not None
             cls = error_class(record)
             if record.final and cls is not None:
                 summary.faults[cls] += 1

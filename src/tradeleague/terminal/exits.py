@@ -2,7 +2,8 @@
 
 0 done; 1 the record failed verification (or a sweep cell failed); 2 a user
 error, said in one sentence before anything is written; 3 an agent never
-decided because its provider failed; 130 Ctrl-C, whole rounds kept.
+decided (its provider failed, or no answer it gave was valid) or failed the
+check before round one; 130 Ctrl-C, whole rounds kept.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ EXIT_USER_ERROR: Final = 2
 """A wrong argument, file or setting: one sentence on stderr, nothing written."""
 
 EXIT_NO_DECISIONS: Final = 3
-"""Exit status of a replay in which an agent never decided because its provider failed."""
+"""An agent never decided (its provider failed, or it never answered validly), or it failed
+the check before round one."""
 
 EXIT_INTERRUPTED: Final = 130
 """Ctrl-C: what was recorded so far is kept."""

@@ -1,8 +1,9 @@
 """The summary every replay ends with: each agent's decisions and faults, and the exit status.
 
 The rows come from the store (``tradeleague.league.answers``); an agent that
-never decided because its provider failed gets a line with the cause and the
-likely fix, and the replay exits ``EXIT_NO_DECISIONS``.
+never decided, because its provider failed or because it answered but never
+validly, gets a line with the cause and the likely fix, and the replay exits
+``EXIT_NO_DECISIONS``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ def print_summary(
 ) -> int:
     """Print each agent's decisions, no-decisions and faults; return the exit status to use.
 
-    Returns ``EXIT_NO_DECISIONS`` when an agent never decided because of
-    provider faults (each such agent gets one line with the cause and the
-    likely fix), else 0.
+    Returns ``EXIT_NO_DECISIONS`` when an agent never decided, because of
+    provider faults or because no answer it gave was valid (each such agent
+    gets one line with the cause and the likely fix), else 0.
     """
     summaries = summarise(store, season) if summaries is None else summaries
     if not summaries:
@@ -32,7 +33,7 @@ def print_summary(
     console.print("[bold]Per agent[/]")
     for summary in summaries:
         console.print(f"  {summary.line()}", highlight=False, markup=False, soft_wrap=True)
-    stranded = [s for s in summaries if s.stranded]
+    stranded = [s for s in summaries if s.failed]
     for summary in stranded:
         console.print(
             f"[bold red]{escape(summary.diagnosis() or '')}[/]", highlight=False, soft_wrap=True
