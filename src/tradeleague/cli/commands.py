@@ -111,6 +111,10 @@ SHARED_COMMANDS: dict[str, CommandEntry] = {
         (_M + "data",),
     ),
     "db": CommandEntry("Manage the event store's database.", (_M + "store",)),
+    "agents": CommandEntry(
+        "Check a league file's model agents: provider, key, model and context, before round one.",
+        (_M + "agents",),
+    ),
     "model": CommandEntry(
         "Run the offline house model for other tools: serve it over OpenAI-compatible HTTP.",
         (_M + "model",),

@@ -7,6 +7,7 @@ found by ``--db URL`` or by the league file's database (``--config FILE``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -17,6 +18,7 @@ import typer
 
 from tradeleague.cli.store import DbOption
 from tradeleague.errors import ConfigError
+from tradeleague.host.checks import check_league, print_league_checks
 from tradeleague.host.config import LeagueConfig, load_league
 from tradeleague.host.host import HostOptions, HostRun, run_host
 from tradeleague.host.logs import setup_logs
@@ -24,6 +26,7 @@ from tradeleague.host.reads import season_report, status, status_lines
 from tradeleague.plugin import get
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
+from tradeleague.terminal.options import CheckOption
 from tradeleague.terminal.summary import print_summary
 
 __all__ = ["register"]
@@ -103,6 +106,7 @@ def register(app: typer.Typer) -> None:
         standby: Annotated[
             bool, typer.Option(help="On PostgreSQL, wait to lead when another host leads.")
         ] = True,
+        check: CheckOption = True,
     ) -> None:
         """Host a league: every format in the league file on its schedule, until stopped.
 
@@ -113,6 +117,11 @@ def register(app: typer.Typer) -> None:
         warning when an agent's turns without a valid answer in a season
         reach 5, 10, 20, ... and when a feed goes stale; each round played is
         an info line live, a debug line under replay.
+
+        Before the first slot each model agent is asked its format's first round
+        once, built from the file's frozen data (as tradeleague agents check
+        does); one that fails stops the host with exit 3 before any database is
+        opened, unless --no-check.
 
         Example: tradeleague run --config examples/league.toml --clock replay
         --from 2025-09-02 --to 2025-09-03
@@ -126,6 +135,10 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--to must be after --from")
         if not replay and (first is not None or last is not None):
             raise ConfigError("--from and --to go with --clock replay")
+        if check:  # before any database: a failed check leaves nothing behind
+            status = print_league_checks(board_console(), asyncio.run(check_league(league)))
+            if status:
+                raise typer.Exit(status)
         setup_logs()
         options = HostOptions(
             replay=replay, start=first, end=last, http=http, db=db, standby=standby

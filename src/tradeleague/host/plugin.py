@@ -29,6 +29,8 @@ from tradeleague.store import Store
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from tradeleague.league.check import AgentCheck
+
 __all__ = ["Driver", "HostPart", "SlotUnplayable"]
 
 C = TypeVar("C")
@@ -159,6 +161,17 @@ class HostPart(Protocol[C]):
         played (a season id, or the stream a format's seasons share); [] when
         the store holds nothing of it. A host run under the replay clock
         prints them, then each agent's summary, when it ends.
+        """
+        ...
+
+    async def check(self, config: C) -> list[AgentCheck] | None:
+        """Ask each model agent of ``config`` the format's first round once; nothing is recorded.
+
+        The round is built, in memory, from the league file's frozen data (its
+        bars or candles) at the season's first slot, or at the data's last day
+        when the season starts after it (`tradeleague.league.check`). [] when
+        no agent calls a model; ``None`` when the file holds no frozen data to
+        build a round from (the format is then not checked).
         """
         ...
 

@@ -16,11 +16,15 @@ CHECK_HINT = "Nothing was played. Fix the agents above, or skip this check with 
 """What follows a failed check: nothing happened, and how to go on regardless."""
 
 
-def print_checks(console: Console, checks: Sequence[AgentCheck]) -> int:
-    """Print each model agent's check; return ``EXIT_NO_DECISIONS`` if one failed, else 0."""
+def print_checks(console: Console, checks: Sequence[AgentCheck], *, title: str = "") -> int:
+    """Print each model agent's check; return ``EXIT_NO_DECISIONS`` if one failed, else 0.
+
+    ``title`` names what was checked (a format of a league file), before the heading.
+    """
     if not checks:
         return 0
-    console.print("[bold]Check before round one[/] (one call per model agent)")
+    head = f"{escape(title)} " if title else ""
+    console.print(f"{head}[bold]Check before round one[/] (one call per model agent)")
     for check in checks:
         line = escape(check.line())
         console.print(

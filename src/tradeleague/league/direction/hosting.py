@@ -41,6 +41,8 @@ from tradeleague.store import Store
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from tradeleague.league.check import AgentCheck
+
 __all__ = ["DRILL", "HOST", "DirectionHost", "direction_preset"]
 
 _STREAM = "direction"
@@ -155,6 +157,21 @@ class DirectionHost:
         )
         causes = {s.agent: s.faults for s in summarise(store, season)}
         return [board_table(board, causes=causes)]
+
+    async def check(self, config: DirectionConfig) -> list[AgentCheck] | None:
+        """Ask each model agent the arena's first round over ``market`` once (in memory)."""
+        from tradeleague.league.check import calls_models
+        from tradeleague.league.direction.replay_run import ReplayRequest, check_calls, plan
+
+        specs = [f"{a.name}={a.spec}" for a in config.agents]
+        if not calls_models(specs):
+            return []
+        if config.market is None:
+            return None
+        request = ReplayRequest(
+            market=config.market, agents=specs, payout=config.payout, stream=config.stream
+        )
+        return await check_calls(plan(request))
 
     def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
         """Return the round's feed fault: no price at its open; ``None`` without a round."""

@@ -51,6 +51,7 @@ __all__ = [
     "DEFAULT_PAYOUT_PERCENT",
     "ReplayPlan",
     "ReplayRequest",
+    "check_calls",
     "check_roster",
     "plan",
     "replay",
@@ -193,7 +194,7 @@ async def _run(
                 )  # fmt: skip
 
 
-async def _check_calls(checked: ReplayPlan) -> list[AgentCheck]:
+async def check_calls(checked: ReplayPlan) -> list[AgentCheck]:
     """Ask each model agent the span's first round once, on a scratch store."""
     request = checked.request
     async with Gateway(providers_for(checked.specs)) as gateway:
@@ -220,7 +221,7 @@ def replay(request: ReplayRequest) -> int:
             answers = recorded_answers(source, request.stream)
     console = board_console()
     if request.check and answers is None and calls_models(request.agents):
-        status = print_checks(console, asyncio.run(_check_calls(checked)))
+        status = print_checks(console, asyncio.run(check_calls(checked)))
         if status:
             return status
     try:

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from tradeleague.clock import Clock
@@ -40,6 +40,8 @@ from tradeleague.store import Store
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from tradeleague.league.check import AgentCheck
 
 __all__ = ["HOST", "ThesisHost"]
 
@@ -157,6 +159,23 @@ class ThesisHost:
             return []
         board = build_report(state, board_null(state))["board"]
         return [board_table(board if isinstance(board, list) else [])]
+
+    async def check(self, config: ThesisConfig) -> list[AgentCheck] | None:
+        """Ask each model agent the season's first cycle over its folders once (in memory)."""
+        from tradeleague.league.check import calls_models
+        from tradeleague.league.thesis.replay_run import ReplayRequest, check_calls, plan
+
+        specs = [f"{a.name}={a.spec}" for a in config.agents]
+        if not calls_models(s for s in specs if "=inverse:" not in s):
+            return []
+        if config.crypto is None or config.stocks is None:
+            return None
+        end = config.end or config.start + timedelta(days=28)
+        request = ReplayRequest(
+            crypto=config.crypto, stocks=config.stocks, start=str(config.start), end=str(end),
+            agents=specs, stocks_hourly=config.stocks_hourly, season=config.season,
+        )  # fmt: skip
+        return await check_calls(plan(request))
 
     def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
         """Return ``prices: none read`` for a cycle that read no price; ``None`` without a cycle."""

@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "ReplayPlan",
     "ReplayRequest",
+    "check_calls",
     "check_roster",
     "cycle_config",
     "plan",
@@ -235,7 +236,7 @@ async def _run(store: Store, checked: ReplayPlan, console: Console) -> SeasonSta
             )
 
 
-async def _check_calls(checked: ReplayPlan) -> list[AgentCheck]:
+async def check_calls(checked: ReplayPlan) -> list[AgentCheck]:
     """Ask each model agent the season's first cycle once, on a scratch store."""
     request, season_id = checked.request, checked.season_id
     specs = [parse_agent_spec(t) for t in request.agents if "=inverse:" not in t]
@@ -265,7 +266,7 @@ def replay(request: ReplayRequest) -> int:
     season_id = checked.season_id
     console = board_console()
     if request.check and calls_models(t for t in request.agents if "=inverse:" not in t):
-        status = print_checks(console, asyncio.run(_check_calls(checked)))
+        status = print_checks(console, asyncio.run(check_calls(checked)))
         if status:
             return status
     with open_store(request.db) as store:

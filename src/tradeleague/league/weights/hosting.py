@@ -54,6 +54,8 @@ from tradeleague.store import Store
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from tradeleague.league.check import AgentCheck
+
 __all__ = ["HOST", "WeightsConfig", "WeightsHost", "universe_lines", "upcoming_universe"]
 
 _PREFIX = "weights/"
@@ -180,6 +182,12 @@ class WeightsHost:
             return []
         divisions = {a.division for a in state.agents.values()}
         return [render_table(state, d) for d in Division if d in divisions]
+
+    async def check(self, config: WeightsConfig) -> list[AgentCheck] | None:
+        """Ask each model agent the season's first round once, over ``market`` (in memory)."""
+        from tradeleague.league.weights.checking import check_config  # the engine, when asked
+
+        return await check_config(config)
 
     def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
         """Return the round's stale or unreadable feeds; ``None`` when the market was closed.

@@ -1,0 +1,42 @@
+"""The check before a host's first slot: each format's model agents, asked their first round once.
+
+`check_league` asks every format of a league file for its check (the ``host``
+part's ``check``: the format's first round played in memory over the file's
+frozen data, `tradeleague.league.check`); `print_league_checks` prints one line
+per model agent and returns the exit status. ``tradeleague run`` runs it before
+any database is opened (unless ``--no-check``); ``tradeleague agents check``
+runs it alone.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from tradeleague.host.config import LeagueConfig
+from tradeleague.league.check import AgentCheck
+from tradeleague.plugin import get
+from tradeleague.terminal.checks import print_checks
+
+__all__ = ["check_league", "print_league_checks"]
+
+
+async def check_league(config: LeagueConfig) -> list[tuple[str, list[AgentCheck] | None]]:
+    """Return each format's checks, in the file's order (``None``: not checkable offline)."""
+    return [(key, await get(key).part("host").check(c)) for key, c in config.formats.items()]
+
+
+def print_league_checks(
+    console: Console, checked: list[tuple[str, list[AgentCheck] | None]]
+) -> int:
+    """Print each format's checks; return ``EXIT_NO_DECISIONS`` if an agent failed, else 0."""
+    status = 0
+    for key, checks in checked:
+        if checks is None:
+            console.print(
+                f"[{key}] not checked: the league file gives it no frozen data to build its "
+                "first round from.",
+                highlight=False, markup=False, soft_wrap=True,
+            )  # fmt: skip
+            continue
+        status = print_checks(console, checks, title=f"[{key}]") or status
+    return status
