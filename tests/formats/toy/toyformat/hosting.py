@@ -23,6 +23,7 @@ from tradeleague.clock import Clock, ReplayClock
 from tradeleague.events import Event, utc_iso
 from tradeleague.host.leaguefile import Check, HostAgent
 from tradeleague.host.plugin import Driver
+from tradeleague.league.check import AgentCheck
 from tradeleague.league.pacing import LivePacing, Pacing, ReplayPacing
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
@@ -171,6 +172,10 @@ class ToyHost:
         for row in payload["board"]:
             table.add_row(str(row["rank"]), row["agent"], f"{row['return_ppm'] / 10_000:+.2f}%")
         return [table]
+
+    async def check(self, config: ToyConfig) -> list[AgentCheck] | None:
+        """Return no check: the toy's agents call no model."""
+        return []
 
     def feed_faults(self, events: Sequence[Event]) -> list[str] | None:
         """Return no fault: the toy's tape is synthetic."""
