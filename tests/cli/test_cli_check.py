@@ -16,7 +16,7 @@ from tradeleague.store import open_store
 from tradeleague.terminal.exits import EXIT_NO_DECISIONS
 from tradeleague.testing.fake_provider import FakeProvider
 
-ANSWER = '{"weights": {}, "reason": "Hold cash."}'
+ANSWER = '{"targets": {}, "reason": "Hold cash."}'
 SEASON = "replay-us_equities_1h-2025-06-02-2025-06-04-open"
 
 
@@ -101,6 +101,7 @@ def test_a_passing_check_says_what_it_measured_and_the_season_plays(
     assert status == 0, out
     (line,) = [x for x in out.splitlines() if x.strip().startswith("ok: ok: answered")]
     assert "tokens (the provider's count)" in line
+    assert "refused" not in line
     assert calls == 1 + 2  # the check, then the season's two Open rounds
     with open_store(f"sqlite:///{tmp_path / 'league.db'}") as store:
         kinds = [s.event.kind for s in store.events(f"weights/{SEASON}")]
@@ -171,3 +172,19 @@ def test_replay_thesis_checks_its_model_agents_before_the_first_cycle(
     (ok,) = [x for x in lines if x.strip().startswith("fine:")]
     assert "ok: answered in" in ok
     assert not (tmp_path / "thesis.db").exists()
+
+
+def test_an_answer_out_of_format_passes_the_check_with_a_note(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """The check is of the provider, key, model and context: a refused answer is a note."""
+    with FakeProvider() as fake:
+        fake.script_model("m", "Sure! Hold cash.")
+        out, status, _took = _replay(
+            shared_data / "us_equities_1h", tmp_path, f"p=openai:m@{fake.url}"
+        )
+    (line,) = [x for x in out.splitlines() if x.strip().startswith("p: ok: answered")]
+    assert "its answer was refused (not_in_format)" in line
+    assert "Recording to" in out  # the season was played
+    assert status == EXIT_NO_DECISIONS  # and ended honestly: answered, never validly
+    assert "p answered 2 times, 0 valid: not_in_format 2; try output=json_schema" in out

@@ -21,7 +21,7 @@ from tradeleague.store import open_store
 from tradeleague.terminal.exits import EXIT_NO_DECISIONS
 from tradeleague.testing.fake_provider import FakeProvider
 
-ANSWER = '{"weights": {}, "reason": "Hold cash."}'
+ANSWER = '{"targets": {}, "reason": "Hold cash."}'
 SPAN = ["--from", "2025-09-02T00:00Z", "--to", "2025-09-03T00:00Z"]
 
 

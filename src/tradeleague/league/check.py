@@ -72,10 +72,10 @@ class AgentCheck:
         return f"{self.agent}: {self.detail}"
 
 
-class CheckPacing:
+class CheckPacing(LivePacing):
     """A pacing for a round played in memory to check its model agents (see the module notes).
 
-    Every ask goes out at once through ``LivePacing`` (the shared ``take_turn``
+    Every ask goes out at once, as ``LivePacing`` asks (the shared ``take_turn``
     path); the turns of agents that call a provider are kept in ``taken`` by
     agent name. Closes and polls end at once: a check round settles nothing.
 
@@ -88,8 +88,7 @@ class CheckPacing:
     live = False
 
     def __init__(self, clock: Clock) -> None:
-        self._clock = clock
-        self._live = LivePacing(clock)
+        super().__init__(clock)
         self.taken: dict[str, TakenTurn] = {}
         self._order: list[str] = []
 
@@ -98,15 +97,6 @@ class CheckPacing:
         """Return the model agents asked, in the order they were asked."""
         return list(self._order)
 
-    @property
-    def clock(self) -> Clock:
-        """Return the round's clock."""
-        return self._clock
-
-    async def ask(self, open_at: datetime) -> None:
-        """Go at once."""
-        await self._clock.sleep_until(open_at)
-
     async def turns(
         self, asks: Sequence[tuple[Agent, Turn]], limit: timedelta
     ) -> AsyncGenerator[TakenTurn, None]:
@@ -114,7 +104,7 @@ class CheckPacing:
         for agent, _turn in asks:  # listed in the order asked, whatever the order answered
             if not answers_at_once(agent) and agent.name not in self._order:
                 self._order.append(agent.name)
-        async with contextlib.aclosing(self._live.turns(asks, limit)) as turns:
+        async with contextlib.aclosing(super().turns(asks, limit)) as turns:
             async for taken in turns:
                 agent = asks[taken.index][0]
                 if not answers_at_once(agent):

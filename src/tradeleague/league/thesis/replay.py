@@ -38,6 +38,25 @@ def replay_season_id(start: date, end: date) -> str:
     return f"replay-{start}-{end}"
 
 
+def _season(
+    store: Store,
+    tape: MarketTape,
+    entrants: Sequence[Entrant],
+    agents: Mapping[str, Agent],
+    season_id: str,
+    days: tuple[date, date],
+    sources: Mapping[str, str],
+    preset: ThesisPreset | None,
+    config: CycleConfig | None,
+) -> ThesisSeason:
+    """Return the replayed season ``season_id`` over ``days`` in ``store``, not yet taken up."""
+    return ThesisSeason(
+        store, tape.universe, entrants, agents, season_id=season_id, start=days[0],
+        end=days[1], sources=sources, replay=True, preset=preset or ThesisPreset(),
+        config=config or CycleConfig(),
+    )  # fmt: skip
+
+
 @collecting_less
 async def run_season(
     store: Store,
@@ -60,19 +79,9 @@ async def run_season(
     ConfigError
         If the range is not a season, or a resumed season's roster differs.
     """
-    season = ThesisSeason(
-        store.deriving_ids(),  # same replay, same events, same chain head (C-1)
-        tape.universe,
-        entrants,
-        agents,
-        season_id=season_id,
-        start=start,
-        end=end,
-        sources=sources,
-        replay=True,
-        preset=preset or ThesisPreset(),
-        config=config or CycleConfig(),
-    )
+    # same replay, same events, same chain head (C-1)
+    season = _season(store.deriving_ids(), tape, entrants, agents, season_id, (start, end),
+                     sources, preset, config)  # fmt: skip
     await season.take_up()
     clock = ReplayClock(datetime.fromtimestamp(season.begin_s, UTC))
     pacing = ReplayPacing(clock)
@@ -113,11 +122,8 @@ async def check_first_cycle(
         tempfile.TemporaryDirectory() as folder,
         open_store(f"sqlite:///{Path(folder) / 'check.db'}") as scratch,
     ):
-        season = ThesisSeason(
-            scratch, tape.universe, entrants, agents, season_id=season_id, start=start,
-            end=end, sources=sources, replay=True, preset=preset or ThesisPreset(),
-            config=config or CycleConfig(),
-        )  # fmt: skip
+        season = _season(scratch, tape, entrants, agents, season_id, (start, end), sources,
+                         preset, config)  # fmt: skip
         await season.take_up()
         pacing = CheckPacing(ReplayClock(datetime.fromtimestamp(season.begin_s, UTC)))
         first = season.times[0]
