@@ -1,18 +1,30 @@
 """The error body every route of the REST API documents (what ``/docs`` shows).
 
 Each format's request and response bodies are its own (the scenario
-benchmark's: `tradeleague.league.scenario.models`). Every error response,
+benchmark's: `tradeleague.league.scenario.models`; each league's read API:
+``tradeleague.league.<format>.models``), built on `ReadOut` and documented
+with `answer_of`. Every error response,
 whatever its status, has one shape, `ErrorOut`, and its ``code`` is one of
 `ERROR_CODES`, listed in the schema itself so a program can branch on it.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["ERROR_CODES", "ErrorBody", "ErrorOut", "error_responses"]
+__all__ = [
+    "ERROR_CODES",
+    "ChangeOut",
+    "DatedChangesOut",
+    "ErrorBody",
+    "ErrorOut",
+    "ReadOut",
+    "answer_of",
+    "error_responses",
+    "read_config",
+]
 
 ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "invalid_request": (422, "The body, path or query failed validation; the message says where."),
@@ -41,6 +53,12 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "cross_site": (403, "A signed-in write from another site was refused."),
     "csrf_failed": (403, "A signed-in write without the page's CSRF token was refused."),
     "key_not_found": (404, "No API key of yours has that id."),
+    "ambiguous_name": (409, "The name fits more than one; give an id (see candidates)."),
+    "invalid_name": (422, "A visitor's name is empty, too long or not printable."),
+    "invalid_direction": (422, "A visitor's call is not exactly up or down."),
+    "no_open_round": (409, "No round takes calls now; come back when one opens."),
+    "late": (409, "Calls on this round have closed; call the next one."),
+    "already_called": (409, "This name has already called this round."),
     "store_unavailable": (503, "The database is unavailable; retry later."),
     "internal_error": (500, "Something went wrong on the server."),
     "http_error": (400, "Another HTTP error."),
@@ -87,6 +105,10 @@ class ErrorBody(BaseModel):
         description="401s: where a key was read (X-API-Key, Authorization: Bearer), or null.",
     )
     order: int | None = Field(default=None, description="invalid_order: the order's place, from 0.")
+    candidates: list[dict[str, str]] | None = Field(
+        default=None,
+        description="ambiguous_name: each thing the name fits, with its id; ask again by id.",
+    )
 
 
 class ErrorOut(BaseModel):
@@ -120,3 +142,51 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, object]]:
         }
         for code in codes
     }
+
+
+_DISCLAIMER = "Paper trading simulation. Not investment advice. No real orders are placed."
+
+
+def read_config(example: dict[str, Any]) -> ConfigDict:
+    """Return an answer's config: no field beyond its own, and ``example`` shown in ``/docs``.
+
+    The example is given without ``disclaimer``; every answer carries it, so it is added.
+    """
+    return ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"disclaimer": _DISCLAIMER, **example}]}
+    )
+
+
+class ReadOut(BaseModel):
+    """An answer of a read API: its own fields and the site's standing disclaimer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    disclaimer: str = Field(description="The site's standing disclaimer: paper trading only.")
+
+
+class ChangeOut(BaseModel):
+    """One dated change that affects how seasons compare."""
+
+    date: str = Field(description="The day it took effect (ISO 8601 date, UTC).")
+    change: str = Field(description="What changed, in one sentence.")
+
+
+class DatedChangesOut(ReadOut):
+    """The dated changes that affect comparability, oldest first."""
+
+    model_config = read_config(
+        {"changes": [{"date": "2024-02-05", "change": "Scoring version weights-scoring-v1."}]}
+    )
+
+    changes: list[ChangeOut] = Field(description="The changes, oldest first.")
+
+
+def answer_of(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:
+    """Return a route's ``responses`` documenting its ``status`` answer as ``model``.
+
+    For routes that build their JSON themselves (a `JSONResponse`): the answer is
+    documented without FastAPI re-validating it; a test holds the two equal.
+    """
+    summary = (model.__doc__ or model.__name__).strip().splitlines()[0]
+    return {status: {"model": model, "description": summary}}

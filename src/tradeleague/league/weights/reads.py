@@ -45,7 +45,7 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from tradeleague.api.models import error_responses
+from tradeleague.api.models import DatedChangesOut, answer_of, error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind
@@ -65,6 +65,14 @@ from tradeleague.formats.weights import (
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.weights.changelog import changelog_entries
+from tradeleague.league.weights.models import (
+    WeightsAgentOut,
+    WeightsMarketOut,
+    WeightsSeasonOut,
+    WeightsSeasonsOut,
+    WeightsTableOut,
+    WeightsUniverseOut,
+)
 from tradeleague.league.weights.report import paper_values, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries
@@ -539,7 +547,9 @@ def weights_router(
         reads = WeightsReads(store_factory, prefix=prefix, clock=clock, preset=preset)
     router = APIRouter(prefix=prefix, tags=["weights"], responses=error_responses(404))
 
-    @router.get("", summary="The weights seasons in the store")
+    @router.get(
+        "", summary="The weights seasons in the store", responses=answer_of(WeightsSeasonsOut)
+    )
     def index() -> JSONResponse:
         """List the weights seasons in the store: status, window, divisions; links to each.
 
@@ -547,7 +557,11 @@ def weights_router(
         """
         return json_answer(reads.index)
 
-    @router.get("/changelog", summary="The changes that affect comparability, dated")
+    @router.get(
+        "/changelog",
+        summary="The changes that affect comparability, dated",
+        responses=answer_of(DatedChangesOut),
+    )
     def changelog() -> JSONResponse:
         """List the dated changes that affect comparability of the weights league's seasons.
 
@@ -555,12 +569,20 @@ def weights_router(
         """
         return json_answer(reads.changelog)
 
-    @router.get("/seasons/{season_id}", summary="A season: window, status, versions")
+    @router.get(
+        "/seasons/{season_id}",
+        summary="A season: window, status, versions",
+        responses=answer_of(WeightsSeasonOut),
+    )
     def season_page(season_id: str) -> JSONResponse:
         """Return a season: its window, status and rule versions. Public: no key, no quota."""
         return json_answer(lambda: reads.season(season_id))
 
-    @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table")
+    @router.get(
+        "/seasons/{season_id}/tables/{division}",
+        summary="A division's table",
+        responses=answer_of(WeightsTableOut),
+    )
     def table(season_id: str, division: str) -> JSONResponse:
         """Return a division's table: agents ranked, returns as fractions, luck test beside.
 
@@ -569,7 +591,11 @@ def weights_router(
         return json_answer(lambda: reads.table(season_id, division))
 
     # ``:path``: an agent id may hold ``/``; it is matched whole, so any name round-trips.
-    @router.get("/seasons/{season_id}/agents/{agent:path}", summary="An agent's page")
+    @router.get(
+        "/seasons/{season_id}/agents/{agent:path}",
+        summary="An agent's page",
+        responses=answer_of(WeightsAgentOut),
+    )
     def agent_page(season_id: str, agent: str) -> JSONResponse:
         """Return an agent's page in a season: its weights, returns and log.
 
@@ -577,7 +603,11 @@ def weights_router(
         """
         return json_answer(lambda: reads.agent(season_id, agent))
 
-    @router.get("/seasons/{season_id}/market", summary="The market's status and why")
+    @router.get(
+        "/seasons/{season_id}/market",
+        summary="The market's status and why",
+        responses=answer_of(WeightsMarketOut),
+    )
     def market(season_id: str) -> JSONResponse:
         """Return the market's status for a season and why (open, closed, halted).
 
@@ -585,7 +615,11 @@ def weights_router(
         """
         return json_answer(lambda: reads.market(season_id))
 
-    @router.get("/seasons/{season_id}/universe", summary="A season's universe and its inputs")
+    @router.get(
+        "/seasons/{season_id}/universe",
+        summary="A season's universe and its inputs",
+        responses=answer_of(WeightsUniverseOut),
+    )
     def universe(season_id: str) -> JSONResponse:
         """Return a season's universe and the inputs it was chosen from.
 
@@ -593,7 +627,11 @@ def weights_router(
         """
         return json_answer(lambda: reads.universe(season_id))
 
-    @router.get("/universe", summary="The latest season's universe and its inputs")
+    @router.get(
+        "/universe",
+        summary="The latest season's universe and its inputs",
+        responses=answer_of(WeightsUniverseOut),
+    )
     def latest_universe() -> JSONResponse:
         """Return the latest season's universe and the inputs it was chosen from.
 
