@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
-from tradeleague.api.models import ReadOut, read_config
+from tradeleague.api.models import ReadOut, declare_error_codes, read_config
 
 __all__ = [
     "DirectionBoardsOut",
@@ -25,6 +25,16 @@ __all__ = [
     "VisitorCallOut",
     "VisitorsBoardOut",
 ]
+
+declare_error_codes(
+    {
+        "invalid_name": (422, "A visitor's name is empty, too long or not printable."),
+        "invalid_direction": (422, "A visitor's call is not exactly up or down."),
+        "no_open_round": (409, "No round takes calls now; come back when one opens."),
+        "late": (409, "Calls on this round have closed; call the next one."),
+        "already_called": (409, "This name has already called this round."),
+    }
+)
 
 _PERCENT = "percent to the hundredth, as decimal text"
 _ROUND = {

@@ -13,9 +13,10 @@ from typing import Any
 
 from pydantic import Field
 
-from tradeleague.api.models import ReadOut, read_config
+from tradeleague.api.models import ReadOut, declare_error_codes, read_config
 
 __all__ = [
+    "OwnedAgentOut",
     "WeightsAgentOut",
     "WeightsMarketOut",
     "WeightsSeasonOut",
@@ -23,6 +24,23 @@ __all__ = [
     "WeightsTableOut",
     "WeightsUniverseOut",
 ]
+
+declare_error_codes(
+    {
+        "no_season": (404, "No weights season is open to join."),
+        "no_agent": (404, "This wallet has no agent in the season; create one first."),
+        "agent_exists": (409, "This wallet already has an agent in the season."),
+        "cannot_join": (409, "The season no longer takes new agents."),
+        "division_full": (409, "The division is at its cap; try the other one."),
+        "not_paused": (409, "The agent is not paused."),
+        "not_pro": (409, "Only a Pro agent uses its owner's model key."),
+        "invalid_model": (422, "A Pro agent needs a model spec like openai:MODEL@URL."),
+        "invalid_key": (422, "The model key is empty, too long or not printable."),
+        "endpoint_not_allowed": (422, "This server does not call that model endpoint."),
+        "prompt_changes_exhausted": (429, "No prompt changes left today (see retry_at)."),
+        "vault_unavailable": (503, "This server stores no model keys; ask the operator."),
+    }
+)
 
 _PERCENT = "percent of the starting value, to the hundredth, as decimal text"
 
@@ -235,4 +253,31 @@ class WeightsUniverseOut(ReadOut):
     rows: list[dict[str, Any]] = Field(
         default_factory=list,
         description="chain: every candidate: rank, price and value (USD), supply, why left out.",
+    )
+
+
+class OwnedAgentOut(ReadOut):
+    """The wallet's weights agent after the change."""
+
+    model_config = read_config(
+        {
+            "agent": {
+                "id": "0x5290…-1",
+                "season": "2026-w1",
+                "name": "my-desk",
+                "division": "open",
+                "model": "house",
+                "prompt": "Hold the three largest coins, equal weight.",
+                "prompt_changes_left_today": 2,
+                "paused": False,
+                "key": None,
+                "summary": None,
+                "created_at": "2026-02-02T10:00:00.000000Z",
+            }
+        }
+    )
+
+    agent: dict[str, Any] = Field(
+        description="The agent: id, season, name, division, model, prompt, prompt changes "
+        "left this UTC day, paused, the model key masked (Pro), summary, created_at (UTC)."
     )
