@@ -2,8 +2,8 @@
 
 Each format's request and response bodies are its own (the scenario
 benchmark's: `tradeleague.league.scenario.models`; each league's read API:
-``tradeleague.league.<format>.models``), built on `ReadOut` and documented
-with `answer_of`. Every error response,
+``tradeleague.league.<format>.models``), built on `tradeleague.league.bodies`.
+Every error response,
 whatever its status, has one shape, `ErrorOut`, and its ``code`` is one of
 `ERROR_CODES`, listed in the schema itself so a program can branch on it.
 """
@@ -16,15 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "ERROR_CODES",
-    "ChangeOut",
-    "DatedChangesOut",
     "ErrorBody",
     "ErrorOut",
-    "ReadOut",
-    "answer_of",
     "declare_error_codes",
     "error_responses",
-    "read_config",
 ]
 
 ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
@@ -166,51 +161,3 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, object]]:
         }
         for code in codes
     }
-
-
-_DISCLAIMER = "Paper trading simulation. Not investment advice. No real orders are placed."
-
-
-def read_config(example: dict[str, Any]) -> ConfigDict:
-    """Return an answer's config: no field beyond its own, and ``example`` shown in ``/docs``.
-
-    The example is given without ``disclaimer``; every answer carries it, so it is added.
-    """
-    return ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"disclaimer": _DISCLAIMER, **example}]}
-    )
-
-
-class ReadOut(BaseModel):
-    """An answer of a read API: its own fields and the site's standing disclaimer."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    disclaimer: str = Field(description="The site's standing disclaimer: paper trading only.")
-
-
-class ChangeOut(BaseModel):
-    """One dated change that affects how seasons compare."""
-
-    date: str = Field(description="The day it took effect (ISO 8601 date, UTC).")
-    change: str = Field(description="What changed, in one sentence.")
-
-
-class DatedChangesOut(ReadOut):
-    """The dated changes that affect comparability, oldest first."""
-
-    model_config = read_config(
-        {"changes": [{"date": "2024-02-05", "change": "Scoring version weights-scoring-v1."}]}
-    )
-
-    changes: list[ChangeOut] = Field(description="The changes, oldest first.")
-
-
-def answer_of(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:
-    """Return a route's ``responses`` documenting its ``status`` answer as ``model``.
-
-    For routes that build their JSON themselves (a `JSONResponse`): the answer is
-    documented without FastAPI re-validating it; a test holds the two equal.
-    """
-    summary = (model.__doc__ or model.__name__).strip().splitlines()[0]
-    return {status: {"model": model, "description": summary}}

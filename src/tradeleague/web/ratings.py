@@ -19,8 +19,8 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import Field
 
-from tradeleague.api.models import ReadOut, answer_of, error_responses, read_config
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.league.bodies import ReadOut, answer_of, read_config
 from tradeleague.league.ratings import DEFAULT_SEED, store_ratings
 from tradeleague.league.results import rating_payload
 from tradeleague.stats.rating import Interval, Rating
@@ -140,7 +140,7 @@ def install_ratings(app: FastAPI, pages: Pages, reads: RatingsReads) -> None:
     The home page links each format's ratings page (the ``rated`` global).
     """
     pages.env.globals["rated"] = reads.formats
-    api = APIRouter(prefix="/api/v1/ratings", tags=["public"], responses=error_responses(404))
+    api = APIRouter(prefix="/api/v1/ratings", tags=["public"])
 
     @api.get("", summary="The formats rated across seasons", responses=answer_of(RatingsOut))
     def index() -> JSONResponse:

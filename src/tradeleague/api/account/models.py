@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tradeleague.api.account.signin import MAX_MESSAGE_CHARS
-from tradeleague.api.models import ReadOut, read_config
+from tradeleague.league.bodies import ReadOut, read_config
 
 __all__ = [
     "CLOSED",

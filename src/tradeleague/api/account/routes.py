@@ -52,9 +52,10 @@ from tradeleague.api.account.sessions import (
 )
 from tradeleague.api.account.signin import ADDRESS_PATTERN, SignIn, message_for
 from tradeleague.api.app import call, dumps
-from tradeleague.api.models import ErrorOut, answer_of
+from tradeleague.api.models import ErrorOut
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
+from tradeleague.league.bodies import answer_of
 
 __all__ = [
     "Accounts",

@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import Field
 
-from tradeleague.api.models import ReadOut, declare_error_codes, read_config
+from tradeleague.api.models import declare_error_codes
+from tradeleague.league.bodies import ReadOut, read_config
 
 __all__ = [
     "DirectionBoardsOut",

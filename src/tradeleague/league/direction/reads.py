@@ -26,7 +26,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from tradeleague.api.models import DatedChangesOut, answer_of, error_responses
+from tradeleague.api.models import error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import utc_iso
@@ -49,6 +49,7 @@ from tradeleague.formats.direction.visitors import (
     call_round,
     calls_close_at,
 )
+from tradeleague.league.bodies import DatedChangesOut, answer_of
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.direction.models import (
     DirectionBoardsOut,

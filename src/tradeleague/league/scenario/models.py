@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tradeleague.api.models import ChangeOut
+from tradeleague.league.bodies import ChangeOut
 
 __all__ = [
     "ID_PATTERN",

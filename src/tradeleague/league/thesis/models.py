@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
-from tradeleague.api.models import ReadOut, read_config
+from tradeleague.league.bodies import ReadOut, read_config
 
 __all__ = ["ThesisAgentOut", "ThesisBoardOut", "ThesisSeasonsOut"]
 

@@ -26,12 +26,13 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from tradeleague.api.models import DatedChangesOut, answer_of, error_responses
+from tradeleague.api.models import error_responses
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights.text import plain_text
+from tradeleague.league.bodies import DatedChangesOut, answer_of
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.thesis.changelog import thesis_changelog
 from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut, ThesisSeasonsOut

@@ -20,11 +20,11 @@ from tradeleague.api.account.models import CLOSED
 from tradeleague.api.account.plugin import PageAction
 from tradeleague.api.account.routes import Accounts, Writer, answer, desk_router, reply, writer
 from tradeleague.api.account.settings import AccountSettings
-from tradeleague.api.models import answer_of
 from tradeleague.errors import ServiceError
 from tradeleague.formats.weights import Division
 from tradeleague.keys import KeyVault, MasterKeyError
 from tradeleague.keys.stored import OwnerKeys
+from tradeleague.league.bodies import answer_of
 from tradeleague.league.weights.models import OwnedAgentOut
 from tradeleague.league.weights.owners import (
     MAX_KEY_CHARS,

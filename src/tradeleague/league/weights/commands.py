@@ -377,7 +377,7 @@ def release_hold_cmd(
 @weights_app.command("pause")
 def pause_cmd(
     season: SeasonOpt,
-    agent: Annotated[str, typer.Option(help="The agent id.")],
+    agent: Annotated[str, typer.Option(help="The agent's id or name.")],
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
@@ -394,7 +394,7 @@ def pause_cmd(
 @weights_app.command("resume")
 def resume_cmd(
     season: SeasonOpt,
-    agent: Annotated[str, typer.Option(help="The agent id.")],
+    agent: Annotated[str, typer.Option(help="The agent's id or name.")],
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:

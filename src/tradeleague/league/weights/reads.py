@@ -45,7 +45,7 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from tradeleague.api.models import DatedChangesOut, answer_of, error_responses
+from tradeleague.api.models import error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import Event, EventKind
@@ -63,6 +63,8 @@ from tradeleague.formats.weights import (
     plain_text,
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
+from tradeleague.ids import resolve_name
+from tradeleague.league.bodies import DatedChangesOut, answer_of
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.weights.changelog import changelog_entries
 from tradeleague.league.weights.models import (
@@ -478,8 +480,13 @@ class WeightsReads:
             return body
 
     def agent(self, season_id: str, agent: str) -> dict[str, Any]:
-        """Return an agent's page (W-SCO-3, W-REC-3) and its cost (raises ``NotFound``)."""
+        """Return an agent's page (W-SCO-3, W-REC-3) and its cost (raises ``NotFound``).
+
+        ``agent`` is its id or its name (`resolve_name`: an ambiguous name is a 409).
+        """
         with self._season(season_id) as s:
+            known = ((k, a.name) for k, a in s.state.agents.items())
+            agent = resolve_name(agent, known, "agent") or agent
             body = _agent_payload(s, agent, lambda d: self._luck_of(s, d))
             costs = self._costs_of(s, [s.state.agents[agent].division])
             body["cost"] = costs["agents"].get(agent)
@@ -584,7 +591,7 @@ def weights_router(
         responses=answer_of(WeightsTableOut),
     )
     def table(season_id: str, division: str) -> JSONResponse:
-        """Return a division's table: agents ranked, returns as fractions, luck test beside.
+        """Return a division's table: agents ranked, returns in percent, luck test beside.
 
         Public: no key, no quota.
         """
@@ -594,10 +601,13 @@ def weights_router(
     @router.get(
         "/seasons/{season_id}/agents/{agent:path}",
         summary="An agent's page",
-        responses=answer_of(WeightsAgentOut),
+        responses={**answer_of(WeightsAgentOut), **error_responses(409)},
     )
     def agent_page(season_id: str, agent: str) -> JSONResponse:
         """Return an agent's page in a season: its weights, returns and log.
+
+        ``agent`` is the agent's id or its name; a name that several agents of
+        the season share is refused (409 ``ambiguous_name``, with the candidates' ids).
 
         Public: no key, no quota.
         """
