@@ -20,11 +20,11 @@ from pydantic import BaseModel
 from tradeleague import client as lib
 from tradeleague.client import AsyncScenarioClient, NotFoundError, ScenarioClient
 from tradeleague.clock import ReplayClock
-from tradeleague.league.bodies import ReadOut
+from tradeleague.league.bodies import ReadOut, SeasonsOut
 from tradeleague.league.direction.models import DirectionBoardsOut, ModelLogOut
 from tradeleague.league.scenario import ScenarioService
-from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut, ThesisSeasonsOut
-from tradeleague.league.weights.models import WeightsAgentOut, WeightsSeasonsOut, WeightsTableOut
+from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut
+from tradeleague.league.weights.models import WeightsAgentOut, WeightsTableOut
 from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
@@ -41,7 +41,7 @@ from web.site_fill import (  # type: ignore[import-not-found]
 
 # (method, its arguments, the route it reads, its TypedDict, the documented model)
 _READS: list[tuple[str, tuple[str, ...], str, type[Any], type[BaseModel]]] = [
-    ("weights_seasons", (), "/weights", lib.Seasons, WeightsSeasonsOut),
+    ("weights_seasons", (), "/weights", lib.Seasons, SeasonsOut),
     (
         "weights_table",
         (SEASON, "pro"),
@@ -56,7 +56,7 @@ _READS: list[tuple[str, tuple[str, ...], str, type[Any], type[BaseModel]]] = [
         lib.WeightsAgent,
         WeightsAgentOut,
     ),
-    ("thesis_seasons", (), "/thesis", lib.Seasons, ThesisSeasonsOut),
+    ("thesis_seasons", (), "/thesis", lib.Seasons, SeasonsOut),
     ("thesis_board", (THESIS_SEASON,), f"/thesis/{THESIS_SEASON}", lib.ThesisBoard, ThesisBoardOut),
     (
         "thesis_agent",

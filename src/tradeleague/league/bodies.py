@@ -15,7 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tradeleague.disclaimer import DISCLAIMER
 
-__all__ = ["ChangeOut", "DatedChangesOut", "ReadOut", "answer_of", "read_config"]
+__all__ = [
+    "ChangeOut",
+    "DatedChangesOut",
+    "ReadOut",
+    "SeasonsOut",
+    "answer_of",
+    "read_config",
+]
 
 
 def read_config(example: dict[str, Any]) -> ConfigDict:
@@ -51,6 +58,17 @@ class DatedChangesOut(ReadOut):
     )
 
     changes: list[ChangeOut] = Field(description="The changes, oldest first.")
+
+
+class SeasonsOut(ReadOut):
+    """A league's seasons in the store, and the read routes that take one."""
+
+    model_config = read_config(
+        {"seasons": ["2026-w1"], "endpoints": ["/api/v1/weights/seasons/{season}"]}
+    )
+
+    seasons: list[str] = Field(description="Every season's id, in the order they started.")
+    endpoints: list[str] = Field(description="The read routes; put a season id in {season}.")
 
 
 def answer_of(model: type[BaseModel], status: int = 200) -> dict[int | str, dict[str, Any]]:

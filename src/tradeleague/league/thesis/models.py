@@ -15,18 +15,9 @@ from pydantic import Field
 
 from tradeleague.league.bodies import ReadOut, read_config
 
-__all__ = ["ThesisAgentOut", "ThesisBoardOut", "ThesisSeasonsOut"]
+__all__ = ["ThesisAgentOut", "ThesisBoardOut"]
 
 _PERCENT = "percent to the hundredth, as decimal text"
-
-
-class ThesisSeasonsOut(ReadOut):
-    """The thesis seasons in the store, and the read routes that take one."""
-
-    model_config = read_config({"seasons": ["2026-t1"], "endpoints": ["/api/v1/thesis/{season}"]})
-
-    seasons: list[str] = Field(description="Every season's id, in the order they started.")
-    endpoints: list[str] = Field(description="The read routes; put a season id in {season}.")
 
 
 class ThesisBoardOut(ReadOut):

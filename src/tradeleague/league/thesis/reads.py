@@ -32,10 +32,10 @@ from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights.text import plain_text
-from tradeleague.league.bodies import DatedChangesOut, answer_of
+from tradeleague.league.bodies import DatedChangesOut, SeasonsOut, answer_of
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.thesis.changelog import thesis_changelog
-from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut, ThesisSeasonsOut
+from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import board_rows, build_report, luck_payload, paper_values
 from tradeleague.league.thesis.state import SeasonState
@@ -233,9 +233,7 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
     """Return the JSON routes under ``/api/v1/thesis``."""
     router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"], responses=error_responses(404))
 
-    @router.get(
-        "", summary="The thesis seasons in the store", responses=answer_of(ThesisSeasonsOut)
-    )
+    @router.get("", summary="The thesis seasons in the store", responses=answer_of(SeasonsOut))
     def index() -> JSONResponse:
         """List the thesis seasons in the store: status, window and links to each.
 

@@ -21,7 +21,6 @@ __all__ = [
     "WeightsAgentOut",
     "WeightsMarketOut",
     "WeightsSeasonOut",
-    "WeightsSeasonsOut",
     "WeightsTableOut",
     "WeightsUniverseOut",
 ]
@@ -44,17 +43,6 @@ declare_error_codes(
 )
 
 _PERCENT = "percent of the starting value, to the hundredth, as decimal text"
-
-
-class WeightsSeasonsOut(ReadOut):
-    """The weights seasons in the store, and the read routes that take one."""
-
-    model_config = read_config(
-        {"seasons": ["2026-w1"], "endpoints": ["/api/v1/weights/seasons/{season}"]}
-    )
-
-    seasons: list[str] = Field(description="Every season's id, in the order they started.")
-    endpoints: list[str] = Field(description="The read routes; put a season id in {season}.")
 
 
 class WeightsSeasonOut(ReadOut):

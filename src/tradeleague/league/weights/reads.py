@@ -64,14 +64,13 @@ from tradeleague.formats.weights import (
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
 from tradeleague.ids import resolve_name
-from tradeleague.league.bodies import DatedChangesOut, answer_of
+from tradeleague.league.bodies import DatedChangesOut, SeasonsOut, answer_of
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.weights.changelog import changelog_entries
 from tradeleague.league.weights.models import (
     WeightsAgentOut,
     WeightsMarketOut,
     WeightsSeasonOut,
-    WeightsSeasonsOut,
     WeightsTableOut,
     WeightsUniverseOut,
 )
@@ -554,9 +553,7 @@ def weights_router(
         reads = WeightsReads(store_factory, prefix=prefix, clock=clock, preset=preset)
     router = APIRouter(prefix=prefix, tags=["weights"], responses=error_responses(404))
 
-    @router.get(
-        "", summary="The weights seasons in the store", responses=answer_of(WeightsSeasonsOut)
-    )
+    @router.get("", summary="The weights seasons in the store", responses=answer_of(SeasonsOut))
     def index() -> JSONResponse:
         """List the weights seasons in the store: status, window, divisions; links to each.
 
