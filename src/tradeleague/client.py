@@ -1,4 +1,7 @@
-"""Clients for the scenario benchmark's REST API: sync (`ScenarioClient`) and async.
+"""Clients for the REST API: sync (`ScenarioClient`) and async (`AsyncScenarioClient`).
+
+They play the scenario benchmark with a key, and read the leagues' public
+boards, seasons, agents and logs (weights, thesis, direction, ratings) without one.
 
 Each method is one operation of the API, typed by what it answers (the
 `TypedDict` shapes below mirror the served OpenAPI document). An error
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from types import TracebackType
 from typing import Any, Literal, TypedDict, cast
+from urllib.parse import quote
 
 import httpx
 
@@ -43,17 +47,25 @@ __all__ = [
     "AsyncScenarioClient",
     "AuthError",
     "ConflictError",
+    "DirectionBoards",
     "InvalidRequestError",
     "Market",
+    "ModelLog",
     "NotFoundError",
     "OrderSpec",
     "QuotaError",
+    "Rating",
     "Results",
     "Retry",
     "Run",
     "ScenarioClient",
+    "Seasons",
     "Step",
+    "ThesisAgent",
+    "ThesisBoard",
     "Trades",
+    "WeightsAgent",
+    "WeightsTable",
 ]
 
 Side = Literal["buy", "sell", "short", "cover"]
@@ -198,6 +210,128 @@ Results = TypedDict(
 """A completed run's metrics (fractions of one)."""
 
 
+class Seasons(TypedDict):
+    """A league's seasons and its read routes (``GET /weights``, ``GET /thesis``)."""
+
+    disclaimer: str
+    seasons: list[str]
+    endpoints: list[str]
+
+
+class WeightsTable(TypedDict):
+    """A weights division's table: rows ranked by value (USD), returns in percent."""
+
+    disclaimer: str
+    season: str
+    division: str
+    scoring_version: str
+    published_after: str | None
+    final: bool
+    significance: dict[str, Any]
+    baseline_cloud: dict[str, Any] | None
+    rows: list[dict[str, Any]]
+    costs: dict[str, Any]
+
+
+class WeightsAgent(TypedDict):
+    """A weights agent's season: standing, entries, trades, chart and cost."""
+
+    disclaimer: str
+    season: str
+    scoring_version: str
+    prompt_version: str
+    agent: dict[str, Any]
+    standing: dict[str, Any] | None
+    benchmark: str | None
+    scatter: list[dict[str, float]]
+    summary: str | None
+    summary_hidden: bool
+    entries: list[dict[str, Any]]
+    trades: list[dict[str, Any]]
+    chart: list[dict[str, Any]]
+    cost: dict[str, Any] | None
+    pricing: dict[str, Any]
+
+
+class ThesisBoard(TypedDict):
+    """A thesis season's board: rows ranked by return (percent), the luck test, costs."""
+
+    disclaimer: str
+    season: str
+    start: str
+    end: str
+    cycles: int
+    ended: bool
+    scoring_version: str
+    prompt_version: str
+    rows: list[dict[str, Any]]
+    luckiest_of_n: dict[str, Any] | None
+    baseline_cloud: dict[str, Any] | None
+    costs: dict[str, Any]
+
+
+class ThesisAgent(TypedDict):
+    """A thesis agent's season: every decision and thesis, metrics, verdicts and cost."""
+
+    disclaimer: str
+    season: str
+    name: str
+    kind: str
+    agentic: bool
+    spec: str
+    entered_cycle: int
+    entries: list[dict[str, Any]]
+    monitor_closes: list[dict[str, Any]]
+    metrics: dict[str, Any]
+    counts: dict[str, int]
+    verdicts: dict[str, Any]
+    alpha: dict[str, Any] | None
+    scatter: list[dict[str, float]]
+    rank: int | None
+    unranked_reason: str | None
+    unranked_text: str | None
+    cost: dict[str, Any] | None
+    pricing: dict[str, Any]
+
+
+class DirectionBoards(TypedDict):
+    """The direction arena's boards: models, providers, tiers and visitors, with costs."""
+
+    disclaimer: str
+    season: str
+    scoring_version: str
+    rounds: int
+    void_rounds: int
+    payout_ppm: int
+    break_even: str
+    luckiest_of_n: dict[str, Any]
+    models: list[dict[str, Any]]
+    providers: list[dict[str, Any]]
+    tiers: list[dict[str, Any]]
+    visitors: list[dict[str, Any]]
+    costs: dict[str, Any]
+
+
+class ModelLog(TypedDict):
+    """A direction model's log: every call and skip, in order, and its cost."""
+
+    disclaimer: str
+    season: str
+    model: dict[str, Any]
+    rows: list[dict[str, Any]]
+    cost: dict[str, Any] | None
+    pricing: dict[str, Any]
+
+
+class Rating(TypedDict):
+    """A format's rating across seasons (excess returns as fractions of one)."""
+
+    disclaimer: str
+    format: str
+    title: str
+    rating: dict[str, Any] | None
+
+
 @dataclass(frozen=True, slots=True)
 class OrderSpec:
     """One market order to queue: a symbol, a side and a positive quantity (decimal text)."""
@@ -321,6 +455,43 @@ class _Calls:
     @staticmethod
     def read(path: str, params: dict[str, str] | None) -> _Call:
         return _Call("GET", "/" + path.lstrip("/"), params=params)
+
+    @staticmethod
+    def weights_table(season: str, division: str) -> _Call:
+        return _Call("GET", f"/weights/seasons/{_part(season)}/tables/{_part(division)}")
+
+    @staticmethod
+    def weights_agent(season: str, agent: str) -> _Call:
+        return _Call("GET", f"/weights/seasons/{_part(season)}/agents/{_part(agent)}")
+
+    @staticmethod
+    def thesis_board(season: str) -> _Call:
+        return _Call("GET", f"/thesis/{_part(season)}")
+
+    @staticmethod
+    def thesis_agent(season: str, agent: str) -> _Call:
+        return _Call("GET", f"/thesis/{_part(season)}/agents/{_part(agent)}")
+
+    @staticmethod
+    def direction_boards(season: str | None) -> _Call:
+        return _Call("GET", "/direction/boards", params=_season(season))
+
+    @staticmethod
+    def model_log(model: str, season: str | None) -> _Call:
+        return _Call("GET", f"/direction/models/{_part(model)}/log", params=_season(season))
+
+    @staticmethod
+    def rating(format_key: str) -> _Call:
+        return _Call("GET", f"/ratings/{_part(format_key)}")
+
+
+def _part(text: str) -> str:
+    """Return ``text`` as one path segment (a name may hold ``/`` or spaces)."""
+    return quote(text, safe="")
+
+
+def _season(season: str | None) -> dict[str, str] | None:
+    return None if season is None else {"season": season}
 
 
 def _headers(api_key: str | None) -> dict[str, str]:
@@ -458,6 +629,44 @@ class ScenarioClient:
         """Return any public read under ``/api/v1`` (``"weights"``, ``"direction/boards"``)."""
         return self._send(_Calls.read(path, params or None))
 
+    # -- the leagues' public reads (no key, no quota) --------------------------------------
+
+    def weights_seasons(self) -> Seasons:
+        """Return the weights seasons and the read routes."""
+        return cast(Seasons, self._send(_Calls.read("weights", None)))
+
+    def weights_table(self, season: str, division: str = "open") -> WeightsTable:
+        """Return a weights division's table (``open`` or ``pro``)."""
+        return cast(WeightsTable, self._send(_Calls.weights_table(season, division)))
+
+    def weights_agent(self, season: str, agent: str) -> WeightsAgent:
+        """Return a weights agent's season, by its id or name (`ConflictError` if shared)."""
+        return cast(WeightsAgent, self._send(_Calls.weights_agent(season, agent)))
+
+    def thesis_seasons(self) -> Seasons:
+        """Return the thesis seasons and the read routes."""
+        return cast(Seasons, self._send(_Calls.read("thesis", None)))
+
+    def thesis_board(self, season: str) -> ThesisBoard:
+        """Return a thesis season's board."""
+        return cast(ThesisBoard, self._send(_Calls.thesis_board(season)))
+
+    def thesis_agent(self, season: str, agent: str) -> ThesisAgent:
+        """Return a thesis agent's decisions and theses in a season."""
+        return cast(ThesisAgent, self._send(_Calls.thesis_agent(season, agent)))
+
+    def direction_boards(self, season: str | None = None) -> DirectionBoards:
+        """Return the direction arena's boards (the latest season when none is given)."""
+        return cast(DirectionBoards, self._send(_Calls.direction_boards(season)))
+
+    def model_log(self, model: str, season: str | None = None) -> ModelLog:
+        """Return a direction model's log: every call, answer and skip."""
+        return cast(ModelLog, self._send(_Calls.model_log(model, season)))
+
+    def rating(self, format_key: str) -> Rating:
+        """Return a format's rating across its seasons (``weights``, ``thesis``, ...)."""
+        return cast(Rating, self._send(_Calls.rating(format_key)))
+
 
 class AsyncScenarioClient:
     """Call the scenario REST API with one API key, from asyncio (same methods, awaited).
@@ -569,3 +778,41 @@ class AsyncScenarioClient:
     async def read(self, path: str, **params: str) -> dict[str, Any]:
         """Return any public read under ``/api/v1``."""
         return await self._send(_Calls.read(path, params or None))
+
+    # -- the leagues' public reads (no key, no quota); see `ScenarioClient` ----------------
+
+    async def weights_seasons(self) -> Seasons:
+        """Return the weights seasons and the read routes."""
+        return cast(Seasons, await self._send(_Calls.read("weights", None)))
+
+    async def weights_table(self, season: str, division: str = "open") -> WeightsTable:
+        """Return a weights division's table (``open`` or ``pro``)."""
+        return cast(WeightsTable, await self._send(_Calls.weights_table(season, division)))
+
+    async def weights_agent(self, season: str, agent: str) -> WeightsAgent:
+        """Return a weights agent's season, by its id or name (`ConflictError` if shared)."""
+        return cast(WeightsAgent, await self._send(_Calls.weights_agent(season, agent)))
+
+    async def thesis_seasons(self) -> Seasons:
+        """Return the thesis seasons and the read routes."""
+        return cast(Seasons, await self._send(_Calls.read("thesis", None)))
+
+    async def thesis_board(self, season: str) -> ThesisBoard:
+        """Return a thesis season's board."""
+        return cast(ThesisBoard, await self._send(_Calls.thesis_board(season)))
+
+    async def thesis_agent(self, season: str, agent: str) -> ThesisAgent:
+        """Return a thesis agent's decisions and theses in a season."""
+        return cast(ThesisAgent, await self._send(_Calls.thesis_agent(season, agent)))
+
+    async def direction_boards(self, season: str | None = None) -> DirectionBoards:
+        """Return the direction arena's boards (the latest season when none is given)."""
+        return cast(DirectionBoards, await self._send(_Calls.direction_boards(season)))
+
+    async def model_log(self, model: str, season: str | None = None) -> ModelLog:
+        """Return a direction model's log: every call, answer and skip."""
+        return cast(ModelLog, await self._send(_Calls.model_log(model, season)))
+
+    async def rating(self, format_key: str) -> Rating:
+        """Return a format's rating across its seasons."""
+        return cast(Rating, await self._send(_Calls.rating(format_key)))

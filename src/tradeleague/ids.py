@@ -1,12 +1,21 @@
-"""Identifiers, each its own type; sortable ULIDs, new or derived for replays."""
+"""Identifiers, each its own type; sortable ULIDs, new or derived for replays; one naming rule.
+
+The naming rule: wherever a thing with an id and a name is asked for (a
+weights agent by the API, the pages or the CLI), either is accepted;
+`resolve_name` turns the reference into the id, and a name that fits more than
+one is refused with ``ambiguous_name`` listing the candidates' ids.
+"""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Final, NewType
 
 from ulid import ULID
+
+from tradeleague.errors import ServiceError
 
 __all__ = [
     "AgentId",
@@ -17,6 +26,7 @@ __all__ = [
     "Symbol",
     "derived_id",
     "new_id",
+    "resolve_name",
 ]
 
 AgentId = NewType("AgentId", str)
@@ -81,3 +91,31 @@ def _ulid_text(value: int) -> str:
     """
     pairs = _PAIRS
     return "".join([pairs[(value >> shift) & 1023] for shift in range(120, -1, -10)])
+
+
+def resolve_name(ref: str, known: Iterable[tuple[str, str]], what: str) -> str | None:
+    """Return the id ``ref`` stands for among ``known`` ``(id, name)`` pairs, or None.
+
+    An id is taken as itself (ids win over names); otherwise a name that one
+    of them has gives that one's id; a name that none has gives None (the
+    caller says what is missing, in its own words).
+
+    Raises
+    ------
+    ServiceError
+        409 ``ambiguous_name`` when several ``what`` have that name; its
+        ``candidates`` list each one's id and name, to ask again by id.
+    """
+    pairs = list(known)
+    if any(ident == ref for ident, _ in pairs):
+        return ref
+    fits = sorted((ident, name) for ident, name in pairs if name == ref)
+    if len(fits) > 1:
+        ids = ", ".join(ident for ident, _ in fits)
+        raise ServiceError(
+            409,
+            "ambiguous_name",
+            f"{len(fits)} {what}s are named {ref!r}; give one by its id: {ids}.",
+            {"candidates": [{"id": ident, "name": name} for ident, name in fits]},
+        )
+    return fits[0][0] if fits else None

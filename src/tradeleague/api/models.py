@@ -1,18 +1,26 @@
 """The error body every route of the REST API documents (what ``/docs`` shows).
 
 Each format's request and response bodies are its own (the scenario
-benchmark's: `tradeleague.league.scenario.models`). Every error response,
+benchmark's: `tradeleague.league.scenario.models`; each league's read API:
+``tradeleague.league.<format>.models``), built on `tradeleague.league.bodies`.
+Every error response,
 whatever its status, has one shape, `ErrorOut`, and its ``code`` is one of
 `ERROR_CODES`, listed in the schema itself so a program can branch on it.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["ERROR_CODES", "ErrorBody", "ErrorOut", "error_responses"]
+__all__ = [
+    "ERROR_CODES",
+    "ErrorBody",
+    "ErrorOut",
+    "declare_error_codes",
+    "error_responses",
+]
 
 ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "invalid_request": (422, "The body, path or query failed validation; the message says where."),
@@ -41,35 +49,64 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "cross_site": (403, "A signed-in write from another site was refused."),
     "csrf_failed": (403, "A signed-in write without the page's CSRF token was refused."),
     "key_not_found": (404, "No API key of yours has that id."),
+    "ambiguous_name": (409, "The name fits more than one; give an id (see candidates)."),
     "store_unavailable": (503, "The database is unavailable; retry later."),
     "internal_error": (500, "Something went wrong on the server."),
+    "invalid_address": (422, "Sign-in: that is not an Ethereum address."),
+    "invalid_message": (401, "Sign-in: the message is not an EIP-4361 message, or too long."),
+    "unknown_nonce": (401, "Sign-in: the nonce is unknown, used or expired; ask a new one."),
+    "wrong_domain": (401, "Sign-in: the message names another domain."),
+    "wrong_chain": (401, "Sign-in: the message names another chain id."),
+    "message_expired": (401, "Sign-in: the message has expired; sign a new one."),
+    "message_not_yet_valid": (401, "Sign-in: the message is not valid yet."),
+    "invalid_signature": (401, "Sign-in: the signature does not match the message's address."),
     "http_error": (400, "Another HTTP error."),
 }
-"""Every error code the programs' API answers with: its usual HTTP status and meaning."""
+"""Every error code the API answers with: its usual HTTP status and meaning.
+
+A format adds the codes only its routes answer with `declare_error_codes`, when
+its models are imported; the error schema lists them all when it is generated.
+"""
+
+
+def declare_error_codes(codes: dict[str, tuple[int, str]]) -> None:
+    """Add a format's own error codes (code: status, meaning) to `ERROR_CODES`.
+
+    Raises
+    ------
+    ValueError
+        A code already declared with another status or meaning.
+    """
+    for code, said in codes.items():
+        if ERROR_CODES.setdefault(code, said) != said:
+            raise ValueError(f"error code {code!r} is already declared as {ERROR_CODES[code]}")
 
 
 def _codes_text() -> str:
     return "; ".join(f"`{code}` ({status}): {says}" for code, (status, says) in ERROR_CODES.items())
 
 
+def _codes_schema(schema: dict[str, Any]) -> None:
+    """Write every declared code into the error schema, as it is generated."""
+    schema["x-error-codes"] = {code: status for code, (status, _) in ERROR_CODES.items()}
+    schema["properties"]["code"]["description"] = (
+        "A stable, machine-readable code. Every code: " + _codes_text()
+    )
+    schema["examples"] = [
+        {
+            "code": "payment_required",
+            "message": "Free accounts get 25 runs per UTC month; upgrade to Pro for more.",
+            "checkout_url": "https://example.org/pro",
+        }
+    ]
+
+
 class ErrorBody(BaseModel):
     """A stable code and one sentence that says how to fix it; some errors add fields."""
 
-    model_config = ConfigDict(
-        extra="allow",
-        json_schema_extra={
-            "x-error-codes": {code: status for code, (status, _) in ERROR_CODES.items()},
-            "examples": [
-                {
-                    "code": "payment_required",
-                    "message": "Free accounts get 25 runs per UTC month; upgrade to Pro for more.",
-                    "checkout_url": "https://example.org/pro",
-                }
-            ],
-        },
-    )
+    model_config = ConfigDict(extra="allow", json_schema_extra=_codes_schema)
 
-    code: str = Field(description="A stable, machine-readable code. Every code: " + _codes_text())
+    code: str = Field(description="A stable, machine-readable code; x-error-codes lists them all.")
     message: str = Field(description="One sentence for people: what failed and how to fix it.")
     checkout_url: str | None = Field(
         default=None, description="payment_required: where to upgrade."
@@ -87,6 +124,10 @@ class ErrorBody(BaseModel):
         description="401s: where a key was read (X-API-Key, Authorization: Bearer), or null.",
     )
     order: int | None = Field(default=None, description="invalid_order: the order's place, from 0.")
+    candidates: list[dict[str, str]] | None = Field(
+        default=None,
+        description="ambiguous_name: each thing the name fits, with its id; ask again by id.",
+    )
 
 
 class ErrorOut(BaseModel):

@@ -17,8 +17,10 @@ from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import Field
 
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.league.bodies import ReadOut, answer_of, read_config
 from tradeleague.league.ratings import DEFAULT_SEED, store_ratings
 from tradeleague.league.results import rating_payload
 from tradeleague.stats.rating import Interval, Rating
@@ -98,6 +100,40 @@ class RatingsReads:
         }
 
 
+class RatingsOut(ReadOut):
+    """The formats with ratings across seasons, and where each is served."""
+
+    model_config = read_config({"formats": {"weights": "/api/v1/ratings/weights"}})
+
+    formats: dict[str, str] = Field(description="Per format key, its ratings route.")
+
+
+class RatingOut(ReadOut):
+    """A format's rating: each model's mean excess return over seasons, and pairwise tests."""
+
+    model_config = read_config(
+        {
+            "format": "weights",
+            "title": "Weights league",
+            "rating": {
+                "method": "mean excess return over seasons; 95% bootstrap interval",
+                "seed": 0,
+                "resamples": 10000,
+                "models": [{"model": "eq", "seasons": 1, "runs": 1}],
+                "pairs": [],
+            },
+        }
+    )
+
+    format: str = Field(description="The format's key.")
+    title: str = Field(description="The format's name.")
+    rating: dict[str, Any] | None = Field(
+        description="The method, seed and resamples; per model, its seasons, runs and mean "
+        "excess return over cash and the benchmark with a 95% interval (fractions of one); "
+        "each pair's verdict. Null before any season has ended."
+    )
+
+
 def install_ratings(app: FastAPI, pages: Pages, reads: RatingsReads) -> None:
     """Add ``/api/v1/ratings``, ``/api/v1/ratings/KEY`` and the pages ``/ratings/KEY``.
 
@@ -106,14 +142,20 @@ def install_ratings(app: FastAPI, pages: Pages, reads: RatingsReads) -> None:
     pages.env.globals["rated"] = reads.formats
     api = APIRouter(prefix="/api/v1/ratings", tags=["public"])
 
-    @api.get("")
+    @api.get("", summary="The formats rated across seasons", responses=answer_of(RatingsOut))
     def index() -> JSONResponse:
-        """List the formats with ratings across seasons."""
+        """List the formats with ratings across seasons, and where each is served.
+
+        Public: no key, no quota.
+        """
         return json_answer(reads.index)
 
-    @api.get("/{key}")
+    @api.get("/{key}", summary="A format's rating across seasons", responses=answer_of(RatingOut))
     def rating(key: str) -> JSONResponse:
-        """Rate each model across the format's seasons: mean excess return, interval, pairs."""
+        """Rate each model across the format's seasons: mean excess return, interval, pairs.
+
+        Excess returns are fractions of one. Public: no key, no quota.
+        """
         return json_answer(lambda: reads.rating(key))
 
     app.include_router(api)

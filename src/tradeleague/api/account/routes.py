@@ -32,7 +32,16 @@ from fastapi import (
 
 from tradeleague.accounts import AccountHost
 from tradeleague.api.account.keys import WalletKeys
-from tradeleague.api.account.models import LoginIn
+from tradeleague.api.account.models import (
+    AccountOut,
+    KeyIssuedOut,
+    KeyRevokedOut,
+    KeysOut,
+    LoginIn,
+    NonceOut,
+    SignedInOut,
+    SignedOutOut,
+)
 from tradeleague.api.account.plugin import OwnerDesk
 from tradeleague.api.account.sessions import (
     CSRF_COOKIE,
@@ -46,6 +55,7 @@ from tradeleague.api.app import call, dumps
 from tradeleague.api.models import ErrorOut
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
+from tradeleague.league.bodies import answer_of
 
 __all__ = [
     "Accounts",
@@ -212,14 +222,23 @@ def account_router() -> APIRouter:
     """Return the ``/api/v1/account`` routes every server has (sign-in, the account, keys)."""
     router = desk_router()
 
-    @router.get("/nonce", summary="A sign-in nonce, with the domain and chain id to sign for")
+    @router.get(
+        "/nonce",
+        summary="A sign-in nonce, with the domain and chain id to sign for",
+        description=(
+            "Start signing in: get a one-time nonce (and, with ?address=, the EIP-4361 "
+            "message to sign). Then POST the signed message to /api/v1/account/login. Public;"
+            " no quota."
+        ),
+        responses=answer_of(NonceOut),
+    )
     async def nonce(
         request: Request,
         address: Annotated[
             str | None,
             Query(
                 pattern=ADDRESS_PATTERN,
-                description="Your wallet's address: the answer then holds the message to sign.",
+                description=("Your wallet's address: the answer then holds the message to sign."),
             ),
         ] = None,
     ) -> Response:
@@ -233,7 +252,15 @@ def account_router() -> APIRouter:
 
         return await answer(request, work)
 
-    @router.post("/login", summary="Sign in with a signed EIP-4361 message")
+    @router.post(
+        "/login",
+        summary="Sign in with a signed EIP-4361 message",
+        description=(
+            "Sign in with the message from /nonce and the wallet's signature: sets the "
+            "session cookie and answers the CSRF token every write must send. No quota."
+        ),
+        responses=answer_of(SignedInOut),
+    )
     async def login(body: LoginIn, request: Request) -> Response:
         def work(a: Accounts) -> Response:
             check_origin(request)
@@ -245,7 +272,14 @@ def account_router() -> APIRouter:
 
         return await answer(request, work)
 
-    @router.post("/logout", summary="Sign out")
+    @router.post(
+        "/logout",
+        summary="Sign out",
+        description=(
+            "End the session and clear its cookies. Needs the session and its CSRF token."
+        ),
+        responses=answer_of(SignedOutOut),
+    )
     async def logout(
         request: Request,
         sent: Writer,
@@ -259,14 +293,30 @@ def account_router() -> APIRouter:
 
         return await answer(request, work)
 
-    @router.get("", summary="The signed-in account: agent, API keys, usage")
+    @router.get(
+        "",
+        summary="The signed-in account: agent, API keys, usage",
+        description=(
+            "Return the signed-in account: its wallet, each format's facts (the weights "
+            "agent), its API keys and this month's usage. Needs the session cookie."
+        ),
+        responses=answer_of(AccountOut),
+    )
     async def account(request: Request, cookie: SessionCookie = None) -> Response:
         def work(a: Accounts) -> Response:
             return reply(a.view(a.sessions.require(cookie).wallet))
 
         return await answer(request, work)
 
-    @router.get("/keys", summary="The wallet's scenario API keys (never the keys themselves)")
+    @router.get(
+        "/keys",
+        summary="The wallet's scenario API keys (never the keys themselves)",
+        description=(
+            "List the wallet's scenario API keys (ids and prefixes, never the keys) and this "
+            "month's usage. Needs the session cookie."
+        ),
+        responses=answer_of(KeysOut),
+    )
     async def list_keys(request: Request, cookie: SessionCookie = None) -> Response:
         def work(a: Accounts) -> Response:
             wallet = a.sessions.require(cookie).wallet
@@ -274,7 +324,16 @@ def account_router() -> APIRouter:
 
         return await answer(request, work)
 
-    @router.post("/keys", status_code=201, summary="Issue a scenario API key (shown this once)")
+    @router.post(
+        "/keys",
+        status_code=201,
+        summary="Issue a scenario API key (shown this once)",
+        description=(
+            "Issue a scenario API key for the programs' API and MCP; the key is in this "
+            "answer only. Needs the session and its CSRF token; no quota."
+        ),
+        responses=answer_of(KeyIssuedOut, 201),
+    )
     async def create_key(
         request: Request,
         sent: Writer,
@@ -285,7 +344,15 @@ def account_router() -> APIRouter:
 
         return await answer(request, work)
 
-    @router.delete("/keys/{key_id}", summary="Revoke a scenario API key")
+    @router.delete(
+        "/keys/{key_id}",
+        summary="Revoke a scenario API key",
+        description=(
+            "Revoke a key by its id (from GET /api/v1/account/keys); every server refuses it "
+            "within a second. Needs the session and its CSRF token."
+        ),
+        responses=answer_of(KeyRevokedOut),
+    )
     async def revoke_key(
         request: Request,
         key_id: Annotated[str, Path(max_length=64)],

@@ -49,7 +49,18 @@ from tradeleague.formats.direction.visitors import (
     call_round,
     calls_close_at,
 )
+from tradeleague.league.bodies import DatedChangesOut, answer_of
 from tradeleague.league.costs import SeasonCosts
+from tradeleague.league.direction.models import (
+    DirectionBoardsOut,
+    DirectionConfigOut,
+    DirectionIndexOut,
+    DirectionRoundOut,
+    DirectionRoundsOut,
+    ModelLogOut,
+    VisitorCallOut,
+    VisitorsBoardOut,
+)
 from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
@@ -257,7 +268,7 @@ def direction_router(
         except NotFound as exc:
             raise HTTPException(404, str(exc)) from None
 
-    @router.get("", response_model=dict[str, Any])
+    @router.get("", responses=answer_of(DirectionIndexOut))
     def index() -> Response:
         """Say what the direction arena holds: its seasons and the links to read them.
 
@@ -265,7 +276,7 @@ def direction_router(
         """
         return answer(r.index)
 
-    @router.get("/rounds/current", response_model=dict[str, Any])
+    @router.get("/rounds/current", responses=answer_of(DirectionRoundOut))
     def current_round() -> Response:
         """Return the round open now: its symbol, open time, countdown and calls so far.
 
@@ -273,7 +284,7 @@ def direction_router(
         """
         return answer(r.current_round)
 
-    @router.get("/rounds", response_model=dict[str, Any])
+    @router.get("/rounds", responses=answer_of(DirectionRoundsOut))
     def past_rounds(
         season: Annotated[str | None, Query()] = None,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
@@ -284,7 +295,7 @@ def direction_router(
         """
         return answer(lambda: r.rounds(season, limit))
 
-    @router.get("/rounds/{round_id}", response_model=dict[str, Any])
+    @router.get("/rounds/{round_id}", responses=answer_of(DirectionRoundOut))
     def one_round(round_id: str, season: Annotated[str | None, Query()] = None) -> Response:
         """Return one round: the models' calls, their reasons and how each was scored.
 
@@ -293,7 +304,7 @@ def direction_router(
         return answer(lambda: r.round(round_id, season))
 
     # ``:path``: a model name may hold ``/``; it is matched whole, so any name round-trips.
-    @router.get("/models/{name:path}/log", response_model=dict[str, Any])
+    @router.get("/models/{name:path}/log", responses=answer_of(ModelLogOut))
     def model_log(name: str, season: Annotated[str | None, Query()] = None) -> Response:
         """Return a model's log in a season: every call, answer and fault, in order.
 
@@ -301,7 +312,7 @@ def direction_router(
         """
         return answer(lambda: r.model_log(name, season))
 
-    @router.get("/config", response_model=dict[str, Any])
+    @router.get("/config", responses=answer_of(DirectionConfigOut))
     def config(season: Annotated[str | None, Query()] = None) -> Response:
         """Return a season's configuration: models, symbol, payout and timing.
 
@@ -309,7 +320,7 @@ def direction_router(
         """
         return answer(lambda: r.config(season))
 
-    @router.get("/boards", response_model=dict[str, Any])
+    @router.get("/boards", responses=answer_of(DirectionBoardsOut))
     def boards(season: Annotated[str | None, Query()] = None) -> Response:
         """Return a season's boards: the models ranked by hit rate and payout, with the luck test.
 
@@ -317,7 +328,7 @@ def direction_router(
         """
         return answer(lambda: r.boards(season))
 
-    @router.get("/visitors", response_model=dict[str, Any])
+    @router.get("/visitors", responses=answer_of(VisitorsBoardOut))
     def visitors_board(season: Annotated[str | None, Query()] = None) -> Response:
         """Return the visitors' board: their calls scored as the models' are, ranked apart.
 
@@ -325,7 +336,7 @@ def direction_router(
         """
         return answer(lambda: r.visitors(season))
 
-    @router.get("/changelog", response_model=dict[str, Any])
+    @router.get("/changelog", responses=answer_of(DatedChangesOut))
     def changelog() -> Response:
         """List the dated changes that affect comparability of the arena's seasons.
 
@@ -336,9 +347,9 @@ def direction_router(
     @router.post(
         "/rounds/current/calls",
         status_code=202,
-        responses={409: {"description": "late, already called, or no round open"},
-                   422: {"description": "a name or direction that is not valid"}},
-    )  # fmt: skip
+        summary="Log your own call on the open round",
+        responses={**answer_of(VisitorCallOut, 202), **error_responses(409, 422)},
+    )
     def visitor_call(call: VisitorCallBody) -> Any:
         """Log your own call, up or down, on the round open now, under a name of your choosing.
 

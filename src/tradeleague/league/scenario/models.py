@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tradeleague.league.bodies import ChangeOut
+
 __all__ = [
     "ID_PATTERN",
     "METRIC",
@@ -673,13 +675,6 @@ class BoardScenariosOut(BaseModel):
 
     metrics: list[str] = Field(description="The metrics a leaderboard ranks by.")
     scenarios: list[BoardScenarioOut] = Field(description="Every scenario version.")
-
-
-class ChangeOut(BaseModel):
-    """One dated change that affects comparability."""
-
-    date: str = Field(description="The day it took effect (YYYY-MM-DD, UTC).")
-    change: str = Field(description="What changed, in one sentence.")
 
 
 class ChangelogOut(BaseModel):

@@ -32,8 +32,10 @@ from tradeleague.events import EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights.text import plain_text
+from tradeleague.league.bodies import DatedChangesOut, SeasonsOut, answer_of
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.thesis.changelog import thesis_changelog
+from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import board_rows, build_report, luck_payload, paper_values
 from tradeleague.league.thesis.state import SeasonState
@@ -231,7 +233,7 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
     """Return the JSON routes under ``/api/v1/thesis``."""
     router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"], responses=error_responses(404))
 
-    @router.get("", summary="The thesis seasons in the store")
+    @router.get("", summary="The thesis seasons in the store", responses=answer_of(SeasonsOut))
     def index() -> JSONResponse:
         """List the thesis seasons in the store: status, window and links to each.
 
@@ -239,7 +241,11 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
         """
         return json_answer(reads.index)
 
-    @router.get("/changelog", summary="The changes that affect comparability, dated")
+    @router.get(
+        "/changelog",
+        summary="The changes that affect comparability, dated",
+        responses=answer_of(DatedChangesOut),
+    )
     def changelog() -> JSONResponse:
         """List the dated changes that affect comparability of the thesis league's seasons.
 
@@ -247,16 +253,20 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
         """
         return json_answer(reads.changelog)
 
-    @router.get("/{season}", summary="A season's board")
+    @router.get("/{season}", summary="A season's board", responses=answer_of(ThesisBoardOut))
     def board(season: str) -> JSONResponse:
-        """Return a season's board: agents ranked by return (fractions), with the luck test.
+        """Return a season's board: agents ranked by return (percent), with the luck test.
 
         Public: no key, no quota.
         """
         return json_answer(lambda: reads.board(season))
 
     # ``:path``: a name may hold ``/``; matched whole, so any name round-trips.
-    @router.get("/{season}/agents/{agent:path}", summary="An agent's decisions and theses")
+    @router.get(
+        "/{season}/agents/{agent:path}",
+        summary="An agent's decisions and theses",
+        responses=answer_of(ThesisAgentOut),
+    )
     def agent(season: str, agent: str) -> JSONResponse:
         """Return an agent's decisions and theses in a season, with each one's outcome.
 

@@ -24,6 +24,8 @@ from tradeleague.errors import ServiceError
 from tradeleague.formats.weights import Division
 from tradeleague.keys import KeyVault, MasterKeyError
 from tradeleague.keys.stored import OwnerKeys
+from tradeleague.league.bodies import answer_of
+from tradeleague.league.weights.models import OwnedAgentOut
 from tradeleague.league.weights.owners import (
     MAX_KEY_CHARS,
     MAX_NAME_CHARS,
@@ -97,7 +99,17 @@ class WeightsDesk:
         router = desk_router()
         owners = self.owners
 
-        @router.post("/agent", status_code=201, summary="Create the wallet's weights agent")
+        @router.post(
+            "/agent",
+            status_code=201,
+            summary="Create the wallet's weights agent",
+            description=(
+                "Enter the wallet's agent in the season owners join: a name, a division, a "
+                "prompt (and for Pro a model and its key). One agent per wallet. Needs the "
+                "and its CSRF token."
+            ),
+            responses=answer_of(OwnedAgentOut, 201),
+        )
         async def create_agent(
             body: AgentIn,
             request: Request,
@@ -119,7 +131,15 @@ class WeightsDesk:
 
             return await answer(request, work)
 
-        @router.post("/agent/prompt", summary="Change the agent's prompt (three times a UTC day)")
+        @router.post(
+            "/agent/prompt",
+            summary="Change the agent's prompt (three times a UTC day)",
+            description=(
+                "Replace the agent's prompt; it takes effect at the next round. At most three"
+                " changes per UTC day. Needs the session and its CSRF token."
+            ),
+            responses=answer_of(OwnedAgentOut),
+        )
         async def change_prompt(
             body: PromptIn,
             request: Request,
@@ -133,7 +153,15 @@ class WeightsDesk:
 
             return await answer(request, work)
 
-        @router.put("/agent/key", summary="Replace the Pro agent's model key")
+        @router.put(
+            "/agent/key",
+            summary="Replace the Pro agent's model key",
+            description=(
+                "Replace the model key a Pro agent calls its model with (stored sealed; only "
+                "its last four are shown). Needs the session and its CSRF token."
+            ),
+            responses=answer_of(OwnedAgentOut),
+        )
         async def replace_key(
             body: KeyIn,
             request: Request,
@@ -145,7 +173,15 @@ class WeightsDesk:
 
             return await answer(request, work)
 
-        @router.post("/agent/resume", summary="Resume the paused agent")
+        @router.post(
+            "/agent/resume",
+            summary="Resume the paused agent",
+            description=(
+                "Resume the paused agent, once its key or model is fixed. Needs the session "
+                "and its CSRF token."
+            ),
+            responses=answer_of(OwnedAgentOut),
+        )
         async def resume(
             request: Request,
             sent: Writer,

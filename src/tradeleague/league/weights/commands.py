@@ -380,7 +380,7 @@ def release_hold_cmd(
 @weights_app.command("pause")
 def pause_cmd(
     season: SeasonOpt,
-    agent: Annotated[str, typer.Option(help="The agent id.")],
+    agent: Annotated[str, typer.Option(help="The agent's id or name.")],
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:
@@ -397,7 +397,7 @@ def pause_cmd(
 @weights_app.command("resume")
 def resume_cmd(
     season: SeasonOpt,
-    agent: Annotated[str, typer.Option(help="The agent id.")],
+    agent: Annotated[str, typer.Option(help="The agent's id or name.")],
     db: DbOption = None,
     now: NowOpt = None,
 ) -> None:

@@ -22,7 +22,7 @@ from tradeleague.formats.weights import (
     prompt_change_refusal,
     season_window,
 )
-from tradeleague.ids import new_id
+from tradeleague.ids import new_id, resolve_name
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_event
 from tradeleague.store import Store
@@ -30,6 +30,7 @@ from tradeleague.store.portfolio import account_opened
 
 __all__ = [
     "add_agent",
+    "agent_id",
     "change_key",
     "change_prompt",
     "create_season",
@@ -158,14 +159,25 @@ def release_hold(store: Store, clock: Clock, state: SeasonState, symbol: str, by
     _append(store, state, EventKind.PRICE_RELEASED, {"symbol": symbol, "by": by}, clock.now())
 
 
-def _agent(state: SeasonState, agent: str) -> None:
-    if agent not in state.agents:
-        raise ConfigError(f"no agent {agent!r} in season {state.season_id}")
+def agent_id(state: SeasonState, ref: str) -> str:
+    """Return the id of the agent ``ref`` names: its id or its name (`resolve_name`).
+
+    Raises
+    ------
+    ConfigError
+        No agent of the season has that id or name.
+    ServiceError
+        409 ``ambiguous_name``: several agents have that name.
+    """
+    found = resolve_name(ref, ((k, a.name) for k, a in state.agents.items()), "agent")
+    if found is None:
+        raise ConfigError(f"no agent {ref!r} in season {state.season_id}")
+    return found
 
 
 def change_prompt(store: Store, clock: Clock, state: SeasonState, agent: str, prompt: str) -> None:
     """Change an agent's prompt, at most three times a day, from the next round (W-REC-2)."""
-    _agent(state, agent)
+    agent = agent_id(state, agent)
     now = clock.now()
     changes = [t for t, _ in state.agents[agent].prompts[1:]]
     refusal = prompt_change_refusal(changes, now, state.preset)
@@ -176,19 +188,19 @@ def change_prompt(store: Store, clock: Clock, state: SeasonState, agent: str, pr
 
 def change_key(store: Store, clock: Clock, state: SeasonState, agent: str, last4: str) -> None:
     """Record that an owner changed the key; only its last four characters (C-9)."""
-    _agent(state, agent)
+    agent = agent_id(state, agent)
     _append(store, state, ev.KEY_CHANGED, {"agent": agent, "last4": last4[-4:]}, clock.now())
 
 
 def pause_agent(store: Store, clock: Clock, state: SeasonState, agent: str, reason: str) -> None:
     """Pause an agent (an operator's action; W-VAL-9 pauses record the same fact)."""
-    _agent(state, agent)
+    agent = agent_id(state, agent)
     _append(store, state, ev.AGENT_PAUSED, {"agent": agent, "reason": reason}, clock.now())
 
 
 def resume_agent(store: Store, clock: Clock, state: SeasonState, agent: str) -> None:
     """Resume a paused agent; it is skipped for a round whose prices were already read."""
-    _agent(state, agent)
+    agent = agent_id(state, agent)
     if not state.agents[agent].paused:
         raise ConfigError(f"agent {agent} is not paused")
     _append(store, state, ev.AGENT_RESUMED, {"agent": agent}, clock.now())

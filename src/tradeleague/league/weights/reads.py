@@ -63,8 +63,17 @@ from tradeleague.formats.weights import (
     plain_text,
 )
 from tradeleague.formats.weights.luck import AgentLuck, TableLuck
+from tradeleague.ids import resolve_name
+from tradeleague.league.bodies import DatedChangesOut, SeasonsOut, answer_of
 from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.weights.changelog import changelog_entries
+from tradeleague.league.weights.models import (
+    WeightsAgentOut,
+    WeightsMarketOut,
+    WeightsSeasonOut,
+    WeightsTableOut,
+    WeightsUniverseOut,
+)
 from tradeleague.league.weights.report import paper_values, season_luck
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.summary import Summary, latest_summaries
@@ -470,8 +479,13 @@ class WeightsReads:
             return body
 
     def agent(self, season_id: str, agent: str) -> dict[str, Any]:
-        """Return an agent's page (W-SCO-3, W-REC-3) and its cost (raises ``NotFound``)."""
+        """Return an agent's page (W-SCO-3, W-REC-3) and its cost (raises ``NotFound``).
+
+        ``agent`` is its id or its name (`resolve_name`: an ambiguous name is a 409).
+        """
         with self._season(season_id) as s:
+            known = ((k, a.name) for k, a in s.state.agents.items())
+            agent = resolve_name(agent, known, "agent") or agent
             body = _agent_payload(s, agent, lambda d: self._luck_of(s, d))
             costs = self._costs_of(s, [s.state.agents[agent].division])
             body["cost"] = costs["agents"].get(agent)
@@ -539,7 +553,7 @@ def weights_router(
         reads = WeightsReads(store_factory, prefix=prefix, clock=clock, preset=preset)
     router = APIRouter(prefix=prefix, tags=["weights"], responses=error_responses(404))
 
-    @router.get("", summary="The weights seasons in the store")
+    @router.get("", summary="The weights seasons in the store", responses=answer_of(SeasonsOut))
     def index() -> JSONResponse:
         """List the weights seasons in the store: status, window, divisions; links to each.
 
@@ -547,7 +561,11 @@ def weights_router(
         """
         return json_answer(reads.index)
 
-    @router.get("/changelog", summary="The changes that affect comparability, dated")
+    @router.get(
+        "/changelog",
+        summary="The changes that affect comparability, dated",
+        responses=answer_of(DatedChangesOut),
+    )
     def changelog() -> JSONResponse:
         """List the dated changes that affect comparability of the weights league's seasons.
 
@@ -555,29 +573,48 @@ def weights_router(
         """
         return json_answer(reads.changelog)
 
-    @router.get("/seasons/{season_id}", summary="A season: window, status, versions")
+    @router.get(
+        "/seasons/{season_id}",
+        summary="A season: window, status, versions",
+        responses=answer_of(WeightsSeasonOut),
+    )
     def season_page(season_id: str) -> JSONResponse:
         """Return a season: its window, status and rule versions. Public: no key, no quota."""
         return json_answer(lambda: reads.season(season_id))
 
-    @router.get("/seasons/{season_id}/tables/{division}", summary="A division's table")
+    @router.get(
+        "/seasons/{season_id}/tables/{division}",
+        summary="A division's table",
+        responses=answer_of(WeightsTableOut),
+    )
     def table(season_id: str, division: str) -> JSONResponse:
-        """Return a division's table: agents ranked, returns as fractions, luck test beside.
+        """Return a division's table: agents ranked, returns in percent, luck test beside.
 
         Public: no key, no quota.
         """
         return json_answer(lambda: reads.table(season_id, division))
 
     # ``:path``: an agent id may hold ``/``; it is matched whole, so any name round-trips.
-    @router.get("/seasons/{season_id}/agents/{agent:path}", summary="An agent's page")
+    @router.get(
+        "/seasons/{season_id}/agents/{agent:path}",
+        summary="An agent's page",
+        responses={**answer_of(WeightsAgentOut), **error_responses(409)},
+    )
     def agent_page(season_id: str, agent: str) -> JSONResponse:
         """Return an agent's page in a season: its weights, returns and log.
+
+        ``agent`` is the agent's id or its name; a name that several agents of
+        the season share is refused (409 ``ambiguous_name``, with the candidates' ids).
 
         Public: no key, no quota.
         """
         return json_answer(lambda: reads.agent(season_id, agent))
 
-    @router.get("/seasons/{season_id}/market", summary="The market's status and why")
+    @router.get(
+        "/seasons/{season_id}/market",
+        summary="The market's status and why",
+        responses=answer_of(WeightsMarketOut),
+    )
     def market(season_id: str) -> JSONResponse:
         """Return the market's status for a season and why (open, closed, halted).
 
@@ -585,7 +622,11 @@ def weights_router(
         """
         return json_answer(lambda: reads.market(season_id))
 
-    @router.get("/seasons/{season_id}/universe", summary="A season's universe and its inputs")
+    @router.get(
+        "/seasons/{season_id}/universe",
+        summary="A season's universe and its inputs",
+        responses=answer_of(WeightsUniverseOut),
+    )
     def universe(season_id: str) -> JSONResponse:
         """Return a season's universe and the inputs it was chosen from.
 
@@ -593,7 +634,11 @@ def weights_router(
         """
         return json_answer(lambda: reads.universe(season_id))
 
-    @router.get("/universe", summary="The latest season's universe and its inputs")
+    @router.get(
+        "/universe",
+        summary="The latest season's universe and its inputs",
+        responses=answer_of(WeightsUniverseOut),
+    )
     def latest_universe() -> JSONResponse:
         """Return the latest season's universe and the inputs it was chosen from.
 
