@@ -19,6 +19,7 @@ from datetime import UTC, date, datetime
 from tradeleague.agents.base import Agent
 from tradeleague.clock import ReplayClock
 from tradeleague.collect import collecting_less
+from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.league.pacing import ReplayPacing
@@ -57,6 +58,7 @@ async def run_season(
     ConfigError
         If the range is not a season, or a resumed season's roster differs.
     """
+    store.claim(tev.season_stream(season_id))  # before any read or call
     season = ThesisSeason(
         store.deriving_ids(),  # same replay, same events, same chain head (C-1)
         tape.universe,
