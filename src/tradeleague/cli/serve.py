@@ -144,8 +144,11 @@ def _serve(
     import uvicorn
 
     from tradeleague.clock import WallClock
+    from tradeleague.keys import check_master_keys
     from tradeleague.site.serving import serve_site
     from tradeleague.store import open_store
+
+    check_master_keys()  # a malformed key stops here, not as a later vault_unavailable
 
     table = load_prices(prices)
     league = None
