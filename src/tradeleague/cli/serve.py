@@ -173,8 +173,9 @@ def _serve(
     store = open_store(db)
     try:
         app, _service = serve_site(
-            store, WallClock(), options, league=league, siwe_domain=siwe_domain, chain_id=chain_id
-        )
+            store, WallClock(), options, league=league, siwe_domain=siwe_domain,
+            chain_id=chain_id, write_limit=None if league is None else league.limits,
+        )  # fmt: skip
         Console(stderr=True).print(
             f"Serving {store.url} on http://{host}:{port}  (API index /api/v1, docs /docs). "
             "Ctrl-C stops.",

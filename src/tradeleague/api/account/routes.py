@@ -44,6 +44,7 @@ from tradeleague.api.account.sessions import (
 from tradeleague.api.account.signin import ADDRESS_PATTERN, SignIn, message_for
 from tradeleague.api.app import call, dumps
 from tradeleague.api.models import ErrorOut
+from tradeleague.api.write_limits import anonymous_write
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
 
@@ -212,7 +213,11 @@ def account_router() -> APIRouter:
     """Return the ``/api/v1/account`` routes every server has (sign-in, the account, keys)."""
     router = desk_router()
 
-    @router.get("/nonce", summary="A sign-in nonce, with the domain and chain id to sign for")
+    @router.get(
+        "/nonce",
+        summary="A sign-in nonce, with the domain and chain id to sign for",
+        dependencies=[Depends(anonymous_write)],  # it writes the nonce, with no account yet
+    )
     async def nonce(
         request: Request,
         address: Annotated[
@@ -233,7 +238,11 @@ def account_router() -> APIRouter:
 
         return await answer(request, work)
 
-    @router.post("/login", summary="Sign in with a signed EIP-4361 message")
+    @router.post(
+        "/login",
+        summary="Sign in with a signed EIP-4361 message",
+        dependencies=[Depends(anonymous_write)],
+    )
     async def login(body: LoginIn, request: Request) -> Response:
         def work(a: Accounts) -> Response:
             check_origin(request)
