@@ -11,6 +11,7 @@ way. A name belongs to the visitor whose cookie first called under it
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from direction_helpers import START, always, contestant  # type: ignore[import-not-found]
@@ -20,6 +21,7 @@ from fastapi.testclient import TestClient
 from tradeleague.accounts.anonymous import WriteLimit, WriteLimits
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
+from tradeleague.host.config import load_league
 from tradeleague.league.direction import replay_direction
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.market import Dataset
@@ -107,3 +109,28 @@ def test_the_league_file_limits_are_bounded() -> None:
     for bad in ({"anonymous_writes": 0}, {"window_s": 1.5}, {"burst": 3}, {"window_s": True}):
         with pytest.raises(ConfigError):
             WriteLimit.from_table(bad)
+
+
+@pytest.mark.shared_data
+def test_the_league_file_carries_the_limits_to_serve(tmp_path: Path, shared_data: Path) -> None:
+    """``[limits]`` in the league file is what ``serve --config`` counts by; a bad one is named."""
+    league = tmp_path / "league.toml"
+    text = f"""
+[league]
+db = "sqlite:///league.db"
+
+[direction]
+market = "{shared_data / "crypto_1m"}"
+
+[[direction.agents]]
+name = "up"
+spec = "baseline:up"
+
+[limits]
+anonymous_writes = LIMIT
+"""
+    league.write_text(text.replace("LIMIT", "7"), encoding="utf-8")
+    assert load_league(league).limits == WriteLimit(per_window=7, window_s=60)
+    league.write_text(text.replace("LIMIT", "0"), encoding="utf-8")
+    with pytest.raises(ConfigError, match="anonymous_writes is a whole number from 1"):
+        load_league(league)
