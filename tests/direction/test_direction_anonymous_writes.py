@@ -18,7 +18,7 @@ from direction_helpers import START, always, contestant  # type: ignore[import-n
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tradeleague.accounts.anonymous import WriteLimit, WriteLimits
+from tradeleague.accounts.anonymous import WriteLimit, WriteLimits, claim_name
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
 from tradeleague.host.config import load_league
@@ -134,3 +134,17 @@ anonymous_writes = LIMIT
     league.write_text(text.replace("LIMIT", "0"), encoding="utf-8")
     with pytest.raises(ConfigError, match="anonymous_writes is a whole number from 1"):
         load_league(league)
+
+
+def test_the_counts_and_names_hold_on_both_backends(db_url: str) -> None:
+    """The per-address count and a name's holder, on SQLite and PostgreSQL alike."""
+    moments = iter([100.0] * 3 + [130.0])
+    with open_store(db_url) as opened:
+        limits = WriteLimits(
+            opened, WriteLimit(per_window=2, window_s=60), now=lambda: next(moments)
+        )
+        assert [limits.take("10.0.0.1") for _ in range(3)] == [None, None, 20]
+        assert limits.take("10.0.0.1") is None  # a new window
+        assert claim_name(opened, "Ann", "first", START)
+        assert not claim_name(opened, "ANN", "second", START)
+        assert claim_name(opened, "ann", "first", START)
