@@ -98,3 +98,24 @@ def test_a_published_runs_owner_scenario_or_publication_time_edited_is_named(
     assert [(m.check, m.projection, m.key) for m in report.mismatches] == [
         (check, "scenario_runs", run_id)
     ]
+
+
+def test_a_scenario_bar_edited_with_the_triggers_dropped_is_named(
+    api: TestClient, scenario: Scenario, service: ScenarioService
+) -> None:
+    """C-4: a scenario's bars are the ones its content hash names, even past the triggers."""
+    _finish_and_publish(api, scenario)
+    assert verify(service.store).ok
+    with service.store.engine.begin() as conn:
+        conn.execute(sa.text("DROP TRIGGER scenario_bars_no_update"))
+        conn.execute(
+            sa.text(
+                "UPDATE scenario_bars SET close = close + 1 "
+                "WHERE scenario_id = :s AND symbol = 'SPY' AND idx = 3"
+            ),
+            {"s": scenario.id},
+        )
+    report = verify(service.store)
+    assert [(m.check, m.projection, m.key) for m in report.mismatches] == [
+        ("scenario_bars", "scenario_bars", scenario.id)
+    ]

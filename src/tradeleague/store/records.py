@@ -10,7 +10,10 @@ those its ``ScenarioRunStarted`` names, a complete run must have completed in
 the log, a published one must have been published there at its
 ``published_at``, and a
 completed run's rows in ``scenario_run_equity`` must be exactly the equity
-path its completion event holds (bar 0 first, no bar missing or extra).
+path its completion event holds (bar 0 first, no bar missing or extra). Each
+scenario version's rows in ``scenario_bars`` must hash to the content hash the
+version was provisioned under (``formats.scenario.ScenarioBars.content_hash``),
+which every run's start event names.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from tradeleague.events.scenario import (
     SCENARIO_RUN_PUBLISHED,
     SCENARIO_RUN_STARTED,
 )
+from tradeleague.formats.scenario.bars import ScenarioBars
 from tradeleague.store.rows import strict_loads
 
 __all__ = ["ScenarioRecords", "completed_results"]
@@ -45,6 +49,19 @@ _EQUITY = sa.table(
     sa.column("run_id", sa.String),
     sa.column("idx", sa.Integer),
     sa.column("equity", sa.BigInteger),
+)
+
+_VERSIONS = sa.table(
+    "scenario_versions",
+    sa.column("id", sa.String),
+    sa.column("content_hash", sa.String),
+    sa.column("dropped", sa.Integer),
+)
+
+_BARS = sa.table(
+    "scenario_bars",
+    *(sa.column(name) for name in ("scenario_id", "symbol", "idx", "ts")),
+    *(sa.column(name) for name in ("open", "high", "low", "close", "volume")),
 )
 
 _NOT_RESULTS = frozenset({"run", "equity"})
@@ -135,6 +152,7 @@ class ScenarioRecords:
         for run in sorted(set(self.results) - seen):
             out.append(("scenario_missing", run, "the log completes a run that has no row"))
         out.extend(self._compare_paths(connection, seen))
+        out.extend(_compare_bars(connection))
         return out
 
     def _compare_start(self, run: str, scenario: str, account: str) -> list[tuple[str, str, str]]:
@@ -178,6 +196,28 @@ class ScenarioRecords:
                 detail = "the equity rows differ from the path the run's completion event holds"
                 out.append(("scenario_equity", run, detail))
         return out
+
+
+def _compare_bars(connection: sa.Connection) -> list[tuple[str, str, str]]:
+    """Return a mismatch for each scenario version whose bars do not hash to its content hash."""
+    out: list[tuple[str, str, str]] = []
+    versions = connection.execute(
+        sa.select(_VERSIONS.c.id, _VERSIONS.c.content_hash, _VERSIONS.c.dropped)
+    )
+    columns = [
+        _BARS.c[n] for n in ("symbol", "idx", "ts", "open", "high", "low", "close", "volume")
+    ]
+    for version in versions.all():
+        query = sa.select(*columns).where(_BARS.c.scenario_id == version.id)
+        rows = [tuple(r) for r in connection.execute(query)]
+        try:
+            digest = ScenarioBars.from_rows(rows, int(version.dropped)).content_hash()
+        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError):
+            digest = None
+        if digest != version.content_hash:
+            detail = "the bars do not hash to the content hash the scenario was provisioned under"
+            out.append(("scenario_bars", str(version.id), detail))
+    return out
 
 
 def _same_moment(stored: object, logged: datetime) -> bool:
