@@ -15,9 +15,12 @@ from pathlib import Path
 
 import pytest
 from direction_helpers import START, always, contestant  # type: ignore[import-not-found]
+from eth_account import Account
+from eth_account.signers.local import LocalAccount
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from account.owners_kit import sign, siwe_text  # type: ignore[import-not-found]
 from tradeleague.accounts.anonymous import WriteLimit, WriteLimits, claim_name
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ConfigError
@@ -148,3 +151,36 @@ def test_the_counts_and_names_hold_on_both_backends(db_url: str) -> None:
         assert claim_name(opened, "Ann", "first", START)
         assert not claim_name(opened, "ANN", "second", START)
         assert claim_name(opened, "ann", "first", START)
+
+
+def _signed_in(http: TestClient, wallet: LocalAccount, clock: ReplayClock) -> None:
+    challenge = http.get("/api/v1/account/nonce").json()
+    text = siwe_text(
+        wallet, domain=challenge["domain"], nonce=challenge["nonce"], issued=clock.now()
+    )
+    answer = http.post(
+        "/api/v1/account/login", json={"message": text, "signature": sign(wallet, text)}
+    )
+    assert answer.status_code == 200, answer.text
+
+
+async def test_a_signed_in_wallet_owns_its_name_on_every_browser(
+    store: Store, synthetic_btc: Dataset
+) -> None:
+    """D-PUB-2: signed in, the wallet (not the browser's cookie) owns the name it called under."""
+    await _played(store, synthetic_btc)
+    clock = ReplayClock(START + timedelta(minutes=6))
+    app = create_site(ScenarioService(store, clock), clock=clock)
+    wallet = Account.create()
+    with TestClient(app) as laptop, TestClient(app) as phone, TestClient(app) as stranger:
+        _signed_in(laptop, wallet, clock)
+        assert _call(laptop, "Cleo")[0] == 202
+        _signed_in(phone, wallet, clock)  # another browser, another cookie, the same wallet
+        status, body, _ = _call(phone, "Cleo")
+        assert status == 409
+        assert isinstance(body["error"], dict)
+        assert body["error"]["code"] == "already_called"  # theirs; one call a round
+        status, body, _ = _call(stranger, "Cleo")
+        assert status == 409
+        assert isinstance(body["error"], dict)
+        assert body["error"]["code"] == "name_taken"

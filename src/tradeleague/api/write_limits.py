@@ -10,8 +10,9 @@ ends). The limits come from the league file's ``[limits]`` table
 (`WriteLimit.from_table`); ``serve`` without one uses the defaults.
 
 A name that a visitor writes under (their visitor's calls) belongs to whoever
-first used it (`claim_name`): the holder is the hash of their visitor cookie
-(`visitor_holder` sets one on the first write), kept in ``visitor_names``; a
+first used it (`claim_name`): the holder is the hash of their signed-in
+wallet, or else of their visitor cookie (`visitor_holder` sets one on the
+first write), kept in ``visitor_names``; a
 later write under that name from another holder is refused by the caller.
 
 The client address is the connection's peer: a header such as
@@ -26,6 +27,7 @@ from typing import Final
 from fastapi import Request, Response
 
 from tradeleague.accounts.anonymous import WriteLimits, hashed
+from tradeleague.api.account.sessions import SESSION_COOKIE
 from tradeleague.errors import ServiceError
 
 __all__ = ["VISITOR_COOKIE", "anonymous_write", "retry_later", "visitor_holder", "with_cookies"]
@@ -62,7 +64,16 @@ def anonymous_write(request: Request) -> None:
 
 
 def visitor_holder(request: Request, response: Response) -> str:
-    """Return the hash that names this visitor, setting their visitor cookie if they have none."""
+    """Return the hash that names this visitor, setting their visitor cookie if they have none.
+
+    A signed-in visitor is their wallet (the same on every browser they sign in
+    on); anyone else is their visitor cookie.
+    """
+    accounts = getattr(request.app.state, "accounts", None)
+    if accounts is not None:
+        session = accounts.sessions.read(request.cookies.get(SESSION_COOKIE))
+        if session is not None:
+            return hashed(f"wallet:{str(session.wallet).lower()}")
     sent = request.cookies.get(VISITOR_COOKIE, "")
     if not (16 <= len(sent) <= 64 and sent.isalnum()):
         sent = secrets.token_hex(16)
