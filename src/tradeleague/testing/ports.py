@@ -18,6 +18,7 @@ nothing by itself) and checked free.
 
 from __future__ import annotations
 
+import atexit
 import random
 import socket
 import threading
@@ -29,6 +30,15 @@ _LOWEST = 20_000
 
 _held: list[socket.socket] = []
 _lock = threading.Lock()
+
+
+@atexit.register
+def _let_go() -> None:
+    """Close the held sockets as the process ends (they were held on purpose until then)."""
+    with _lock:
+        for sock in _held:
+            sock.close()
+        _held.clear()
 
 
 def refusing_port() -> int:
