@@ -46,15 +46,16 @@ def siwe_text(
     chain_id: int = 1,
     issued: datetime = NOW,
     expires: datetime | None = None,
+    uri: str | None = None,
 ) -> str:
-    """Return an EIP-4361 message, written out as a wallet shows it."""
+    """Return an EIP-4361 message, written out as a wallet shows it (its URI on ``domain``)."""
     lines = [
         f"{domain} wants you to sign in with your Ethereum account:",
         wallet.address,
         "",
         "Sign in to tradeleague.",
         "",
-        f"URI: http://{domain}/account",
+        f"URI: {uri or f'http://{domain}/account'}",
         "Version: 1",
         f"Chain ID: {chain_id}",
         f"Nonce: {nonce}",

@@ -83,6 +83,8 @@ def test_replayed_expired_and_foreign_messages_are_refused(sqlite_url: str) -> N
                 return str(answer.json()["error"]["code"])
 
             assert refused(domain="evil.example") == "wrong_domain"
+            assert refused(uri="https://evil.example/account") == "wrong_uri"
+            assert refused(uri=f"https://{challenge['domain']}@evil.example/") == "wrong_uri"
             assert refused(chain_id=5) == "wrong_chain"
             assert refused(expires=NOW - timedelta(seconds=1)) == "message_expired"
             challenge = me.http.get("/api/v1/account/nonce").json()

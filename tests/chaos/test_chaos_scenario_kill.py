@@ -14,7 +14,6 @@ import contextlib
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -32,6 +31,7 @@ from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store, verify
+from tradeleague.testing.ports import listen_port
 
 pytestmark = pytest.mark.slow
 
@@ -41,15 +41,9 @@ START, END = datetime(2024, 1, 2, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
 BARS = 40
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def _server(url: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    port = _free_port()
+    port = listen_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     process = subprocess.Popen(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from tradeleague.testing.ports import refusing_port
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -43,11 +44,8 @@ def run_cli(
 
 
 def closed_port() -> int:
-    """Return a loopback port nothing listens on (bound once, then let go)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
+    """Return a loopback port that refuses connections for as long as the tests run."""
+    return refusing_port()
 
 
 def interrupt_at(*args: str, cwd: Path, prefix: str) -> tuple[str, int, str]:

@@ -13,6 +13,7 @@ import pytest
 
 from tradeleague.cli import main
 from tradeleague.sweep.config import MAX_CELLS, load_sweep
+from tradeleague.testing.ports import refusing_port
 
 GOOD = """
 seeds = [0, 1]
@@ -143,8 +144,9 @@ def test_a_ray_address_where_nothing_answers_is_one_sentence(
 ) -> None:
     """Ray itself would retry for minutes; the sweep says at once that nothing answers."""
     config = _write(tmp_path, GOOD, shared_data)
-    line = _refused(config, capsys, "--address", "127.0.0.1:1")
-    assert "nothing answers at 127.0.0.1:1" in line
+    address = f"127.0.0.1:{refusing_port()}"  # refused, and held so nothing takes it
+    line = _refused(config, capsys, "--address", address)
+    assert f"nothing answers at {address}" in line
 
 
 def test_a_local_ray_that_cannot_start_is_one_sentence(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -12,15 +11,14 @@ from pathlib import Path
 
 import httpx
 
+from tradeleague.testing.ports import listen_port
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def free_port() -> int:
-    """Return a free loopback port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """Return a free loopback port a host may listen on (outside the ephemeral range)."""
+    return listen_port()
 
 
 def start_host(

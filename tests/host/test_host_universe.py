@@ -46,6 +46,7 @@ from tradeleague.league.weights.config import WeightsAgent, WeightsConfig
 from tradeleague.league.weights.driver import WeightsDriver
 from tradeleague.store import open_store, verify
 from tradeleague.testing.jsonrpc_peer import JsonRpcPeer
+from tradeleague.testing.ports import refusing_url
 
 pytestmark = pytest.mark.shared_data
 
@@ -263,7 +264,7 @@ def test_an_unreadable_universe_misses_the_slot_and_the_next_slot_tries_again(
     db = f"sqlite:///{tmp_path / 'league.db'}"
     write_registry(tmp_path / "feeds.toml", registry_text())
     league = _league(tmp_path / "league.toml", shared_data, db)
-    monkeypatch.setenv("TEST_RPC_URL", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.setenv("TEST_RPC_URL", refusing_url())  # nothing listens there
     _run(league, "2025-09-25T15:00Z", "2025-09-25T16:00Z")
     (missed,) = _events(db, host_stream("weights"))
     assert missed.kind == SLOT_MISSED
@@ -315,7 +316,7 @@ def test_universe_command_prints_the_next_season_and_writes_nothing(
     assert any(line.split()[1:2] == [ZERO] and "(not_positive)" in line for line in lines)
     assert not (tmp_path / "x.db").exists()  # nothing written
 
-    dead = _cli("universe", "--config", str(league), cwd=tmp_path, rpc="http://127.0.0.1:9")
+    dead = _cli("universe", "--config", str(league), cwd=tmp_path, rpc=refusing_url())
     assert dead.returncode == 2, dead.stderr
     assert [line for line in dead.stderr.splitlines() if line.strip()] == [
         line for line in dead.stderr.splitlines() if line.startswith("error: ")

@@ -196,8 +196,8 @@ def test_keys_master_keys_from_file(tmp_path: Path) -> None:
     [
         ({}, "no master key: set TRADELEAGUE_MASTER_KEY"),
         ({MASTER_KEY_ENV: "   "}, "no master key"),
-        ({MASTER_KEY_ENV: "short"}, "master key 1 in TRADELEAGUE_MASTER_KEY"),
-        ({MASTER_KEY_ENV: "!!not base64!!"}, "master key 1"),
+        ({MASTER_KEY_ENV: "short"}, "TRADELEAGUE_MASTER_KEY is malformed: its key 1 is not 32"),
+        ({MASTER_KEY_ENV: "!!not base64!!"}, "its key 1 is not 32 bytes .* urlsafe base64 or hex"),
         ({MASTER_KEY_FILE_ENV: "/nonexistent/master.keys"}, "cannot read"),
     ],
 )
@@ -208,6 +208,14 @@ def test_keys_missing_or_bad_master_key_is_a_clear_error(
     with pytest.raises(MasterKeyError, match=message) as caught:
         KeyVault.from_env(environ)
     assert isinstance(caught.value, ConfigError)
+
+
+def test_keys_a_master_key_may_be_hex() -> None:
+    """C-9: 64 hex digits are the same 32 bytes as their base64url form."""
+    key = MasterKey.from_text(generate_master_key())
+    assert MasterKey.from_text(key.material.hex()) == key
+    with pytest.raises(MasterKeyError):
+        MasterKey.from_text(key.material.hex()[:-2])
 
 
 def test_keys_both_sources_or_duplicates_are_refused() -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -26,6 +25,7 @@ from tradeleague.llm.presets import custom_preset
 from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.llm.types import ChatRequest
 from tradeleague.testing.dropping_server import ANSWER, DroppingServer
+from tradeleague.testing.ports import refusing_url
 
 CALLS = 4
 PARAMS = CallParams(temperature=0.3, max_tokens=64, timeout_s=20.0, retries=2)
@@ -42,13 +42,6 @@ def _call(i: int, params: CallParams = PARAMS) -> Call:
 
 def _provider(url: str) -> OpenAICompatProvider:
     return OpenAICompatProvider(custom_preset("p", url))
-
-
-def _closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 async def _calls(
@@ -73,7 +66,7 @@ def _no_internal_names(records: list[CallRecord]) -> None:
 
 async def test_llm_refused_connection_is_connection_refused() -> None:
     """Issue 24: nothing listens: ``connection_refused``; retries may go, as nothing was sent."""
-    records = await _calls(f"http://127.0.0.1:{_closed_port()}/v1")
+    records = await _calls(refusing_url("/v1"))
     assert [r.outcome for r in records] == [Outcome.PROVIDER_ERROR] * CALLS
     assert {error_class(r) for r in records} == {"connection_refused"}
     assert all(r.attempt == PARAMS.retries for r in records)  # nothing was sent: retries may go

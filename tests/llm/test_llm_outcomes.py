@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Callable
 
 import pytest
@@ -16,6 +15,7 @@ from tradeleague.llm.presets import preset
 from tradeleague.llm.records import CallRecord
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import REFUSAL_TEXT, Behaviour, Fault
+from tradeleague.testing.ports import refusing_url
 
 GW = tuple[Gateway, list[CallRecord]]
 ANSWER = '{"direction": "up", "rationale": "momentum"}'
@@ -133,10 +133,7 @@ async def test_connection_refused_is_provider_error(
     provider_on: Callable[..., OpenAICompatProvider], ask: Callable[..., Call]
 ) -> None:
     """W-VAL-8: nothing listens on the provider's port: ``provider_error``."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    async with Gateway([provider_on(f"http://127.0.0.1:{port}/v1")]) as gw:
+    async with Gateway([provider_on(refusing_url("/v1"))]) as gw:
         record = await gw.call(ask("m"))
     assert record.outcome is Outcome.PROVIDER_ERROR
     assert record.http_status is None

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.llm.types import ChatRequest
 from tradeleague.testing.fake_provider import FakeProvider
 from tradeleague.testing.fake_script import Behaviour, Fault
+from tradeleague.testing.ports import refusing_port
 
 PINNED = Path(__file__).with_name("wire_records.json")
 KEY = "sk-test-golden-000011112222"
@@ -138,9 +138,7 @@ async def _play() -> dict[str, Any]:
             )  # fmt: skip
             results["wrongkey"] = _summary(await gw.call(wrong))
         results["_requests"] = [[q.model, q.body, q.authorization] for q in fake.requests]
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = refusing_port()  # refused, and held so nothing else takes it meanwhile
     async with Gateway([_provider(f"http://127.0.0.1:{port}/v1")]) as gw:
         results["refused"] = _summary(await gw.call(_call("ok")))
     normalised: dict[str, Any] = json.loads(json.dumps(results).replace(str(port), "PORT"))

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from tradeleague.league.scenario import Scenario, ScenarioService
+from tradeleague.league.scenario.tables import scenario_runs
 from tradeleague.store import verify
 
 
@@ -65,3 +68,54 @@ def test_a_run_row_edited_to_look_published_or_complete_is_found(
     assert checks == {"scenario_results", "scenario_status", "scenario_published"}
     assert run_id not in api.get(f"/api/v1/leaderboard?scenario={scenario.id}").text
     assert api.get(f"/api/v1/runs/{run_id}/public").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "check"),
+    [
+        ("account", "bob", "scenario_start"),
+        ("scenario_id", "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "scenario_start"),
+        ("published_at", datetime(2020, 1, 1, tzinfo=UTC), "scenario_published"),
+    ],
+)
+def test_a_published_runs_owner_scenario_or_publication_time_edited_is_named(
+    api: TestClient,
+    scenario: Scenario,
+    service: ScenarioService,
+    column: str,
+    value: object,
+    check: str,
+) -> None:
+    """C-4: a run's credit, scenario and publication time are what its events say; verify names
+    the row whose column was moved behind the log (issue 24 item 2)."""
+    run_id = _finish_and_publish(api, scenario)
+    assert verify(service.store).ok
+    with service.store.engine.begin() as conn:
+        conn.execute(
+            sa.update(scenario_runs).where(scenario_runs.c.id == run_id).values({column: value})
+        )
+    report = verify(service.store)
+    assert [(m.check, m.projection, m.key) for m in report.mismatches] == [
+        (check, "scenario_runs", run_id)
+    ]
+
+
+def test_a_scenario_bar_edited_with_the_triggers_dropped_is_named(
+    api: TestClient, scenario: Scenario, service: ScenarioService
+) -> None:
+    """C-4: a scenario's bars are the ones its content hash names, even past the triggers."""
+    _finish_and_publish(api, scenario)
+    assert verify(service.store).ok
+    with service.store.engine.begin() as conn:
+        conn.execute(sa.text("DROP TRIGGER scenario_bars_no_update"))
+        conn.execute(
+            sa.text(
+                "UPDATE scenario_bars SET close = close + 1 "
+                "WHERE scenario_id = :s AND symbol = 'SPY' AND idx = 3"
+            ),
+            {"s": scenario.id},
+        )
+    report = verify(service.store)
+    assert [(m.check, m.projection, m.key) for m in report.mismatches] == [
+        ("scenario_bars", "scenario_bars", scenario.id)
+    ]

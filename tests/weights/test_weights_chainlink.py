@@ -39,6 +39,7 @@ from tradeleague.league.weights.round import play_round
 from tradeleague.money import MICRO
 from tradeleague.store import open_store
 from tradeleague.testing.jsonrpc_peer import AggregatorState, JsonRpcPeer, PeerFault, TokenState
+from tradeleague.testing.ports import refusing_url
 
 AT = datetime(2026, 10, 5, 15, 0, tzinfo=UTC)
 T = int(AT.timestamp())
@@ -301,9 +302,8 @@ def test_fresh_block_boundary_and_one_recent_feed(
 
 def test_node_gone(registry: FeedRegistry) -> None:
     """W-MKT-2: no node answering at all: closed, every read unreadable (W-PX-4)."""
-    with JsonRpcPeer(chain_id=CHAIN) as gone:
-        url = gone.url
-    reading = asyncio.run(ChainlinkSource(registry, url, timeout_s=0.5).read(SYMBOLS, AT))
+    url = refusing_url()  # refused, and no other server can take the port meanwhile
+    reading = asyncio.run(ChainlinkSource(registry, url, timeout_s=2.0).read(SYMBOLS, AT))
     assert reading.node_block_time is None
     assessed = assess_market(reading.readings, reading.decimals, AT, None, WeightsPreset())
     assert ClosedReason.NODE_UNREACHABLE in assessed.closed
@@ -327,7 +327,7 @@ def test_hold_from_the_peer_through_a_live_round(
     monday = AT.replace(hour=0)
     clock = ReplayClock(monday)
     _, agents, _ = build_agents(["eq=baseline:equal_weight"], gateway=object())  # type: ignore[arg-type]
-    source = ChainlinkSource(registry, peer.url, timeout_s=0.5)
+    source = ChainlinkSource(registry, peer.url, timeout_s=30.0)  # nothing hangs: all answer
     with open_store(sqlite_url) as store:
         season = ops.create_season(
             store,

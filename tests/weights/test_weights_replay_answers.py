@@ -61,9 +61,10 @@ def _agents(url: str) -> list[str]:
 
 
 def _run(tmp: Path, url: str, db: str, out: str, *extra: str) -> Any:
+    # --timeout 2: the slow model (0.2 s) answers in time however loaded the machine
     args = [
         "replay", "weights", "--market", str(tmp / "bars"), "--symbols", SYMBOLS,
-        "--start", START, "--end", END, "--timeout", "0.5", "--no-check",
+        "--start", START, "--end", END, "--timeout", "2", "--no-check",
         "--db", f"sqlite:///{tmp / db}", "--out", str(tmp / out), *_agents(url), *extra,
     ]  # fmt: skip
     return CliRunner().invoke(app, args, env={"OPENAI_API_KEY": "sk-test", "COLUMNS": "200"})

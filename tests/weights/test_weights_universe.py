@@ -12,6 +12,7 @@ import json
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from eth_utils.address import to_checksum_address
@@ -33,9 +34,15 @@ from tradeleague.league.weights.universe import (
     view_of,
 )
 from tradeleague.testing.jsonrpc_peer import AggregatorState, JsonRpcPeer, PeerFault, TokenState
+from tradeleague.testing.ports import refusing_url
 
 AT = datetime(2026, 10, 5, 0, 0, tzinfo=UTC)
 P = WeightsPreset()
+HANG_S = 5.0
+"""The deadline a read waits for a hung answer: answers that should come, however loaded
+the machine, come well within it (a sub-second one failed them under load)."""
+ANSWERED: dict[str, Any] = {"season": "S", "at": AT, "preset": P, "timeout_s": 60.0}
+"""Reads where nothing hangs: the deadline can never be what decides the outcome."""
 
 
 def _reading(
@@ -172,7 +179,7 @@ def test_the_adapter_reads_supplies_and_survives_a_hostile_node() -> None:
         tokens[2].faults["decimals"] = PeerFault.GARBAGE
         tokens[3].faults["totalSupply"] = PeerFault.HANG
         payload = asyncio.run(
-            read_universe(registry, peer.url, season="S", at=AT, preset=P, timeout_s=0.5)
+            read_universe(registry, peer.url, season="S", at=AT, preset=P, timeout_s=HANG_S)
         )
         assert peer.calls["eth_call:totalSupply"] == 4
     rows = {r["symbol"]: r for r in payload["rows"]}
@@ -200,17 +207,17 @@ def test_no_node_or_no_valid_symbol_is_no_universe() -> None:
     chain, or a registry with no valid symbol is refused with a sentence."""
     registry = parse_registry(REGISTRY, name="local")
     with pytest.raises(UniverseUnreadable, match="could not be read"):
-        asyncio.run(read_universe(registry, "http://127.0.0.1:9", season="S", at=AT, preset=P))
+        asyncio.run(read_universe(registry, refusing_url(), season="S", at=AT, preset=P))
     with JsonRpcPeer(chain_id=1, block_time=int(AT.timestamp())) as peer:
         _peer_lists(peer)
         with pytest.raises(UniverseUnreadable, match="not 46630"):
-            asyncio.run(read_universe(registry, peer.url, season="S", at=AT, preset=P))
+            asyncio.run(read_universe(registry, peer.url, **ANSWERED))
     with JsonRpcPeer(chain_id=46630, block_time=int(AT.timestamp())) as peer:
         _peer_lists(peer)
         for feed in peer.aggregators.values():
             feed.answer = -1
         with pytest.raises(UniverseUnreadable, match="no symbol of registry local"):
-            asyncio.run(read_universe(registry, peer.url, season="S", at=AT, preset=P))
+            asyncio.run(read_universe(registry, peer.url, **ANSWERED))
 
 
 @pytest.mark.parametrize(

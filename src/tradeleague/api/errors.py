@@ -46,8 +46,13 @@ def error_response(
 
 
 def service_error_response(exc: ServiceError) -> JSONResponse:
-    """Return the JSON error response of a service call's expected failure."""
-    return JSONResponse(exc.body(), status_code=exc.status)
+    """Return the JSON error response of a service call's expected failure.
+
+    An error with ``retry_after_s`` (a rate limit) also says it as ``Retry-After``.
+    """
+    wait = exc.extra.get("retry_after_s")
+    headers = {"Retry-After": str(wait)} if isinstance(wait, int) else None
+    return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
 
 def store_error_response(exc: StoreError) -> JSONResponse:

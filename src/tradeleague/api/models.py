@@ -33,6 +33,7 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "invalid_api_key": (401, "The key is malformed, unknown or revoked (see reason and seen)."),
     "payment_required": (402, "A free account's monthly runs are spent (see checkout_url)."),
     "quota_exceeded": (429, "A pro account's monthly runs are spent (see resets_at)."),
+    "rate_limited": (429, "Too many writes without an account from this address (Retry-After)."),
     "scenario_not_found": (404, "No scenario has that id or name."),
     "run_not_found": (404, "No run of yours (or no published run) has that id."),
     "order_not_found": (404, "No queued order has that place."),

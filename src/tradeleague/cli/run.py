@@ -23,6 +23,7 @@ from tradeleague.host.config import LeagueConfig, load_league
 from tradeleague.host.host import HostOptions, HostRun, run_host
 from tradeleague.host.logs import setup_logs
 from tradeleague.host.reads import season_report, status, status_lines
+from tradeleague.keys import check_master_keys
 from tradeleague.plugin import get
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
@@ -127,6 +128,7 @@ def register(app: typer.Typer) -> None:
         --from 2025-09-02 --to 2025-09-03
         """
         league = load_league(config)  # the whole file is checked before any database
+        check_master_keys()  # a malformed key stops here, not as a later vault_unavailable
         replay = clock is ClockKind.REPLAY
         first, last = _moment(start, "--from"), _moment(end, "--to")
         if replay and (first is None or last is None):

@@ -144,8 +144,11 @@ def _serve(
     import uvicorn
 
     from tradeleague.clock import WallClock
+    from tradeleague.keys import check_master_keys
     from tradeleague.site.serving import serve_site
     from tradeleague.store import open_store
+
+    check_master_keys()  # a malformed key stops here, not as a later vault_unavailable
 
     table = load_prices(prices)
     league = None
@@ -170,8 +173,9 @@ def _serve(
     store = open_store(db)
     try:
         app, _service = serve_site(
-            store, WallClock(), options, league=league, siwe_domain=siwe_domain, chain_id=chain_id
-        )
+            store, WallClock(), options, league=league, siwe_domain=siwe_domain,
+            chain_id=chain_id, write_limit=None if league is None else league.limits,
+        )  # fmt: skip
         Console(stderr=True).print(
             f"Serving {store.url} on http://{host}:{port}  (API index /api/v1, docs /docs). "
             "Ctrl-C stops.",

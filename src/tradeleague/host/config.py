@@ -6,7 +6,8 @@ line (unknown keys are mistakes). Paths resolve relative to the league file;
 keys are never written in it, only the names of the environment variables
 that hold them.
 
-The host reads ``[league]`` and ``[providers]``; every other table is a
+The host reads ``[league]``, ``[providers]`` and ``[limits]`` (``serve`` reads
+it); every other table is a
 format's (``Format.table``, of the installed formats), parsed into the format's
 config model by its ``host`` part (``host.plugin.HostPart.parse``) with the
 same checking kit (``host.leaguefile``), so one error names every mistake of the
@@ -16,6 +17,8 @@ The host's tables::
 
     [league]     db, db_env, http, head_key, head_out, prices
     [providers.NAME]      key_env (documentation of where each key comes from)
+    [limits]     anonymous_writes, window_s (writes without an account per client
+                 address, per window; ``accounts.anonymous``)
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tradeleague.accounts.anonymous import WriteLimit
 from tradeleague.errors import ConfigError
 from tradeleague.host.leaguefile import Check, HostAgent, Lines, toml_day, toml_moment
 from tradeleague.llm.token_prices import PriceTable
@@ -44,7 +48,7 @@ __all__ = [
 ]
 
 _MAX_BYTES = 1_000_000
-_HOST_TABLES = ("league", "providers")
+_HOST_TABLES = ("league", "providers", "limits")
 
 T = TypeVar("T")
 
@@ -72,6 +76,8 @@ class LeagueConfig:
     providers: Mapping[str, str] = field(default_factory=dict)
     prices: PriceTable | None = None
     """The price table ``prices`` names (``llm.token_prices``): each report's costs use it."""
+    limits: WriteLimit = field(default_factory=WriteLimit)
+    """``[limits]``: the writes without an account ``serve`` allows a client address."""
 
     def of(self, kind: type[T]) -> T | None:
         """Return the format config of type ``kind`` the file holds, if any."""
@@ -125,6 +131,19 @@ def _prices(check: Check, league: Mapping[str, Any]) -> PriceTable | None:
     except ConfigError as exc:
         check.bad("league", "prices", str(exc))
         return None
+
+
+def _limits(check: Check, data: Mapping[str, Any]) -> WriteLimit:
+    """Return ``[limits]`` (``anonymous_writes`` per ``window_s`` seconds), or the defaults."""
+    table = data.get("limits", {})
+    if not isinstance(table, dict):
+        check.bad("limits", None, "[limits] must be a table")
+        return WriteLimit()
+    try:
+        return WriteLimit.from_table(table)
+    except ConfigError as exc:
+        check.bad("limits", None, str(exc))
+        return WriteLimit()
 
 
 def _either(tables: Sequence[str]) -> str:
@@ -202,11 +221,12 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     head_key, head_out = _heads(check, league)
     prices = _prices(check, league)
     providers = _providers(check, data)
+    limits = _limits(check, data)
     configs = _formats(check, data)
     check.raise_any()
     return LeagueConfig(
         path=path, db=db, db_env=db_env, http=http, head_key=head_key, head_out=head_out,
-        formats=configs, providers=providers, prices=prices,
+        formats=configs, providers=providers, prices=prices, limits=limits,
     )  # fmt: skip
 
 

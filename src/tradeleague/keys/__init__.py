@@ -12,6 +12,7 @@ from tradeleague.keys.master import (
     MASTER_KEY_FILE_ENV,
     MasterKey,
     MasterKeyError,
+    check_master_keys,
     generate_master_key,
     load_master_keys,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "MasterKeyError",
     "SealedKey",
     "Secret",
+    "check_master_keys",
     "generate_master_key",
     "last4_of",
     "load_master_keys",

@@ -8,7 +8,9 @@ code or the database holds:
   allowed).
 
 Each key is 32 random bytes written in base64url (``tradeleague.keys.generate_master_key``
-makes one). The list is **newest first**: new keys are sealed under the first;
+makes one) or as 64 hex digits. `check_master_keys` is what ``serve`` and ``run``
+call at start: a variable that is set but malformed stops them in one sentence.
+The list is **newest first**: new keys are sealed under the first;
 older ones stay only so existing ciphertexts can still be opened until they are
 re-sealed (:meth:`tradeleague.keys.KeyVault.rotate`). A key's id is derived from
 the key itself (a truncated SHA-256 under a fixed label), so a ciphertext names
@@ -35,6 +37,7 @@ __all__ = [
     "MASTER_KEY_FILE_ENV",
     "MasterKey",
     "MasterKeyError",
+    "check_master_keys",
     "generate_master_key",
     "load_master_keys",
 ]
@@ -72,21 +75,25 @@ class MasterKey:
 
     @classmethod
     def from_text(cls, text: str) -> MasterKey:
-        """Read a key from its base64url text form.
+        """Read a key from its text form: base64url, or 64 hex digits.
 
         Raises
         ------
         MasterKeyError
-            If ``text`` is not base64url of exactly 32 bytes (the message never
-            repeats the text).
+            If ``text`` is neither base64url nor hex of exactly 32 bytes (the
+            message never repeats the text).
         """
         cleaned = text.strip()
+        if re.fullmatch(f"[0-9a-fA-F]{{{2 * MASTER_KEY_BYTES}}}", cleaned):
+            return cls(bytes.fromhex(cleaned))
         try:
             material = base64.urlsafe_b64decode(cleaned + "=" * (-len(cleaned) % 4))
         except (binascii.Error, ValueError):
             raise MasterKeyError("a master key is not valid base64url") from None
         if len(material) != MASTER_KEY_BYTES or not re.fullmatch(r"[A-Za-z0-9_-]+=*", cleaned):
-            raise MasterKeyError(f"a master key must be {MASTER_KEY_BYTES} bytes in base64url")
+            raise MasterKeyError(
+                f"a master key must be {MASTER_KEY_BYTES} bytes in urlsafe base64 or hex"
+            )
         return cls(material)
 
     def to_text(self) -> str:
@@ -128,14 +135,38 @@ def load_master_keys(environ: Mapping[str, str] | None = None) -> tuple[MasterKe
     for number, entry in enumerate((e for e in entries if e), start=1):
         try:
             keys.append(MasterKey.from_text(entry))
-        except MasterKeyError as exc:
-            raise MasterKeyError(f"master key {number} in {source}: {exc}") from None
+        except MasterKeyError:
+            raise MasterKeyError(
+                f"{source} is malformed: its key {number} is not {MASTER_KEY_BYTES} bytes "
+                "written in urlsafe base64 or hex (make one with `python -c 'from "
+                "tradeleague.keys import generate_master_key as g; print(g())'`)"
+            ) from None
     if not keys:
         raise MasterKeyError(f"{source} holds no master key")
     ids = [key.key_id for key in keys]
     if len(set(ids)) != len(ids):
         raise MasterKeyError(f"{source} lists the same master key twice")
     return tuple(keys)
+
+
+def check_master_keys(environ: Mapping[str, str] | None = None) -> None:
+    """Stop at start if a master key variable is set but cannot be read.
+
+    Neither variable set is allowed (the server then stores no owner keys);
+    one set with a malformed key is a configuration error, never a silent
+    ``vault_unavailable`` later.
+
+    Raises
+    ------
+    MasterKeyError
+        In one sentence naming the variable (and, for a malformed key, the form
+        expected), from `load_master_keys`.
+    """
+    env = os.environ if environ is None else environ
+    named = [n for n in (MASTER_KEY_ENV, MASTER_KEY_FILE_ENV) if env.get(n, "").strip()]
+    if not named:
+        return
+    load_master_keys(env)
 
 
 def _read_key_file(path: Path) -> list[str]:

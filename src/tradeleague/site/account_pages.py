@@ -32,6 +32,7 @@ from tradeleague.api.account.routes import (
 from tradeleague.api.account.sessions import CSRF_COOKIE, SESSION_COOKIE, Session
 from tradeleague.api.account.signin import message_for
 from tradeleague.api.app import call
+from tradeleague.api.write_limits import anonymous_write, retry_later
 from tradeleague.errors import ServiceError
 from tradeleague.web.render import Pages
 
@@ -114,6 +115,10 @@ def install_account_pages(app: FastAPI, pages: Pages, accounts: Accounts) -> Non
         form = await _form(request)
 
         def work(a: Accounts) -> Response:
+            try:
+                anonymous_write(request)
+            except ServiceError as exc:
+                return retry_later(render(a, request, None, exc.status, problem=exc.message), exc)
             try:
                 check_origin(request)
                 wallet = a.signin.login(_field(form, "message"), _field(form, "signature"))

@@ -25,6 +25,7 @@ from starlette.routing import Route
 
 from tradeleague import DISCLAIMER, __version__
 from tradeleague.accounts import AccountHost
+from tradeleague.accounts.anonymous import WriteLimit, WriteLimits
 from tradeleague.api.account.plugin import AccountPart, OwnerDesk
 from tradeleague.api.account.routes import install_accounts
 from tradeleague.api.account.setup import AccountSettings, build_accounts
@@ -59,6 +60,7 @@ def create_site(
     *,
     clock: Clock | None = None,
     accounts: AccountSettings | None = None,
+    write_limit: WriteLimit | None = None,
     **settings: object,
 ) -> FastAPI:
     """Return the scenario app with every installed format's routes and pages, and the accounts.
@@ -73,6 +75,9 @@ def create_site(
     accounts
         Sign-in and owners' settings (default: the request's host, chain 1,
         the running season, master keys from the environment).
+    write_limit
+        The writes without an account one client address may make per window
+        (``accounts.anonymous``; default `WriteLimit()`), counted in the store.
     settings
         The formats' own settings, each read by the format that names it
         (``direction_stream``, ``direction_preset``, ``weights_preset``).
@@ -89,6 +94,7 @@ def create_site(
     if unknown:
         raise TypeError(f"create_site() got settings no installed format reads: {unknown}")
     app = new_app(API_DESCRIPTION)
+    app.state.write_limits = WriteLimits(service.store, write_limit or WriteLimit())
     install_offline_docs(app)
     pages = Pages(environment(p.templates for p in parts if p.templates is not None))
     site = Site(

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from fastapi import FastAPI
 
 from tradeleague.accounts import AccountHost
+from tradeleague.accounts.anonymous import WriteLimit
 from tradeleague.api.account.setup import AccountSettings
 from tradeleague.api.serving import ServePart, Serving
 from tradeleague.clock import Clock
@@ -26,6 +27,7 @@ def serve_site(
     league: object | None = None,
     siwe_domain: str | None = None,
     chain_id: int = 1,
+    write_limit: WriteLimit | None = None,
 ) -> tuple[FastAPI, AccountHost]:
     """Return the site ``serve`` runs, and the service it is built on.
 
@@ -56,5 +58,11 @@ def serve_site(
         owners=serving.owners,
         summarize=serving.summarize,
     )
-    site = create_site(serving.service, clock=None, accounts=accounts, **serving.settings)
+    site = create_site(
+        serving.service,
+        clock=None,
+        accounts=accounts,
+        write_limit=write_limit,
+        **serving.settings,
+    )
     return site, serving.service

@@ -260,6 +260,10 @@ def _compare(
     return ProjectionCheck(name, len(keys), rebuild.cursor, max(head_seq - rebuild.cursor, 0))
 
 
+_TABLE_OF = {"scenario_equity": "scenario_run_equity", "scenario_bars": "scenario_bars"}
+"""The table a scenario check names, where it is not ``scenario_runs``."""
+
+
 def verify(
     store: Store, *, checkpoint: tuple[int, str] | None = None, to_head: bool = False
 ) -> VerifyReport:
@@ -318,7 +322,7 @@ def verify(
                 out.append(Mismatch("unsigned_tail", detail, checkpoint[0] + 1))
         checks = tuple(_compare(connection, r, last_seq, out) for r in rebuilds)
         for check, run, detail in records.compare(connection):
-            table = "scenario_run_equity" if check == "scenario_equity" else "scenario_runs"
+            table = _TABLE_OF.get(check, "scenario_runs")
             out.append(Mismatch(check, detail, projection=table, key=run))
         stored_names = connection.execute(sa.select(projections.c.name).distinct()).scalars()
         unchecked = tuple(sorted(set(map(str, stored_names)) - set(registry)))

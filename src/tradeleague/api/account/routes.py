@@ -53,6 +53,7 @@ from tradeleague.api.account.sessions import (
 from tradeleague.api.account.signin import ADDRESS_PATTERN, SignIn, message_for
 from tradeleague.api.app import call, dumps
 from tradeleague.api.models import ErrorOut
+from tradeleague.api.write_limits import anonymous_write
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
 from tradeleague.league.bodies import answer_of
@@ -231,6 +232,7 @@ def account_router() -> APIRouter:
             " no quota."
         ),
         responses=answer_of(NonceOut),
+        dependencies=[Depends(anonymous_write)],  # it writes the nonce, with no account yet
     )
     async def nonce(
         request: Request,
@@ -260,6 +262,7 @@ def account_router() -> APIRouter:
             "session cookie and answers the CSRF token every write must send. No quota."
         ),
         responses=answer_of(SignedInOut),
+        dependencies=[Depends(anonymous_write)],
     )
     async def login(body: LoginIn, request: Request) -> Response:
         def work(a: Accounts) -> Response:

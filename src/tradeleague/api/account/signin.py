@@ -2,7 +2,8 @@
 
 `SignIn.nonce` stores a fresh random nonce with the domain and chain id the
 message must name and when it expires; `SignIn.login` parses the message
-(through the ``siwe`` package), checks its domain, chain id, nonce and times
+(through the ``siwe`` package), checks its domain, that its ``URI:`` is on that
+domain, its chain id, nonce and times
 against the stored nonce and the clock, recovers the signer, and spends the
 nonce, so a replayed message is refused. Every refusal is a 401 with a reason
 code, never a crash: the message and signature come from outside.
@@ -15,6 +16,7 @@ import warnings
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Final
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
 
@@ -140,7 +142,8 @@ class SignIn:
         ServiceError
             401 ``invalid_message`` (unreadable), ``unknown_nonce`` (never
             issued, already used or expired), ``wrong_domain``,
-            ``wrong_chain``, ``message_expired``/``message_not_yet_valid`` or
+            ``wrong_uri`` (its URI is not on the domain), ``wrong_chain``,
+            ``message_expired``/``message_not_yet_valid`` or
             ``invalid_signature``.
         """
         if len(message) > MAX_MESSAGE_CHARS or len(signature) > _SIGNATURE_CHARS:
@@ -158,6 +161,8 @@ class SignIn:
                 )
             if str(parsed.domain).lower() != row.domain:
                 raise _refused("wrong_domain", f"The message must be for {row.domain}.")
+            if not _on_domain(str(parsed.uri), str(row.domain)):
+                raise _refused("wrong_uri", f"The message's URI must be on {row.domain}.")
             if int(parsed.chain_id) != int(row.chain_id):
                 raise _refused("wrong_chain", f"The message must name chain id {row.chain_id}.")
             _check_times(parsed, now)
@@ -181,6 +186,21 @@ def _parse(message: str) -> SiweMessage:
         raise _refused(
             "invalid_message", "The sign-in message is not an EIP-4361 message."
         ) from None
+
+
+def _on_domain(uri: str, domain: str) -> bool:
+    """Return whether ``uri`` is an http(s) address on ``domain`` (a host, maybe with a port)."""
+    try:
+        parts, wanted = urlsplit(uri), urlsplit(f"//{domain}")
+        port, wanted_port = parts.port, wanted.port
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and parts.hostname is not None
+        and parts.hostname == wanted.hostname
+        and (wanted_port is None or port == wanted_port)
+    )
 
 
 def _instant(text: object) -> datetime | None:

@@ -81,6 +81,8 @@ class Refusal(enum.StrEnum):
     """Less than the late cutoff was left before the round's expiry (D-RND-4)."""
     ALREADY_CALLED = "already_called"
     """This name has already called this round."""
+    NAME_TAKEN = "name_taken"
+    """Another visitor first called under this name (their visitor cookie owns it)."""
 
 
 class CallRefused(ValueError):

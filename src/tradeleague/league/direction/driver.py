@@ -60,6 +60,8 @@ class DirectionDriver:
         self.preset = direction_preset(config)
         self.replay = clock is None
         self.store = store.deriving_ids() if self.replay else store
+        if self.replay:  # a held stream is refused before any read or model call
+            self.store.claim(config.stream)
         record = read_record(s.event for s in store.events(config.stream))
         self.done = set(record.rounds)
         self.last_season = record.season.season if record.season is not None else None

@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from tradeleague.api.models import error_responses
+from tradeleague.api.write_limits import anonymous_write, visitor_holder, with_cookies
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import utc_iso
@@ -348,23 +349,27 @@ def direction_router(
         "/rounds/current/calls",
         status_code=202,
         summary="Log your own call on the open round",
-        responses={**answer_of(VisitorCallOut, 202), **error_responses(409, 422)},
+        responses={**answer_of(VisitorCallOut, 202), **error_responses(409, 422, 429)},
+        dependencies=[Depends(anonymous_write)],
     )
-    def visitor_call(call: VisitorCallBody) -> Any:
+    def visitor_call(call: VisitorCallBody, request: Request, response: Response) -> Any:
         """Log your own call, up or down, on the round open now, under a name of your choosing.
 
         Calls close 30 seconds before the round expires, as the models' answers
         do; one call per name per round. The call is hidden until the round
         expires, then scored like a model's and ranked on the visitors' board.
+        A name belongs to the visitor who first called under it: send back the
+        visitor cookie (``tl_visitor``) the first call set to call under it again.
         """
         try:
-            taken = visitors.call(call.visitor, call.direction)
+            taken = visitors.call(call.visitor, call.direction, visitor_holder(request, response))
         except CallRefused as exc:
             body = {
                 "error": {"code": exc.code.value, "message": exc.message},
                 "disclaimer": DISCLAIMER,
             }
-            return JSONResponse(body, status_code=refusal_status(exc.code))
+            refused = JSONResponse(body, status_code=refusal_status(exc.code))
+            return with_cookies(refused, response)
         times = call_round(taken.at, visitors.preset)
         return {
             "disclaimer": DISCLAIMER,

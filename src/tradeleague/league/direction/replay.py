@@ -157,6 +157,7 @@ async def replay_direction(
     opens = round_opens(start, end, p)
     if not opens:
         raise ConfigError(f"no {p.round_length} round opens between {start} and {end}")
+    store.claim(stream)  # before any read or call: a held stream is refused first
     clock = ReplayClock(opens[0])
     done_before: set[str] = set()
     if store.count(stream):

@@ -183,6 +183,7 @@ async def _run(
             gateway = ReplayGateway(answers)
         roster = [contestant_of(spec, gateway, stream, request.seed) for spec in checked.specs]
         with open_store(request.db) as store:
+            store.claim(stream)  # refused here: nothing printed, no model called
             console.print(f"Recording to {store.url}, stream [bold]{stream}[/]")
             done = _rounds_recorded(store, stream)
             total = len(round_opens(checked.first, checked.last, preset))

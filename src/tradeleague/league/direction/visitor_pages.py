@@ -7,8 +7,9 @@ double-submit cookie, since a visitor has no session). It posts to
 a call taken answers ``303`` back to ``/direction?called=ROUND``, where the
 page says the call is recorded and hidden until the round closes, without
 saying which way (D-PUB-1). A refused call shows the page again with the
-reason and the status the JSON route would give (409 late or already called,
-422 a bad name, 403 a missing token). ``/direction/visitors`` is the
+reason and the status the JSON route would give (409 late, already called or
+another visitor's name, 422 a bad name, 403 a missing token, 429 too many
+writes from the address). ``/direction/visitors`` is the
 visitors' board, from the same read function as ``/api/v1/direction/visitors``.
 """
 
@@ -21,6 +22,13 @@ from typing import Any, Final
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from tradeleague.api.write_limits import (
+    anonymous_write,
+    retry_later,
+    visitor_holder,
+    with_cookies,
+)
+from tradeleague.errors import ServiceError
 from tradeleague.events import utc_iso
 from tradeleague.formats.direction.visitors import (
     MAX_NAME_CHARS,
@@ -110,11 +118,20 @@ def install_visitor_pages(
             problem = "This form has expired or came from another site; it is shown again here."
             return home(request, 403, {"call_problem": problem, "typed": typed})
         try:
-            taken = form.desk.call(typed, fields.get("direction", ""))
+            anonymous_write(request)
+        except ServiceError as exc:
+            shown = {"call_problem": exc.message, "typed": typed}
+            return retry_later(home(request, exc.status, shown), exc)
+        cookies = Response()
+        try:
+            taken = form.desk.call(
+                typed, fields.get("direction", ""), visitor_holder(request, cookies)
+            )
         except CallRefused as exc:
-            status = refusal_status(exc.code)
-            return home(request, status, {"call_problem": exc.message, "typed": typed})
-        return RedirectResponse(f"/direction?called={taken.round}#call", status_code=303)
+            shown = {"call_problem": exc.message, "typed": typed}
+            return with_cookies(home(request, refusal_status(exc.code), shown), cookies)
+        taken_page = RedirectResponse(f"/direction?called={taken.round}#call", status_code=303)
+        return with_cookies(taken_page, cookies)
 
     @router.get("/direction/visitors", response_class=HTMLResponse)
     def visitors_board() -> HTMLResponse:

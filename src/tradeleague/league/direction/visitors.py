@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 
+from tradeleague.accounts.anonymous import claim_name
 from tradeleague.broker.base import Broker
 from tradeleague.clock import Clock
 from tradeleague.events import Event
@@ -146,19 +147,29 @@ class VisitorDesk:
         check_in_time(times, at, self.preset)
         return times
 
-    def call(self, visitor: str, direction: str) -> VisitorCall:
-        """Record ``visitor``'s call on the open round (D-PUB-2), now.
+    def call(self, visitor: str, direction: str, holder: str) -> VisitorCall:
+        """Record ``visitor``'s call on the open round (D-PUB-2), now, for ``holder``.
+
+        ``holder`` names who calls (``api.write_limits.visitor_holder``): a name
+        belongs to the holder who first called under it.
 
         Raises
         ------
         CallRefused
-            With the reason (see `record_call` and `open_round`).
+            With the reason (see `record_call` and `open_round`), or
+            ``name_taken`` (another visitor first called under this name).
         """
         name = visitor_name(visitor)
         if direction not in ("up", "down"):
             raise CallRefused(Refusal.INVALID_DIRECTION, "A call is exactly 'up' or 'down'.")
         now = self.clock.now()
         times = self.open_round(now)
+        if not claim_name(self.store, name, holder, now):
+            raise CallRefused(
+                Refusal.NAME_TAKEN,
+                f"The name {name} belongs to the visitor who first called under it; "
+                "call from that browser, or choose another name.",
+            )
         return record_call(
             self.store,
             stream=self.stream,

@@ -104,6 +104,7 @@ class ThesisDriver:
             replay_clock = ReplayClock(self.first)
             self.clock, self.pacing = replay_clock, ReplayPacing(replay_clock)
             store = store.deriving_ids()
+            store.claim(self.stream)  # a held season is refused before any model call
         else:
             from tradeleague.feeds.thesis import BinanceCandles
             from tradeleague.feeds.yahoo import YahooCandles  # curl_cffi only when a host reads it

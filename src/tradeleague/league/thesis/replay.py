@@ -21,6 +21,7 @@ from pathlib import Path
 from tradeleague.agents.base import Agent
 from tradeleague.clock import ReplayClock
 from tradeleague.collect import collecting_less
+from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.league.check import AgentCheck, CheckPacing, judge_turns
@@ -79,6 +80,7 @@ async def run_season(
     ConfigError
         If the range is not a season, or a resumed season's roster differs.
     """
+    store.claim(tev.season_stream(season_id))  # before any read or call
     # same replay, same events, same chain head (C-1)
     season = _season(store.deriving_ids(), tape, entrants, agents, season_id, (start, end),
                      sources, preset, config)  # fmt: skip

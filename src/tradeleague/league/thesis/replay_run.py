@@ -270,6 +270,7 @@ def replay(request: ReplayRequest) -> int:
         if status:
             return status
     with open_store(request.db) as store:
+        store.claim(tev.season_stream(season_id))  # refused here: nothing printed, no model called
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
         done = _cycles_recorded(store, season_id, checked.times)
         say_resuming(console, done, len(checked.times), f"season {season_id}", unit="cycle")

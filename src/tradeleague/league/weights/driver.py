@@ -90,6 +90,8 @@ class WeightsDriver:
         self.preset = WeightsPreset()
         self.replay = clock is None
         self.store = store.deriving_ids() if self.replay else store
+        if self.replay:  # a held season is refused before any read or model call
+            self.store.claim(wev.season_stream(config.season))
         self.window = (
             datetime.combine(config.start, time(0), tzinfo=UTC),
             datetime.combine(config.end, time(0), tzinfo=UTC),

@@ -260,6 +260,7 @@ async def run_season(
     preset = preset or WeightsPreset()
     store = store.deriving_ids()  # same replay, same events, same chain head (C-1)
     stream = ev.season_stream(season_id)
+    store.claim(stream)  # before any read or call: a held season is refused first
     hours = replay_hours(source, start, end, preset)
     if not hours:
         raise ConfigError(f"no trading day with bars between {start} and {end}")

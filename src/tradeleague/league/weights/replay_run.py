@@ -373,6 +373,7 @@ def replay(request: ReplayRequest) -> int:
         if status:
             return status
     with open_store(request.db) as store:
+        store.claim(season_stream(season_id))  # refused here: nothing printed, no model called
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
         done = _rounds_recorded(store, season_id, checked.hours)
         say_resuming(console, done, len(checked.hours), f"season {season_id}")
