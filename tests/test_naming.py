@@ -124,6 +124,20 @@ def _rest_agent(http: httpx.Client, season: str, ref: str) -> Outcome:
     return ("missing",)
 
 
+def _page_agent(http: httpx.Client, w: dict[str, Any], ref: str) -> Outcome:
+    page = f"/weights/{w['season']}/agents/"
+    answer = http.get(page + ref)
+    if answer.status_code == 200:
+        ids = (w["solo"], *w["twins"])
+        (which,) = [k for k in ids if http.get(page + k).text == answer.text]
+        return ("ok", which)
+    if answer.status_code == 409:
+        assert all(t in answer.text for t in w["twins"]), answer.text
+        return ("ambiguous", *w["twins"])
+    assert answer.status_code == 404, answer.text
+    return ("missing",)
+
+
 def _cli_agent(w: dict[str, Any], ref: str) -> Outcome:
     runner = CliRunner()
     args = ["weights", "pause", "--season", w["season"], "--agent", ref, "--db", w["url"]]
@@ -144,14 +158,17 @@ def _cli_agent(w: dict[str, Any], ref: str) -> Outcome:
     return ("missing",)
 
 
-def test_an_agent_by_id_or_name_is_the_same_over_rest_and_the_cli(world: dict[str, Any]) -> None:
-    """Issue 29 item 5: the weights read API and ``weights pause`` resolve the same way."""
+def test_an_agent_by_id_or_name_is_the_same_over_rest_pages_and_the_cli(
+    world: dict[str, Any],
+) -> None:
+    """Issue 29 item 5: the weights read API, its page and ``weights pause`` resolve alike."""
     with (
         serve_asgi(create_site(world["service"])) as base,
         httpx.Client(base_url=base, timeout=30) as http,
     ):
         for ref, want in _agent_table(world):
             assert _rest_agent(http, world["season"], ref) == want, ("REST", ref)
+            assert _page_agent(http, world, ref) == want, ("page", ref)
             assert _cli_agent(world, ref) == want, ("CLI", ref)
 
 

@@ -32,6 +32,7 @@ from host_process import (  # type: ignore[import-not-found]
 
 from tradeleague.clock import ReplayClock
 from tradeleague.events import Event
+from tradeleague.league.direction.models import VisitorCallOut
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.site import create_site
 from tradeleague.store import open_store, verify
@@ -168,6 +169,7 @@ def test_host_visitor_calls_over_http_settle_with_the_round_and_rank_apart(
         taken = client.post(CALLS, json={"visitor": "ann", "direction": "up"})
         assert taken.status_code == 202, taken.text
         body = taken.json()
+        VisitorCallOut.model_validate(body)  # the documented 202 answer, no field beyond it
         assert body["round"] == RID
         assert body["visitor"] == "visitor:ann"
         assert body["hidden_until"] == "2025-09-02T00:35:00.000000Z"

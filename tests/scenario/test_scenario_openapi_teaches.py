@@ -51,6 +51,21 @@ def _resolve(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def _request_gaps(doc: dict[str, Any], where: str, op: dict[str, Any]) -> list[str]:
+    """What a JSON request body lacks: an example, or a description on a field."""
+    content = op.get("requestBody", {}).get("content", {}).get("application/json")
+    if content is None:
+        return []
+    schema = content.get("schema", {})
+    schema = next((s for s in schema.get("anyOf", []) if "$ref" in s), schema)
+    body = _resolve(doc, schema)
+    gaps = [] if body.get("examples") or content.get("example") else [f"{where}: body no example"]
+    for name, field in body.get("properties", {}).items():
+        if not field.get("description") and not _resolve(doc, field).get("description"):
+            gaps.append(f"{where}: body field {name} has no description")
+    return gaps
+
+
 def _operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     return [
         (method.upper(), path, op)
@@ -62,8 +77,9 @@ def _operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
 
 def test_every_operation_and_answer_is_described(service: ScenarioService) -> None:
     """Every operation of the whole site, no carve-outs: a summary and a description; every
-    2xx JSON answer a typed schema with an example; every error the one shared schema,
-    whose codes cover each status a route documents."""
+    parameter and request field described, every request body with an example; every 2xx
+    JSON answer a typed schema with an example; every error the one shared schema, whose
+    codes cover each status a route documents."""
     with TestClient(create_site(service)) as client:
         doc = client.get("/openapi.json").json()
         docs = client.get("/docs")
@@ -76,6 +92,10 @@ def test_every_operation_and_answer_is_described(service: ScenarioService) -> No
         where = f"{method} {path}"
         if not op.get("summary") or len(op.get("description", "")) < 20:
             bare.append(f"{where}: no summary or description")
+        for param in op.get("parameters", []):
+            if not param.get("description"):
+                bare.append(f"{where}: parameter {param['name']} has no description")
+        bare += _request_gaps(doc, where, op)
         for status, answer in op.get("responses", {}).items():
             content = answer.get("content", {}).get("application/json")
             if status.startswith("2"):

@@ -13,9 +13,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, FastAPI
+from fastapi import Path as FastPath
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import Field
 
@@ -151,7 +152,9 @@ def install_ratings(app: FastAPI, pages: Pages, reads: RatingsReads) -> None:
         return json_answer(reads.index)
 
     @api.get("/{key}", summary="A format's rating across seasons", responses=answer_of(RatingOut))
-    def rating(key: str) -> JSONResponse:
+    def rating(
+        key: Annotated[str, FastPath(description="The format's key (GET /api/v1/ratings).")],
+    ) -> JSONResponse:
         """Rate each model across the format's seasons: mean excess return, interval, pairs.
 
         Excess returns are fractions of one. Public: no key, no quota.

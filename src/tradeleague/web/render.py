@@ -34,6 +34,7 @@ from markupsafe import Markup
 
 from tradeleague import __version__
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.errors import ServiceError
 from tradeleague.stats.alpha import alpha_words
 from tradeleague.stats.verdicts import verdict_words
 from tradeleague.web.charts import cloud_chart, line_chart, scatter_chart, sparkline
@@ -158,8 +159,18 @@ class Pages:
         return self.page("404.html", 404, title="Not found", what=f"{what[:1].upper()}{what[1:]}.")
 
     def guarded(self, build: Callable[[], HTMLResponse]) -> HTMLResponse:
-        """Return what ``build`` renders, or the 404 page when a read model raises `NotFound`."""
+        """Return what ``build`` renders, or the 404 page when a read model raises `NotFound`.
+
+        A read model's refusal (a `ServiceError` under 500, such as a name that
+        several agents share) is a page at its status that says it in one sentence.
+        """
         try:
             return build()
         except NotFound as exc:
             return self.missing(str(exc))
+        except ServiceError as exc:
+            if exc.status == 404:
+                return self.missing(exc.message)
+            if exc.status >= 500:
+                raise
+            return self.page("refused.html", exc.status, title="Refused", what=exc.message)

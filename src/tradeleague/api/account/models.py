@@ -1,6 +1,6 @@
 """Request and response bodies of the account routes; requests bounded before anything reads them.
 
-A format's desk declares its own bodies the same way (`CLOSED`).
+A format's desk declares its own bodies the same way (`closed`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from tradeleague.api.account.signin import MAX_MESSAGE_CHARS
 from tradeleague.league.bodies import ReadOut, read_config
 
 __all__ = [
-    "CLOSED",
     "AccountOut",
     "KeyIssuedOut",
     "KeyOut",
@@ -24,18 +23,34 @@ __all__ = [
     "SignedInOut",
     "SignedOutOut",
     "UsageOut",
+    "closed",
 ]
 
-CLOSED = ConfigDict(extra="forbid")
-"""A request body with no field beyond its own."""
+
+def closed(example: dict[str, Any]) -> ConfigDict:
+    """Return a request body's config: no field beyond its own, ``example`` shown in /docs."""
+    return ConfigDict(extra="forbid", json_schema_extra={"examples": [example]})
 
 
 class LoginIn(BaseModel):
     """A signed EIP-4361 message."""
 
-    model_config = CLOSED
-    message: Annotated[str, Field(max_length=MAX_MESSAGE_CHARS)]
-    signature: Annotated[str, Field(max_length=200)]
+    model_config = closed(
+        {
+            "message": "example.org wants you to sign in with your Ethereum account:\n…",
+            "signature": "0x5f1e…1b",
+        }
+    )
+    message: Annotated[
+        str,
+        Field(
+            max_length=MAX_MESSAGE_CHARS,
+            description="The EIP-4361 message (from GET /api/v1/account/nonce?address=).",
+        ),
+    ]
+    signature: Annotated[
+        str, Field(max_length=200, description="The wallet's personal_sign of it, 0x hex.")
+    ]
 
 
 # -- answers ----------------------------------------------------------------------------

@@ -358,7 +358,9 @@ def account_router() -> APIRouter:
     )
     async def revoke_key(
         request: Request,
-        key_id: Annotated[str, Path(max_length=64)],
+        key_id: Annotated[
+            str, Path(max_length=64, description="The key's id (GET /api/v1/account/keys).")
+        ],
         sent: Writer,
     ) -> Response:
         def work(a: Accounts) -> Response:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -74,10 +74,23 @@ __all__ = ["DirectionReads", "VisitorCallBody", "direction_router", "refusal_sta
 class VisitorCallBody(BaseModel):
     """A visitor's own call on the open round (the name is normalised on receipt)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"visitor": "ada", "direction": "up"}]}
+    )
 
-    visitor: str = Field(min_length=1, max_length=MAX_RAW_NAME_CHARS)
-    direction: Literal["up", "down"]
+    visitor: str = Field(
+        min_length=1,
+        max_length=MAX_RAW_NAME_CHARS,
+        description="The name your call is shown under (one call per name per round).",
+    )
+    direction: Literal["up", "down"] = Field(
+        description="Where the price is at the round's expiry against its entry price."
+    )
+
+
+SeasonQuery = Annotated[
+    str | None, Query(description="The season's id, e.g. S1 (default: the latest season).")
+]
 
 
 def refusal_status(code: Refusal) -> int:
@@ -287,8 +300,8 @@ def direction_router(
 
     @router.get("/rounds", responses=answer_of(DirectionRoundsOut))
     def past_rounds(
-        season: Annotated[str | None, Query()] = None,
-        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+        season: SeasonQuery = None,
+        limit: Annotated[int, Query(ge=1, le=500, description="At most this many rounds.")] = 50,
     ) -> Response:
         """List past rounds of a season (the latest when none is given), newest first.
 
@@ -297,7 +310,10 @@ def direction_router(
         return answer(lambda: r.rounds(season, limit))
 
     @router.get("/rounds/{round_id}", responses=answer_of(DirectionRoundOut))
-    def one_round(round_id: str, season: Annotated[str | None, Query()] = None) -> Response:
+    def one_round(
+        round_id: Annotated[str, Path(description="The round's id (its open time, UTC).")],
+        season: SeasonQuery = None,
+    ) -> Response:
         """Return one round: the models' calls, their reasons and how each was scored.
 
         Public: no key, no quota.
@@ -306,7 +322,10 @@ def direction_router(
 
     # ``:path``: a model name may hold ``/``; it is matched whole, so any name round-trips.
     @router.get("/models/{name:path}/log", responses=answer_of(ModelLogOut))
-    def model_log(name: str, season: Annotated[str | None, Query()] = None) -> Response:
+    def model_log(
+        name: Annotated[str, Path(description="The model's name on the boards.")],
+        season: SeasonQuery = None,
+    ) -> Response:
         """Return a model's log in a season: every call, answer and fault, in order.
 
         Public: no key, no quota.
@@ -314,7 +333,7 @@ def direction_router(
         return answer(lambda: r.model_log(name, season))
 
     @router.get("/config", responses=answer_of(DirectionConfigOut))
-    def config(season: Annotated[str | None, Query()] = None) -> Response:
+    def config(season: SeasonQuery = None) -> Response:
         """Return a season's configuration: models, symbol, payout and timing.
 
         Public: no key, no quota.
@@ -322,7 +341,7 @@ def direction_router(
         return answer(lambda: r.config(season))
 
     @router.get("/boards", responses=answer_of(DirectionBoardsOut))
-    def boards(season: Annotated[str | None, Query()] = None) -> Response:
+    def boards(season: SeasonQuery = None) -> Response:
         """Return a season's boards: the models ranked by hit rate and payout, with the luck test.
 
         Public: no key, no quota.
@@ -330,7 +349,7 @@ def direction_router(
         return answer(lambda: r.boards(season))
 
     @router.get("/visitors", responses=answer_of(VisitorsBoardOut))
-    def visitors_board(season: Annotated[str | None, Query()] = None) -> Response:
+    def visitors_board(season: SeasonQuery = None) -> Response:
         """Return the visitors' board: their calls scored as the models' are, ranked apart.
 
         A call shows once its round has finished; until then it is in no payload.

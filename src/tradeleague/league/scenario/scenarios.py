@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from tradeleague.accounts import Ledger
 from tradeleague.errors import ServiceError
 from tradeleague.formats.scenario import ScenarioBars, ScenarioConfig
-from tradeleague.ids import new_id
+from tradeleague.ids import new_id, resolve_name
 from tradeleague.league.scenario.tables import scenario_bars, scenario_versions
 from tradeleague.league.scenario.views import BarViews, scenario_view
 from tradeleague.sim import OrderRules
@@ -180,14 +180,17 @@ class Catalogue:
         except ServiceError:
             with self.ledger.read("read a scenario from") as conn:
                 latest = latest_version(conn, ref)
-            if latest is None:
+            # the one naming rule (`resolve_name`): a name stands for its latest version
+            known = [] if latest is None else [(str(latest.id), str(latest.name))]
+            found = resolve_name(ref, known, "scenario")
+            if found is None:
                 raise ServiceError(
                     404,
                     "scenario_not_found",
                     f"There is no scenario with the id or name {ref!r}; "
                     "GET /api/v1/scenarios lists them.",
                 ) from None
-            return self.scenario(str(latest.id))
+            return self.scenario(found)
 
     def scenarios(self) -> list[dict[str, object]]:
         """Return every scenario version, newest name-version last."""

@@ -9,7 +9,7 @@ service does not know answers the site's 404 page.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -18,7 +18,6 @@ from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
 from tradeleague.api.app import LanedApp
-from tradeleague.errors import ServiceError
 from tradeleague.formats.scenario import METRICS, ServicePreset
 from tradeleague.formats.scenario.leaderboard import UnrankedReason
 from tradeleague.formats.scenario.methodology import SCENARIO_NOTES
@@ -50,13 +49,7 @@ def scenario_pages(service: ScenarioService, pages: Pages) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     page = pages.page
 
-    def guarded(build: Callable[[], HTMLResponse]) -> HTMLResponse:
-        try:
-            return pages.guarded(build)
-        except ServiceError as exc:
-            if exc.status == 404:
-                return pages.missing(exc.message)
-            raise
+    guarded = pages.guarded  # a scenario_not_found is the 404 page
 
     @router.get("/scenarios", response_class=HTMLResponse)
     def scenario_index() -> HTMLResponse:

@@ -21,9 +21,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 
 from tradeleague.api.models import error_responses
@@ -229,6 +229,9 @@ def _escaped(value: Any, key: str = "") -> Any:
     return value
 
 
+SeasonPath = Annotated[str, Path(description="The season's id (GET /api/v1/thesis lists them).")]
+
+
 def thesis_router(reads: ThesisReads) -> APIRouter:
     """Return the JSON routes under ``/api/v1/thesis``."""
     router = APIRouter(prefix="/api/v1/thesis", tags=["thesis"], responses=error_responses(404))
@@ -254,7 +257,7 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
         return json_answer(reads.changelog)
 
     @router.get("/{season}", summary="A season's board", responses=answer_of(ThesisBoardOut))
-    def board(season: str) -> JSONResponse:
+    def board(season: SeasonPath) -> JSONResponse:
         """Return a season's board: agents ranked by return (percent), with the luck test.
 
         Public: no key, no quota.
@@ -267,7 +270,10 @@ def thesis_router(reads: ThesisReads) -> APIRouter:
         summary="An agent's decisions and theses",
         responses=answer_of(ThesisAgentOut),
     )
-    def agent(season: str, agent: str) -> JSONResponse:
+    def agent(
+        season: SeasonPath,
+        agent: Annotated[str, Path(description="The agent's name on the board.")],
+    ) -> JSONResponse:
         """Return an agent's decisions and theses in a season, with each one's outcome.
 
         Public: no key, no quota.

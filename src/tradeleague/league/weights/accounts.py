@@ -16,7 +16,7 @@ from fastapi import APIRouter, BackgroundTasks, Request, Response
 from pydantic import BaseModel, Field
 
 from tradeleague.accounts import AccountHost
-from tradeleague.api.account.models import CLOSED
+from tradeleague.api.account.models import closed
 from tradeleague.api.account.plugin import PageAction
 from tradeleague.api.account.routes import Accounts, Writer, answer, desk_router, reply, writer
 from tradeleague.api.account.settings import AccountSettings
@@ -42,10 +42,18 @@ _MAX_FIELD: Final = 20_000
 class AgentIn(BaseModel):
     """A new weights agent: Open (the house model) or Pro (the owner's model and key)."""
 
-    model_config = CLOSED
-    name: Annotated[str, Field(max_length=MAX_NAME_CHARS * 4)]
-    division: Division
-    prompt: Annotated[str, Field(max_length=MAX_PROMPT_CHARS * 4)]
+    model_config = closed(
+        {"name": "steady", "division": "open", "prompt": "Hold the index, trim losers."}
+    )
+    name: Annotated[
+        str,
+        Field(max_length=MAX_NAME_CHARS * 4, description="Its name on the boards."),
+    ]
+    division: Division = Field(description="open (the house model) or pro (your own model).")
+    prompt: Annotated[
+        str,
+        Field(max_length=MAX_PROMPT_CHARS * 4, description="What the model is told each round."),
+    ]
     model: Annotated[str | None, Field(max_length=300, description="Pro: openai:MODEL@URL.")] = None
     key: Annotated[
         str | None, Field(max_length=MAX_KEY_CHARS, description="Pro: your model key.")
@@ -55,15 +63,20 @@ class AgentIn(BaseModel):
 class PromptIn(BaseModel):
     """The agent's new prompt."""
 
-    model_config = CLOSED
-    prompt: Annotated[str, Field(max_length=MAX_PROMPT_CHARS * 4)]
+    model_config = closed({"prompt": "Hold cash on Fridays."})
+    prompt: Annotated[
+        str,
+        Field(max_length=MAX_PROMPT_CHARS * 4, description="The new prompt, from the next round."),
+    ]
 
 
 class KeyIn(BaseModel):
     """A Pro agent's replacement model key."""
 
-    model_config = CLOSED
-    key: Annotated[str, Field(max_length=MAX_KEY_CHARS)]
+    model_config = closed({"key": "sk-…"})
+    key: Annotated[
+        str, Field(max_length=MAX_KEY_CHARS, description="The model key (stored sealed).")
+    ]
 
 
 def _field(form: Mapping[str, str], name: str) -> str:

@@ -40,9 +40,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 
 from tradeleague.api.models import error_responses
@@ -512,6 +512,13 @@ class WeightsReads:
             return {"disclaimer": DISCLAIMER, **universe_view(s.state)}
 
 
+SeasonId = Annotated[str, Path(description="The season's id (GET /api/v1/weights lists them).")]
+DivisionKey = Annotated[str, Path(description="The division: open or pro.")]
+AgentRef = Annotated[
+    str, Path(description="The agent's id, or its name when no other agent of the season has it.")
+]
+
+
 def _division_of(text: str) -> Division:
     try:
         return Division(text)
@@ -578,7 +585,7 @@ def weights_router(
         summary="A season: window, status, versions",
         responses=answer_of(WeightsSeasonOut),
     )
-    def season_page(season_id: str) -> JSONResponse:
+    def season_page(season_id: SeasonId) -> JSONResponse:
         """Return a season: its window, status and rule versions. Public: no key, no quota."""
         return json_answer(lambda: reads.season(season_id))
 
@@ -587,7 +594,7 @@ def weights_router(
         summary="A division's table",
         responses=answer_of(WeightsTableOut),
     )
-    def table(season_id: str, division: str) -> JSONResponse:
+    def table(season_id: SeasonId, division: DivisionKey) -> JSONResponse:
         """Return a division's table: agents ranked, returns in percent, luck test beside.
 
         Public: no key, no quota.
@@ -600,7 +607,7 @@ def weights_router(
         summary="An agent's page",
         responses={**answer_of(WeightsAgentOut), **error_responses(409)},
     )
-    def agent_page(season_id: str, agent: str) -> JSONResponse:
+    def agent_page(season_id: SeasonId, agent: AgentRef) -> JSONResponse:
         """Return an agent's page in a season: its weights, returns and log.
 
         ``agent`` is the agent's id or its name; a name that several agents of
@@ -615,7 +622,7 @@ def weights_router(
         summary="The market's status and why",
         responses=answer_of(WeightsMarketOut),
     )
-    def market(season_id: str) -> JSONResponse:
+    def market(season_id: SeasonId) -> JSONResponse:
         """Return the market's status for a season and why (open, closed, halted).
 
         Public: no key, no quota.
@@ -627,7 +634,7 @@ def weights_router(
         summary="A season's universe and its inputs",
         responses=answer_of(WeightsUniverseOut),
     )
-    def universe(season_id: str) -> JSONResponse:
+    def universe(season_id: SeasonId) -> JSONResponse:
         """Return a season's universe and the inputs it was chosen from.
 
         Public: no key, no quota.
