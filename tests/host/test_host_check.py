@@ -94,6 +94,7 @@ def test_a_passing_host_check_plays_and_no_check_skips_it(
     assert "m: ok: answered in" in alone.output
     assert "tokens (the provider's count)" in alone.output
     assert run.exit_code == 0, run.output
+    assert "Check before round one" not in run.output  # a host's output is its JSON log
     assert unchecked == 1 + 5  # the host's check, then the Pro agent's five rounds
     with open_store(f"sqlite:///{tmp_path / 'host.db'}") as store:
         kinds = [s.event.kind for s in store.events("weights/W1")]
