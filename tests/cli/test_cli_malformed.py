@@ -131,6 +131,7 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
             ["run", "--config", "/nonexistent/league.toml"],
             ["run", "--config", "/nonexistent/league.toml", "--clock", "sundial"],
         ],
+        "agents check": [["agents", "check", "--config", "/nonexistent/league.toml"]],
         "status": [["status", "--config", "/nonexistent/league.toml"]],
         "sweep": [
             ["sweep", "--config", "/nonexistent/sweep.toml"],

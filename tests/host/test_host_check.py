@@ -94,6 +94,7 @@ def test_a_passing_host_check_plays_and_no_check_skips_it(
     assert "m: ok: answered in" in alone.output
     assert "tokens (the provider's count)" in alone.output
     assert run.exit_code == 0, run.output
+    assert "Check before round one" not in run.output  # a host's output is its JSON log
     assert unchecked == 1 + 5  # the host's check, then the Pro agent's five rounds
     with open_store(f"sqlite:///{tmp_path / 'host.db'}") as store:
         kinds = [s.event.kind for s in store.events("weights/W1")]
@@ -106,3 +107,43 @@ def test_agents_check_says_when_nothing_calls_a_model(shared_data: Path, tmp_pat
     result = CliRunner().invoke(app, ["agents", "check", "--config", str(league)])
     assert result.exit_code == 0, result.output
     assert "nothing to check" in result.output
+
+
+def test_agents_check_asks_the_arena_and_the_thesis_league_their_first_round(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """Each format's host part builds its own first round: one line per model agent each."""
+    down = f"openai:m@http://127.0.0.1:{_closed_port()}/v1"
+    league = tmp_path / "league.toml"
+    league.write_text(
+        f"""
+[league]
+db = "sqlite:///{tmp_path / "host.db"}"
+
+[direction]
+market = "{shared_data / "crypto_1m"}"
+
+[[direction.agents]]
+name = "arena-down"
+spec = "{down}"
+
+[thesis]
+season = "T1"
+start = 2025-03-03
+end = 2025-03-05
+crypto = "{shared_data / "crypto_4h"}"
+stocks = "{shared_data / "us_equities_daily"}"
+
+[[thesis.agents]]
+name = "thesis-down"
+spec = "{down}"
+""",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(app, ["agents", "check", "--config", str(league)])
+    assert result.exit_code == EXIT_NO_DECISIONS, result.output
+    for name, key in (("arena-down", "direction"), ("thesis-down", "thesis")):
+        assert f"[{key}] Check before round one" in result.output
+        (line,) = [x for x in result.output.splitlines() if x.strip().startswith(f"{name}:")]
+        assert "nothing answered at the provider's address" in line
+    assert not (tmp_path / "host.db").exists()

@@ -28,6 +28,7 @@ from tradeleague.league.scenario import ScenarioService
 from tradeleague.llm.redact import ANSWER_RUN_CHARS, REDACTED, key_forms, remove_key
 from tradeleague.site import create_site
 from tradeleague.store import open_store
+from tradeleague.terminal.exits import EXIT_NO_DECISIONS
 from tradeleague.testing.fake_provider import FakeProvider
 
 SYMBOLS = "SPY,QQQ,SGOV"
@@ -170,7 +171,9 @@ def test_an_answer_echoing_the_key_leaves_no_form_of_it_anywhere(
             ],
             env={"OPENAI_API_KEY": key, "COLUMNS": "200"},
         )
-        assert result.exit_code == 0, result.output
+        # It answered, never validly (text after the JSON): exit 3 and its own line.
+        assert result.exit_code == EXIT_NO_DECISIONS, result.output
+        assert "leaky answered 3 times, 0 valid: not_in_format 3" in result.output
         assert fake.requests, "the model was asked"
     assert not _leaks(result.output, key)
     assert not _leaks(report.read_text(encoding="utf-8"), key)

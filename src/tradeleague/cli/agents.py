@@ -29,7 +29,7 @@ def check_command(
 
     Each format's first round is built from the file's frozen data (its bars,
     candles or folders), at the season's first slot or at the data's last day,
-    and sent once to every model agent, as ``tradeleague run`` does before its
+    and sent once to every model agent, as tradeleague run does before its
     first slot: the provider must answer, accept the key and know the model,
     and the prompt must fit the model's context (the line says its size in the
     provider's tokens when the provider counts them). Exits 3 when an agent

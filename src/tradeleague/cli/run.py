@@ -18,7 +18,12 @@ import typer
 
 from tradeleague.cli.store import DbOption
 from tradeleague.errors import ConfigError
-from tradeleague.host.checks import check_league, print_league_checks
+from tradeleague.host.checks import (
+    check_league,
+    league_failed,
+    log_league_checks,
+    print_league_checks,
+)
 from tradeleague.host.config import LeagueConfig, load_league
 from tradeleague.host.host import HostOptions, HostRun, run_host
 from tradeleague.host.logs import setup_logs
@@ -137,11 +142,12 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--to must be after --from")
         if not replay and (first is not None or last is not None):
             raise ConfigError("--from and --to go with --clock replay")
-        if check:  # before any database: a failed check leaves nothing behind
-            status = print_league_checks(board_console(), asyncio.run(check_league(league)))
-            if status:
-                raise typer.Exit(status)
         setup_logs()
+        if check:  # before any database: a failed check leaves nothing behind
+            checked = asyncio.run(check_league(league))
+            if league_failed(checked):
+                raise typer.Exit(print_league_checks(board_console(), checked))
+            log_league_checks(checked)
         options = HostOptions(
             replay=replay, start=first, end=last, http=http, db=db, standby=standby
         )
