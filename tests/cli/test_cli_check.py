@@ -16,6 +16,13 @@ from tradeleague.store import open_store
 from tradeleague.terminal.exits import EXIT_NO_DECISIONS
 from tradeleague.testing.fake_provider import FakeProvider
 
+
+def _nothing_recorded(db: Path) -> None:
+    """The refused check left the store without an event (it holds the season's claim first)."""
+    with open_store(f"sqlite:///{db}", upgrade=False) as store:
+        assert store.count() == 0
+
+
 ANSWER = '{"targets": {}, "reason": "Hold cash."}'
 SEASON = "replay-us_equities_1h-2025-06-02-2025-06-04-open"
 
@@ -69,7 +76,7 @@ def test_replay_with_a_dead_provider_a_wrong_key_and_a_large_prompt_stops_before
     assert "of 600 tokens" not in big  # the allowed count is never read as the requested one
     assert not [x for x in lines if x.strip().startswith("cash:")]  # a baseline is not checked
     assert "--no-check" in out
-    assert not (tmp_path / "league.db").exists()  # nothing was written, so no round played
+    _nothing_recorded(tmp_path / "league.db")  # the claim only: no round played
 
 
 def test_the_oversized_prompt_quotes_the_providers_requested_and_allowed_counts(
@@ -140,7 +147,7 @@ def test_replay_direction_checks_its_model_agents_before_round_one(
     prompt = sum(max(1, (len(m.content) + 3) // 4) for m in request.messages)
     assert f"the request of {prompt + request.body['max_tokens']} tokens" in big
     assert "(the model's context holds 300)" in big
-    assert not (tmp_path / "arena.db").exists()
+    _nothing_recorded(tmp_path / "arena.db")  # the claim only: no round played
 
 
 def test_replay_thesis_checks_its_model_agents_before_the_first_cycle(
@@ -171,7 +178,7 @@ def test_replay_thesis_checks_its_model_agents_before_the_first_cycle(
     assert "the provider refused its key (HTTP 401" in key
     (ok,) = [x for x in lines if x.strip().startswith("fine:")]
     assert "ok: answered in" in ok
-    assert not (tmp_path / "thesis.db").exists()
+    _nothing_recorded(tmp_path / "thesis.db")  # the claim only: no round played
 
 
 def test_an_answer_out_of_format_passes_the_check_with_a_note(

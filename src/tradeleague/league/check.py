@@ -8,8 +8,8 @@ provider answered, its key was accepted, the model exists and the round's
 prompt fitted its context (its size in the provider's own tokens when the
 provider reports them), or the cause and the fix in one line.
 
-A replay and a host's start run the check before any round is played (and
-before the store is written), and stop with ``EXIT_NO_DECISIONS`` when an
+A replay and a host's start run the check before any round is played (a
+replay after taking its season's writer claim, so a held season costs no call), and stop with ``EXIT_NO_DECISIONS`` when an
 agent fails it; ``tradeleague agents check`` runs it alone.
 """
 

@@ -169,7 +169,7 @@ def _rounds_recorded(store: Store, stream: str) -> int:
 
 
 async def _run(
-    checked: ReplayPlan, console: Console, answers: RecordedAnswers | None = None
+    store: Store, checked: ReplayPlan, console: Console, answers: RecordedAnswers | None = None
 ) -> Board:
     request, preset = checked.request, checked.preset
     stream = request.stream
@@ -182,17 +182,15 @@ async def _run(
         else:
             gateway = ReplayGateway(answers)
         roster = [contestant_of(spec, gateway, stream, request.seed) for spec in checked.specs]
-        with open_store(request.db) as store:
-            store.claim(stream)  # refused here: nothing printed, no model called
-            console.print(f"Recording to {store.url}, stream [bold]{stream}[/]")
-            done = _rounds_recorded(store, stream)
-            total = len(round_opens(checked.first, checked.last, preset))
-            say_resuming(console, done, total, f"stream {stream}")
-            with round_progress(console, store, stream) as progress:
-                return await replay_direction(
-                    store, checked.dataset, roster, start=checked.first, end=checked.last,
-                    preset=preset, stream=stream, on_round=progress.tick,
-                )  # fmt: skip
+        console.print(f"Recording to {store.url}, stream [bold]{stream}[/]")
+        done = _rounds_recorded(store, stream)
+        total = len(round_opens(checked.first, checked.last, preset))
+        say_resuming(console, done, total, f"stream {stream}")
+        with round_progress(console, store, stream) as progress:
+            return await replay_direction(
+                store, checked.dataset, roster, start=checked.first, end=checked.last,
+                preset=preset, stream=stream, on_round=progress.tick,
+            )  # fmt: skip
 
 
 async def check_calls(checked: ReplayPlan) -> list[AgentCheck]:
@@ -221,17 +219,19 @@ def replay(request: ReplayRequest) -> int:
         with open_store(request.replay_answers, upgrade=False) as source:
             answers = recorded_answers(source, request.stream)
     console = board_console()
-    if request.check and answers is None and calls_models(request.agents):
-        status = print_checks(console, asyncio.run(check_calls(checked)))
-        if status:
-            return status
-    try:
-        board = asyncio.run(_run(checked, console, answers))
-    except ReplayMissed as exc:
-        raise ConfigError(
-            f"--replay-answers: {exc}; the answers' stream must hold this span recorded "
-            "with the same agents, --start, --end, --payout and --timeout"
-        ) from exc
+    with open_store(request.db) as store:
+        store.claim(request.stream)  # refused here: nothing printed, no model called
+        if request.check and answers is None and calls_models(request.agents):
+            status = print_checks(console, asyncio.run(check_calls(checked)))
+            if status:  # under the claim, before round one
+                return status
+        try:
+            board = asyncio.run(_run(store, checked, console, answers))
+        except ReplayMissed as exc:
+            raise ConfigError(
+                f"--replay-answers: {exc}; the answers' stream must hold this span recorded "
+                "with the same agents, --start, --end, --payout and --timeout"
+            ) from exc
     out = request.out
     with open_store(request.db, upgrade=False) as store:
         summaries = summarise(store, request.stream)

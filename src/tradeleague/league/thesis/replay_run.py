@@ -265,12 +265,12 @@ def replay(request: ReplayRequest) -> int:
     checked = plan(request)
     season_id = checked.season_id
     console = board_console()
-    if request.check and calls_models(t for t in request.agents if "=inverse:" not in t):
-        status = print_checks(console, asyncio.run(check_calls(checked)))
-        if status:
-            return status
     with open_store(request.db) as store:
         store.claim(tev.season_stream(season_id))  # refused here: nothing printed, no model called
+        if request.check and calls_models(t for t in request.agents if "=inverse:" not in t):
+            status = print_checks(console, asyncio.run(check_calls(checked)))
+            if status:  # under the claim, before the first cycle
+                return status
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
         done = _cycles_recorded(store, season_id, checked.times)
         say_resuming(console, done, len(checked.times), f"season {season_id}", unit="cycle")

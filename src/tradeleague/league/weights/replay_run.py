@@ -368,12 +368,12 @@ def replay(request: ReplayRequest) -> int:
     checked = plan(request)
     season_id = checked.season_id
     answers = _answers(checked, console)
-    if request.check and answers is None:
-        status = check_models(checked, console)
-        if status:
-            return status
     with open_store(request.db) as store:
         store.claim(season_stream(season_id))  # refused here: nothing printed, no model called
+        if request.check and answers is None:
+            status = check_models(checked, console)  # under the claim, before round one
+            if status:
+                return status
         console.print(f"Recording to {store.url}, season [bold]{season_id}[/]")
         done = _rounds_recorded(store, season_id, checked.hours)
         say_resuming(console, done, len(checked.hours), f"season {season_id}")
