@@ -9,8 +9,8 @@ prompt fitted its context (its size in the provider's own tokens when the
 provider reports them), or the cause and the fix in one line.
 
 A replay and a host's start run the check before any round is played (a
-replay after taking its season's writer claim, so a held season costs no call), and stop with ``EXIT_NO_DECISIONS`` when an
-agent fails it; ``tradeleague agents check`` runs it alone.
+replay after taking its season's writer claim, so a held season costs no
+call), and stop with ``EXIT_NO_DECISIONS`` when an agent fails it; ``tradeleague agents check`` runs it alone.
 """
 
 from __future__ import annotations
