@@ -10,7 +10,8 @@ provider reports them), or the cause and the fix in one line.
 
 A replay and a host's start run the check before any round is played (a
 replay after taking its season's writer claim, so a held season costs no
-call), and stop with ``EXIT_NO_DECISIONS`` when an agent fails it; ``tradeleague agents check`` runs it alone.
+call), and stop with ``EXIT_NO_DECISIONS`` when an agent fails it;
+``tradeleague agents check`` runs it alone.
 """
 
 from __future__ import annotations
