@@ -128,7 +128,7 @@ def scratch_checkout(tmp: Path, shared: Path) -> Path:
     checkout = tmp / "checkout"
     for name in filter(None, listed.split("\0")):
         source = ROOT / name
-        if not source.is_file() or name.startswith("tests/") and name != "tests/__init__.py":
+        if not source.is_file() or name.startswith("tests/"):
             continue
         target = checkout / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -230,7 +230,8 @@ def test_a_marked_block_is_not_run_and_a_marker_needs_a_reason() -> None:
 
 def test_data_blocks_are_not_commands() -> None:
     """JSON and TOML shown in a page are not run; python under a `tradeleague` call is."""
-    page = '```toml\nseeds = [0]\n```\n\n    {"targets": {}}\n\n    python -m tradeleague x\n'
+    page = '```toml\nseeds = [0]\n```\n\n    {"targets": {}}\n\nThen:\n\n'
+    page += "    python -m tradeleague x\n"
     assert [b.text for b in command_blocks("README.md", page)] == ["python -m tradeleague x"]
 
 
