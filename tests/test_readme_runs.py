@@ -161,7 +161,10 @@ def run_block(
             argv, cwd=checkout, env=env, capture_output=True, text=True, timeout=_BLOCK_S
         )
     except subprocess.TimeoutExpired as exc:
-        said = f"{exc.stdout or ''}{exc.stderr or ''}"
+        said = "".join(
+            part.decode(errors="replace") if isinstance(part, bytes) else part or ""
+            for part in (exc.stdout, exc.stderr)
+        )
         return subprocess.CompletedProcess(argv, 124, said, f"ran over {_BLOCK_S} s")
 
 

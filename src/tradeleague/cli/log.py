@@ -77,8 +77,8 @@ def log_command(
         str,
         typer.Option(
             "--season",
-            help="The season id (weights, thesis) or the arena's stream (direction, e.g. "
-            "direction).",
+            help="The season id, as the boards show it (e.g. S1 for an arena's season; "
+            "STREAM/S1 where two arenas hold an S1).",
         ),
     ],
     agent: Annotated[str | None, typer.Option(help="Only this agent's calls.")] = None,

@@ -23,6 +23,7 @@ from typing import Any, Final, Protocol
 
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.calls import Outcome
+from tradeleague.errors import ConfigError
 from tradeleague.events import Event, EventKind
 from tradeleague.events.streams import season_stream
 from tradeleague.llm.records import CallRecord, RecordFormatError
@@ -167,15 +168,42 @@ def call_rows(
     """Return every recorded model call of ``season`` (a season id or a stream), in log order.
 
     ``of_season`` keeps only the calls made in that season (in a stream that
-    holds several, such as the arena's).
+    holds several, such as the arena's). A season with no stream of its own
+    (an arena's ``S1``) is found in the stream that holds it, or given as
+    ``STREAM/SEASON``.
 
     Raises
     ------
     RecordFormatError
         If a ``ModelCalled`` payload is not a call record.
+    ConfigError
+        If the season is held by more than one stream (say which as ``STREAM/SEASON``).
     """
+    rows = _rows(_season_events(store, season), agent, round_id, of_season)
+    if rows or of_season is not None:
+        return rows
+    found: dict[str, list[CallRow]] = {}
+    own = set(season_streams(season))
+    for stream in store.streams():
+        if stream in own:
+            continue
+        if season.startswith(f"{stream}/"):
+            held = season[len(stream) + 1 :]
+            found[stream] = _rows(store.events(stream), agent, round_id, held)
+        else:
+            found[stream] = _rows(store.events(stream), agent, round_id, season)
+    holders = sorted(stream for stream, held in found.items() if held)
+    if len(holders) > 1:
+        named = ", ".join(f"{stream}/{season}" for stream in holders)
+        raise ConfigError(f"season {season!r} is in {len(holders)} streams: give one of {named}")
+    return found[holders[0]] if holders else []
+
+
+def _rows(
+    events: Iterable[StoredEvent], agent: str | None, round_id: str | None, of_season: str | None
+) -> list[CallRow]:
     rows: list[CallRow] = []
-    for stored in _season_events(store, season):
+    for stored in events:
         if stored.event.kind != EventKind.MODEL_CALLED:
             continue
         try:
