@@ -45,7 +45,7 @@ def test_log_takes_the_arena_season_the_board_shows(shared_data: Path, tmp_path:
 def test_serve_finds_the_demos_arena_and_log_the_season_with_calls(
     shared_data: Path, tmp_path: Path
 ) -> None:
-    """Beside the demo's arena (no model calls), `log --season S1` finds the arena that called."""
+    """Beside the demo's arena, S1 is in two streams: the log names both; STREAM/S1 picks one."""
     db = f"sqlite:///{tmp_path / 'arena.db'}"
     demo = ["demo", "--db", db, "--no-house-model", "--days", "3", "--rounds", "2"]
     assert CliRunner().invoke(app, demo).exit_code == 0
@@ -54,8 +54,17 @@ def test_serve_finds_the_demos_arena_and_log_the_season_with_calls(
     assert demo_arena.startswith("demo-direction-")
     with FakeProvider(Script(models={"m": Behaviour()})) as fake:
         _arena(shared_data, db, fake.url)
-    logged = CliRunner().invoke(app, ["log", "--season", "S1", "--db", db, "--json"])
+    both = CliRunner().invoke(app, ["log", "--season", "S1", "--db", db, "--json"])
+    assert both.exit_code != 0
+    assert "is in 2 streams: give one of" in str(both.exception)
+    assert "direction/S1" in str(both.exception)
+    logged = CliRunner().invoke(app, ["log", "--season", "direction/S1", "--db", db, "--json"])
     assert logged.exit_code == 0, logged.output
-    assert {json.loads(line)["agent"] for line in logged.output.splitlines()} == {"m"}
+    rows = [json.loads(line) for line in logged.output.splitlines()]
+    assert {(r["agent"], r["source"], r["generated"]) for r in rows} == {
+        ("m", "model", False),
+        ("up", "baseline", True),
+    }
+    assert all(r["fields"]["direction"] in ("up", "down") for r in rows if r["agent"] == "up")
     with open_store(db) as store:
         assert found_arena(store) == "direction"
