@@ -258,3 +258,45 @@ if __name__ == "__main__":  # time each block: python tests/test_readme_runs.py 
         else:
             print(f"{each.name} not run: {each.not_run}")
     print(porcelain(copy))
+
+
+@pytest.mark.slow
+def test_the_readme_mirror_example_mirrors_an_agent_that_trades(
+    tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's `inverse:` example, as written: the mirror trades, long where its source
+    went short (T-AGT-1), from the cycle it joins."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from tradeleague.cli import app
+
+    (block,) = [b for b in all_blocks() if "inverse:" in b.text]
+    argv = block.text.replace("\\\n", " ").split()
+    assert argv[:3] == ["tradeleague", "replay", "thesis"]
+    (tmp_path / "checkout").mkdir()
+    (tmp_path / "shared").symlink_to(shared_data.parent.resolve())
+    monkeypatch.chdir(tmp_path / "checkout")
+    done = CliRunner().invoke(app, [*argv[1:], "--db", "sqlite:///t.db"])
+    assert done.exit_code == 0, done.output
+    report = json.loads((tmp_path / "checkout" / "REPORT.json").read_text(encoding="utf-8"))
+    agents = {a["name"]: a for a in report["agents"]}
+    mirror = agents["mirror"]
+    source = agents[mirror["spec"].split(":", 1)[1]]
+    assert mirror["counts"]["trades"] > 0
+    assert source["counts"]["trades"] > 0
+    opened = {
+        e["cycle"]: [d.get("action") for d in json.loads(e["raw_answer"])["decisions"]]
+        for e in source["entries"]
+        if e.get("raw_answer")
+    }
+    swapped = {"open_long": "open_short", "open_short": "open_long"}
+    mirrored = 0
+    for entry in mirror["entries"]:
+        if not entry.get("raw_answer") or entry["cycle"] not in opened:
+            continue
+        actions = [d.get("action") for d in json.loads(entry["raw_answer"])["decisions"]]
+        assert actions == [swapped.get(a, a) for a in opened[entry["cycle"]]]
+        mirrored += any(a in swapped for a in actions)
+    assert mirrored > 0
