@@ -217,13 +217,17 @@ def _still_there(handle: IO[bytes], path: Path) -> bool:
         return False
 
 
-def _remove_lock(handle: IO[bytes]) -> None:
+def _remove_lock(handle: io.IOBase) -> None:
     """Remove a held lock file, then free the lock, then the folder if no other lock is in it.
 
     The file goes while the lock is held, so a process that opened it meanwhile
     sees it gone once it locks it (`_still_there`) and claims a new one.
     """
-    path = Path(str(handle.name))
+    name = getattr(handle, "name", None)
+    if not isinstance(name, str):
+        handle.close()
+        return
+    path = Path(name)
     with contextlib.suppress(OSError):
         path.unlink()
     handle.close()  # closing the file frees the flock
