@@ -99,13 +99,13 @@ def test_a_finished_writer_leaves_no_lock_file_beside_the_database(tmp_path: Pat
 
 def test_a_lock_file_removed_under_a_claim_is_claimed_anew(tmp_path: Path) -> None:
     """A claim that locked a file its finished holder had just removed claims the new one."""
-    from tradeleague.store.writers import _still_there
+    from tradeleague.store.writers import still_there
 
     path = tmp_path / "x.lock"
     with path.open("ab") as opened:
         path.unlink()
-        assert not _still_there(opened, path)
+        assert not still_there(opened, path)
         path.touch()
-        assert not _still_there(opened, path)
+        assert not still_there(opened, path)
     with path.open("ab") as current:
-        assert _still_there(current, path)
+        assert still_there(current, path)

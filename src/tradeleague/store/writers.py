@@ -28,7 +28,7 @@ import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Final
+from typing import IO, Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
@@ -36,7 +36,7 @@ from sqlalchemy.engine import URL
 from tradeleague.errors import StoreError
 from tradeleague.store.schema import UtcDateTime
 
-__all__ = ["SEEN_KEPT", "Writers", "holder_name"]
+__all__ = ["SEEN_KEPT", "Writers", "holder_name", "still_there"]
 
 SEEN_KEPT: Final = 4096
 """The most read-ends of unclaimed streams a process keeps (see `Writers.saw`)."""
@@ -169,7 +169,7 @@ class Writers:
             except BaseException:
                 handle.close()
                 raise
-            if _still_there(handle, path):
+            if still_there(handle, path):
                 return handle
             handle.close()  # its holder removed the file as it finished: claim the new one
         raise StoreError(f"could not claim the stream {stream!r}: its lock file kept changing")
@@ -209,7 +209,7 @@ class Writers:
                     _remove_lock(lock)
 
 
-def _still_there(handle: IO[bytes], path: Path) -> bool:
+def still_there(handle: IO[Any], path: Path) -> bool:
     """Whether the locked ``handle`` is still the file at ``path`` (not one removed since)."""
     try:
         return os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
@@ -221,7 +221,7 @@ def _remove_lock(handle: io.IOBase) -> None:
     """Remove a held lock file, then free the lock, then the folder if no other lock is in it.
 
     The file goes while the lock is held, so a process that opened it meanwhile
-    sees it gone once it locks it (`_still_there`) and claims a new one.
+    sees it gone once it locks it (`still_there`) and claims a new one.
     """
     name = getattr(handle, "name", None)
     if not isinstance(name, str):
