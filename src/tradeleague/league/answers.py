@@ -232,7 +232,7 @@ def _rows(
             for reader in readers:
                 sources.update(reader.sources(kind, payload))
             answer = next(
-                (a for r in readers if kind in r.kinds if (a := r.answer(kind, payload))), None
+                (a for r in readers if kind in r.kinds if (a := r.read(kind, payload))), None
             )
             if answer is None:
                 continue
@@ -316,7 +316,7 @@ class AnswerReader(Protocol):
     kinds: frozenset[str]
     """The event kinds that record a turn's answer (its text and what it asked for)."""
 
-    def answer(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
+    def read(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
         """Return the answer ``payload`` records, or None if it records none."""
         ...
 

@@ -21,7 +21,7 @@ class DirectionAnswers:
 
     kinds: Final = frozenset({EventKind.DECISION_MADE})
 
-    def answer(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
+    def read(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
         """Return the call a ``DecisionMade`` records; None for another format's event."""
         if "direction" not in payload or not isinstance(payload.get("agent"), str):
             return None

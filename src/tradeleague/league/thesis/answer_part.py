@@ -21,7 +21,7 @@ class ThesisAnswers:
 
     kinds: Final = frozenset({ATTEMPT_JUDGED})
 
-    def answer(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
+    def read(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
         """Return the attempt an ``AttemptJudged`` records."""
         if not isinstance(payload.get("agent"), str):
             return None

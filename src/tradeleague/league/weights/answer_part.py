@@ -23,7 +23,7 @@ class WeightsAnswers:
 
     kinds: Final = frozenset({EventKind.DECISION_MADE, EventKind.NO_DECISION_MADE})
 
-    def answer(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
+    def read(self, kind: str, payload: dict[str, Any]) -> TurnAnswer | None:
         """Return the answer an entry records; None for another format's event."""
         if "holdings" not in payload or not isinstance(payload.get("agent"), str):
             return None
