@@ -89,16 +89,20 @@ def test_the_summary_names_the_database_to_read_the_log_from(replayed: Replayed)
     assert hint in replayed.stdout
     shown = run_cli(*hint.split()[1:], "--json", cwd=replayed.folder)
     assert shown.returncode == 0, shown.stderr
-    assert {json.loads(line)["agent"] for line in shown.stdout.splitlines()} == {"down"}
+    rows = [json.loads(line) for line in shown.stdout.splitlines()]
+    assert {r["agent"] for r in rows} == {"cash", "eq", "mine", "down"}  # every answer (issue 30)
+    assert {r["agent"]: r["source"] for r in rows} == {
+        "cash": "baseline", "eq": "baseline", "mine": "scripted", "down": "model",
+    }  # fmt: skip
+    assert {r["agent"] for r in rows if r["generated"]} == {"cash", "eq"}
 
 
 def test_an_empty_log_says_what_to_try_next(replayed: Replayed) -> None:
-    """No call for the agent, the round or the season: one sentence, exit 2, what to give."""
+    """No answer of the agent, the round or the season: one sentence, exit 2, what to give."""
     base = ("log", "--season", replayed.season, "--db", replayed.db)
-    scripted = run_cli(*base, "--agent", "mine", cwd=replayed.folder)
+    scripted = run_cli(*base, "--agent", "nobody", cwd=replayed.folder)
     assert scripted.returncode == 2
-    assert "the agents with model calls are down" in scripted.stderr
-    assert "scripted agents call no model" in scripted.stderr
+    assert "the agents that answered are cash, down, eq, mine" in scripted.stderr
     wrong_round = run_cli(*base, "--round", "yesterday", cwd=replayed.folder)
     assert wrong_round.returncode == 2
     assert "e.g. --round 2026-07-06T15:00:00" in wrong_round.stderr

@@ -77,7 +77,10 @@ def test_thesis_replay_names_faults_logs_calls_and_exits_3(
     assert "fine: decisions 2; no decision: none; provider faults: none" in out
     assert "tradeleague log --season replay-2025-03-03-2025-03-05" in out
 
-    answers = json.loads(report.read_text())["answers"]
+    every = json.loads(report.read_text())["answers"]
+    assert {r["source"] for r in every["cash"]} == {"baseline"}  # every agent's answer (issue 30)
+    answers = {name: rows for name, rows in every.items() if rows[0]["source"] == "model"}
+    assert all(r["fields"]["attempt"] is not None for rows in answers.values() for r in rows)
     classes = {name: {c["error_class"] for c in calls} for name, calls in answers.items()}
     assert classes == {
         "ctx": {"context_too_small"},
@@ -96,6 +99,7 @@ def test_thesis_replay_names_faults_logs_calls_and_exits_3(
     )
     assert logged.returncode == 0, logged.stderr
     rows = [json.loads(line) for line in logged.stdout.splitlines()]
+    rows = [r for r in rows if r["source"] == "model"]
     assert sorted((r["agent"], r["error_class"], r["latency_ms"]) for r in rows) == sorted(
         (name, c["error_class"], c["latency_ms"]) for name, calls in answers.items() for c in calls
     )

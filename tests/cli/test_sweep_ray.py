@@ -154,3 +154,32 @@ one = ["cash=baseline:cash"]
     assert by_season["y1990"]["figures"] is None
     assert [row["season"] for row in merged["board"]] == ["june"]
     assert "1 of 2 cells failed" in result.output
+
+
+def test_a_local_sweep_writes_the_reports_of_the_ray_sweep(
+    local_ray: Any, tmp_path: Path, shared_data: Path
+) -> None:
+    """`sweep --local --workers 2` (processes, no Ray) writes every REPORT.json Ray writes."""
+    text = SWEEP.format(data=shared_data).split("[thesis.")[0]  # weights and direction: 6 cells
+    config = _sweep(tmp_path, text)
+    outs = {"ray": tmp_path / "ray", "local": tmp_path / "local"}
+    for how, out in outs.items():
+        argv = ["sweep", "--config", str(config), "--out", str(out), "--workers", "2"]
+        result = CliRunner().invoke(app, [*argv, "--local"] if how == "local" else argv)
+        assert result.exit_code == 0, result.output
+        assert "[6/6] " in result.output
+    reports = sorted(p.relative_to(outs["ray"]) for p in outs["ray"].rglob("REPORT.json"))
+    assert len(reports) == 7  # six cells and the merged one
+    assert reports == sorted(
+        p.relative_to(outs["local"]) for p in outs["local"].rglob("REPORT.json")
+    )
+    for name in [*reports, Path("BOARD.md")]:
+        assert (outs["local"] / name).read_bytes() == (outs["ray"] / name).read_bytes(), name
+
+
+def test_local_and_address_are_refused_together(tmp_path: Path) -> None:
+    config = _sweep(tmp_path, SWEEP.format(data=tmp_path))
+    argv = ["sweep", "--config", str(config), "--local", "--address", "ray://h:10001"]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code != 0
+    assert "leave out --address" in str(result.exception)

@@ -40,6 +40,13 @@ def test_host_second_run_on_sqlite_exits_naming_the_holder(tmp_path: Path) -> No
     assert result.returncode == 2, result.stderr
     assert f"pid={os.getpid()}" in result.stderr
     assert "SQLite" in result.stderr
+    assert not (tmp_path / "one.db.host-lock").exists()  # released: nothing left (issue 30)
+    with open_store(db) as store:  # the next host leads on a fresh lock file
+        again = Leadership(store)
+        assert again.try_lead()
+        assert (tmp_path / "one.db.host-lock").is_file()
+        again.release()
+    assert not (tmp_path / "one.db.host-lock").exists()
 
 
 def test_host_postgresql_leadership_names_its_holder_per_database(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -75,3 +76,36 @@ def test_a_process_keeps_no_note_per_unclaimed_stream(db_url: str) -> None:
             intruder.append([_ev("season-a", 99)])
         with pytest.raises(StoreError, match="another process wrote it; nothing was written"):
             replay.append([_ev("season-a", 2)])
+
+
+def test_a_finished_writer_leaves_no_lock_file_beside_the_database(tmp_path: Path) -> None:
+    """C-4's SQLite lock files go when their writer closes (issue 30: nothing litters)."""
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    folder = tmp_path / "league.db-writers"
+    with open_store(url) as first, open_store(url) as second:
+        first.deriving_ids().append([_ev("season-a", 1)])
+        second.deriving_ids().append([_ev("season-b", 1)])
+        assert len(list(folder.iterdir())) == 2
+        first.close()
+        assert len(list(folder.iterdir())) == 1  # the other writer's lock stays
+        with pytest.raises(StoreError, match="being written by"):
+            open_store(url).deriving_ids().append([_ev("season-b", 2)])
+    assert not folder.exists()
+    with open_store(url) as again:  # a later writer claims a fresh lock
+        again.deriving_ids().append([_ev("season-a", 2)])
+        assert folder.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["league.db"]
+
+
+def test_a_lock_file_removed_under_a_claim_is_claimed_anew(tmp_path: Path) -> None:
+    """A claim that locked a file its finished holder had just removed claims the new one."""
+    from tradeleague.store.writers import still_there
+
+    path = tmp_path / "x.lock"
+    with path.open("ab") as opened:
+        path.unlink()
+        assert not still_there(opened, path)
+        path.touch()
+        assert not still_there(opened, path)
+    with path.open("ab") as current:
+        assert still_there(current, path)

@@ -1,9 +1,10 @@
 """After ``make demo``: the command it prints serves the demo's own boards as pages.
 
-The README tells a new user to run ``tradeleague serve`` with the store and the
-direction stream the demo prints; this replays a short demo, takes that
-command's arguments from the demo's output and checks the site built from them
-shows the demo's weights tables and arena board, as the JSON API does.
+The README tells a new user to run ``tradeleague serve`` with the store the
+demo prints (serve finds the demo's arena in it: no stream flag, issue 30 item
+3); this replays a short demo, takes that command's arguments from the demo's
+output and checks the site ``serve`` builds from them shows the demo's weights
+tables and arena board, as the JSON API does.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from typer.testing import CliRunner
 
 from tradeleague.cli import app
 from tradeleague.clock import WallClock
-from tradeleague.league.scenario import ScenarioService
-from tradeleague.site import create_site
+from tradeleague.site.serving import serve_site
 from tradeleague.store import open_store
 
 README = Path(__file__).parents[2] / "README.md"
@@ -48,16 +48,14 @@ def test_the_serve_command_the_demo_prints_shows_its_boards(tmp_path: Path) -> N
     args = shlex.split(printed.group(1))
     assert printed.group(2) == "http://127.0.0.1:8000/"
     options = dict(zip(args[::2], args[1::2], strict=True))
-    assert set(options) == {"--db", "--direction-stream"}
+    assert set(options) == {"--db"}
     assert options["--db"] == db
     readme = README.read_text(encoding="utf-8")
     assert "After `make demo`, serve the demo's store" in readme
-    assert "--direction-stream" in readme
+    assert "tradeleague serve --db sqlite:///./tradeleague.db\n" in readme
 
     with open_store(options["--db"]) as store:
-        site = create_site(
-            ScenarioService(store, WallClock()), direction_stream=options["--direction-stream"]
-        )
+        site, _ = serve_site(store, WallClock(), {"direction_stream": None})
         with TestClient(site) as client:
             home = client.get("/")
             seasons = client.get("/api/v1/weights").json()["seasons"]

@@ -1,4 +1,4 @@
-"""``tradeleague log``: every model call of a season.
+"""``tradeleague log``: every answer of a season: each model call, and each scripted or rule answer.
 
 The rows come from the store (``tradeleague.league.answers``): the answer text
 (shown as plain text), the latency, the outcome and the provider's error class.
@@ -20,7 +20,7 @@ from tradeleague.terminal.options import DbOption
 
 __all__ = ["COLUMNS", "register"]
 
-_TEXT_SHOWN = 60
+_TEXT_SHOWN = 160
 
 
 def _cut(text: str | None) -> str:
@@ -33,6 +33,7 @@ def _cut(text: str | None) -> str:
 COLUMNS = (
     ("round", False),
     ("agent", False),
+    ("answered by", False),
     ("attempt", True),
     ("outcome", False),
     ("provider fault: error", False),
@@ -44,7 +45,7 @@ COLUMNS = (
 
 
 def _table(rows: list[CallRow], season: str) -> Table:
-    table = Table(title=f"Model calls of {season}", title_justify="left")
+    table = Table(title=f"Answers of {season}", title_justify="left")
     for column, right in COLUMNS:
         table.add_column(column, justify="right" if right else "left", overflow="fold")
     for row in rows:
@@ -52,6 +53,7 @@ def _table(rows: list[CallRow], season: str) -> Table:
         table.add_row(
             row.round,
             row.agent,
+            f"{row.source} (generated)" if row.generated else row.source,
             str(row.attempt),
             row.outcome,
             fault,
@@ -68,15 +70,14 @@ def _nothing_logged(
     """Return the sentence for a log with no row: what was asked, and what to try next."""
     if not every:
         return (
-            f"no model call is recorded for season {season!r} in this database: give the "
+            f"no answer is recorded for season {season!r} in this database: give the "
             "season id the replay printed (Recording to ..., season ID) and its --db."
         )
     callers = sorted({r.agent for r in every})
     if agent is not None and agent not in callers:
         return (
-            f"no model call by agent {agent!r} is recorded for season {season!r}; the agents "
-            f"with model calls are {', '.join(callers)} (baselines and scripted agents call "
-            "no model)."
+            f"no answer by agent {agent!r} is recorded for season {season!r}; the agents "
+            f"that answered are {', '.join(callers)}."
         )
     return (
         f"no model call is recorded in round {round_id!r} of season {season!r}; give a round "
@@ -89,8 +90,8 @@ def log_command(
         str,
         typer.Option(
             "--season",
-            help="The season id (weights, thesis) or the arena's stream (direction, e.g. "
-            "direction).",
+            help="The season id, as the boards show it (e.g. S1 for an arena's season; "
+            "STREAM/S1 where two arenas hold an S1).",
         ),
     ],
     agent: Annotated[str | None, typer.Option(help="Only this agent's calls.")] = None,
@@ -100,7 +101,10 @@ def log_command(
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines, not a table.")] = False,
 ) -> None:
-    """Print every recorded model call of a season: answer, latency, outcome and fault.
+    """Print every recorded answer of a season: model calls, scripted and baseline answers.
+
+    Each row: who answered (a model, a scripted file, a baseline's generated
+    answer), the answer text, latency, outcome and fault.
 
     Example: tradeleague log --season replay-us_equities_daily-2025-06-02-2025-06-09-open
     --agent gpt --db sqlite:///league.db

@@ -85,8 +85,8 @@ def _serve(
         str | None,
         typer.Option(
             "--direction-stream",
-            help="The direction arena's event stream to show (the demo prints its own; "
-            "default: the league file's, else direction).",
+            help="The direction arena's event stream to show (default: the league file's, "
+            "else the store's direction arena, else the arena it started last).",
             show_default=False,
         ),
     ] = None,

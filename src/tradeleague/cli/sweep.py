@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -27,7 +28,13 @@ _ADDRESS_HELP = (
     "A Ray cluster to run on (e.g. ray://head:10001); every node must see the same paths. "
     "Default: a local Ray started for this sweep."
 )
-_WORKERS_HELP = "Cells run at once (a local Ray's CPUs). Default: this machine's CPUs."
+_WORKERS_HELP = (
+    "Cells run at once (a local Ray's CPUs, or --local's processes). Default: this machine's CPUs."
+)
+_LOCAL_HELP = (
+    "Run the cells in processes on this machine, without Ray (no ports opened); "
+    "the reports are the same byte for byte."
+)
 
 
 def sweep(
@@ -39,6 +46,7 @@ def sweep(
     workers: Annotated[
         int | None, typer.Option("--workers", metavar="N", min=1, max=1024, help=_WORKERS_HELP)
     ] = None,
+    local: Annotated[bool, typer.Option("--local", help=_LOCAL_HELP)] = False,
 ) -> None:
     r"""Run a grid of replays (formats x seasons x rosters x seeds) as Ray tasks; merge the boards.
 
@@ -47,18 +55,22 @@ def sweep(
     finishes. The merged REPORT.json (each cell's format, season, roster and
     seed, its outcome and figures) and BOARD.md are written to --out. Exits 1
     when a cell failed (its error is in the report; the others still run).
-    Needs the tradeleague\[ray] extra.
+    Needs the tradeleague\[ray] extra, except with --local (processes on
+    this machine, the same reports).
 
     Example: tradeleague sweep --config examples/sweep.toml --out sweep-out --workers 2
     """
     from tradeleague.sweep.config import load_sweep
     from tradeleague.sweep.merge import board_markdown, merged_report
-    from tradeleague.sweep.run import import_ray, ray_session, run_on_ray
+    from tradeleague.sweep.run import import_ray, ray_session, run_local, run_on_ray
 
+    if local and address is not None:
+        raise ConfigError("--local runs on this machine: leave out --address")
     plan = load_sweep(config)
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is a file: give a folder for the sweep")
-    import_ray()  # before anything is written: a missing extra is one sentence
+    if not local:
+        import_ray()  # before anything is written: a missing extra is one sentence
     console = board_console()
     total = len(plan.cells)
     console.print(
@@ -77,9 +89,13 @@ def sweep(
             soft_wrap=True,
         )
 
-    with ray_session(address, workers):
+    if local:
         out.mkdir(parents=True, exist_ok=True)
-        results = run_on_ray(plan.cells, out, done, workers=workers)
+        results = run_local(plan.cells, out, done, workers=workers or os.cpu_count() or 1)
+    else:
+        with ray_session(address, workers):
+            out.mkdir(parents=True, exist_ok=True)
+            results = run_on_ray(plan.cells, out, done, workers=workers)
     report = merged_report(config, out, plan.cells, results)
     (out / "REPORT.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (out / "BOARD.md").write_text(board_markdown(report), encoding="utf-8")

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from tradeleague.errors import ConfigError
 from tradeleague.store import Store
 from tradeleague.store.engine import parse_url
+from tradeleague.store.writers import still_there
 
 __all__ = ["LOCK_KEY", "Leadership", "NotLeader"]
 
@@ -90,7 +91,10 @@ class Leadership:
                 self._connection.invalidate()
             self._connection = None
         if self._file is not None:
+            path = self._lock_path()
             with contextlib.suppress(Exception):
+                if path is not None:
+                    path.unlink()  # while still held: a host waiting on it claims a new one
                 fcntl.flock(self._file, fcntl.LOCK_UN)
                 self._file.close()
             self._file = None
@@ -133,6 +137,9 @@ class Leadership:
         except OSError:
             handle.close()
             return False
+        if not still_there(handle, path):  # its leader removed it as it stopped
+            handle.close()
+            return False  # asked again at the next try, on the file now there
         handle.seek(0)
         handle.truncate()
         handle.write(f"{os.getpid()}\n")

@@ -9,7 +9,8 @@ dies, so a run killed with ``kill -9`` can be resumed at once:
 - PostgreSQL: a session advisory lock (``pg_try_advisory_lock``) on a
   connection held open for as long as the stream is claimed;
 - SQLite: an exclusive ``flock`` on a small file per stream in a folder
-  beside the database (``<file>-writers/``); an in-memory database has no
+  beside the database (``<file>-writers/``, which git ignores), removed
+  with its folder when its writer finishes; an in-memory database has no
   second process to exclude.
 
 The holder (host, process id, since when) is also written to the
@@ -27,7 +28,7 @@ import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Final
+from typing import IO, Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
@@ -35,10 +36,12 @@ from sqlalchemy.engine import URL
 from tradeleague.errors import StoreError
 from tradeleague.store.schema import UtcDateTime
 
-__all__ = ["SEEN_KEPT", "Writers", "holder_name"]
+__all__ = ["SEEN_KEPT", "Writers", "holder_name", "still_there"]
 
 SEEN_KEPT: Final = 4096
 """The most read-ends of unclaimed streams a process keeps (see `Writers.saw`)."""
+_CLAIM_TRIES: Final = 100
+"""How often a claim retries when the lock file it opened was removed by its finishing holder."""
 
 _WRITERS = sa.table(
     "stream_writers",
@@ -151,17 +154,25 @@ class Writers:
         if not database or database == ":memory:":
             return None
         folder = Path(f"{database}-writers")
-        folder.mkdir(exist_ok=True)
-        handle = (folder / f"{_digest(stream).hex()[:32]}.lock").open("ab")
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            self._refuse(stream, caller)
-        except BaseException:
-            handle.close()
-            raise
-        return handle
+        path = folder / f"{_digest(stream).hex()[:32]}.lock"
+        for _ in range(_CLAIM_TRIES):
+            folder.mkdir(exist_ok=True)
+            try:
+                handle = path.open("ab")
+            except FileNotFoundError:  # a writer that finished removed the folder: again
+                continue
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.close()
+                self._refuse(stream, caller)
+            except BaseException:
+                handle.close()
+                raise
+            if still_there(handle, path):
+                return handle
+            handle.close()  # its holder removed the file as it finished: claim the new one
+        raise StoreError(f"could not claim the stream {stream!r}: its lock file kept changing")
 
     def _record(self, connection: sa.Connection, stream: str) -> None:
         connection.execute(sa.delete(_WRITERS).where(_WRITERS.c.stream == stream))
@@ -195,4 +206,30 @@ class Writers:
                         connection.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": key})
                         connection.commit()
                 elif isinstance(lock, io.IOBase):
-                    lock.close()  # closing the file frees the flock
+                    _remove_lock(lock)
+
+
+def still_there(handle: IO[Any], path: Path) -> bool:
+    """Whether the locked ``handle`` is still the file at ``path`` (not one removed since)."""
+    try:
+        return os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False
+
+
+def _remove_lock(handle: io.IOBase) -> None:
+    """Remove a held lock file, then free the lock, then the folder if no other lock is in it.
+
+    The file goes while the lock is held, so a process that opened it meanwhile
+    sees it gone once it locks it (`still_there`) and claims a new one.
+    """
+    name = getattr(handle, "name", None)
+    if not isinstance(name, str):
+        handle.close()
+        return
+    path = Path(name)
+    with contextlib.suppress(OSError):
+        path.unlink()
+    handle.close()  # closing the file frees the flock
+    with contextlib.suppress(OSError):
+        path.parent.rmdir()  # only when empty: another stream's writer may hold a lock

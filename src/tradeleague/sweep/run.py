@@ -1,4 +1,4 @@
-"""Run a sweep's cells: each one a Ray task, or one after another in this process.
+"""Run a sweep's cells: each one a Ray task, or in processes on this machine (no Ray).
 
 On Ray each cell is one task of one CPU, at most ``workers`` in flight.
 `ray_session` starts a local Ray when no address is given (and stops it
@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import os
 import secrets
 import shutil
 import socket
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -87,15 +89,42 @@ def start_local_ray(cpus: int, **options: Any) -> Path:
     return Path(folder)
 
 
-def run_local(cells: Sequence[Cell], out: Path, on_done: OnDone) -> list[dict[str, Any]]:
-    """Run every cell in this process, one after another; return the results in grid order."""
-    results: list[dict[str, Any]] = []
-    for index, cell in enumerate(cells):
-        folder = out / cell.folder
-        result = run_cell(cell.format, cell.replay_argv(folder), str(folder))
-        on_done(index, cell, result)
-        results.append(result)
-    return results
+def run_local(
+    cells: Sequence[Cell], out: Path, on_done: OnDone, *, workers: int = 1
+) -> list[dict[str, Any]]:
+    """Run every cell on this machine, without Ray; return the results in grid order.
+
+    ``workers`` 1 runs the cells one after another in this process; more runs
+    up to that many at once, each in its own process (spawned: nothing of this
+    process's state is inherited). A cell's folder and arguments are the ones
+    `run_on_ray` gives it, so both write the same reports byte for byte.
+    """
+    if workers <= 1:
+        results: list[dict[str, Any]] = []
+        for index, cell in enumerate(cells):
+            folder = out.resolve() / cell.folder
+            result = run_cell(cell.format, cell.replay_argv(folder), str(folder))
+            on_done(index, cell, result)
+            results.append(result)
+        return results
+    found: list[dict[str, Any] | None] = [None] * len(cells)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending = {}
+        for index, cell in enumerate(cells):
+            folder = out.resolve() / cell.folder
+            args = (cell.format, cell.replay_argv(folder), str(folder))
+            pending[pool.submit(run_cell, *args)] = index
+        for future in as_completed(pending):
+            index = pending[future]
+            try:
+                result = future.result()
+            except Exception as exc:  # the worker process died: the cell failed
+                error = f"{type(exc).__name__}: {_first_line(exc)}"
+                result = {"exit_code": 1, "error": error, "seconds": 0.0}
+            found[index] = result
+            on_done(index, cells[index], result)
+    return [r for r in found if r is not None]
 
 
 @contextlib.contextmanager

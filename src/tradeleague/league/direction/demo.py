@@ -143,7 +143,7 @@ class DirectionDemoPlay:
                 "SYNTHETIC candles, not real prices.[/]"
             )
         console.print(board_table(board))
-        return ("--direction-stream", self.stream)
+        return ()  # serve finds the arena in the store (the one started last)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ FORMAT = Format(
     ),
     pages=("/direction", "/methodology/direction"),
     parts={
+        "answers": _P + "answer_part:ANSWERS",
         "serve": _P + "serving:SERVE",
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",

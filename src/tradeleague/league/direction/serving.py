@@ -1,8 +1,9 @@
 """The direction arena's share of ``tradeleague serve``: which arena the site shows, by what rules.
 
 The arena's stream is ``--direction-stream``, else the league file's
-(``--config``), else ``direction``; with a league file, visitors' calls are
-taken by its rounds' rules (drill or the seed's).
+(``--config``), else the store's own: ``direction`` if it holds that arena,
+else the arena started last (the demo's); with a league file, visitors' calls
+are taken by its rounds' rules (drill or the seed's).
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from typing import Final
 from tradeleague.api.serving import Serving
 from tradeleague.host.config import LeagueConfig
 from tradeleague.league.direction.config import DirectionConfig, direction_preset
+from tradeleague.store import Store
 
-__all__ = ["SERVE", "DirectionServe"]
+__all__ = ["SERVE", "DirectionServe", "found_arena"]
+
+_DEFAULT: Final = "direction"
 
 
 class DirectionServe:
@@ -26,13 +30,36 @@ class DirectionServe:
     def prepare(self, serving: Serving) -> None:
         """Set the site's ``direction_stream`` and, with a league file, ``direction_preset``."""
         given = serving.option("direction_stream")
-        stream = str(given) if given is not None else "direction"
+        stream = str(given) if given is not None else found_arena(serving.store)
         league = serving.league
         arena = league.of(DirectionConfig) if isinstance(league, LeagueConfig) else None
         if arena is not None:
             stream = str(given) if given is not None else arena.stream
             serving.settings["direction_preset"] = direction_preset(arena)
         serving.settings["direction_stream"] = stream
+
+
+def found_arena(store: Store) -> str:
+    """Return the arena a store holds: ``direction`` if it is there, else the one started last.
+
+    An arena is a stream of no format's ``KIND/ID`` form whose first event starts
+    a direction season (the demo's ``demo-direction-...`` is one).
+    """
+    from tradeleague.events import EventKind
+    from tradeleague.formats.direction.preset import FORMAT
+
+    started: dict[str, int] = {}
+    for stream in store.streams():
+        if "/" in stream:
+            continue
+        first = next(store.events(stream, batch=1), None)
+        if first is None or first.event.kind != EventKind.SEASON_STARTED:
+            continue
+        if first.event.payload.get("format") == FORMAT:
+            started[stream] = first.seq
+    if _DEFAULT in started or not started:
+        return _DEFAULT
+    return max(started, key=started.__getitem__)
 
 
 SERVE: Final = DirectionServe()

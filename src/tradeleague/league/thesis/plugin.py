@@ -18,6 +18,7 @@ FORMAT = Format(
     ),
     pages=("/thesis", "/methodology/thesis"),
     parts={
+        "answers": _P + "answer_part:ANSWERS",
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",
         "sweep": _P + "sweeping:SWEEP",

@@ -29,6 +29,7 @@ FORMAT = Format(
     },
     pages=("/weights", "/methodology/weights"),
     parts={
+        "answers": _P + "answer_part:ANSWERS",
         "serve": _P + "serving:SERVE",
         "host": _P + "hosting:HOST",
         "site": _P + "site:SITE",

@@ -3,7 +3,8 @@
 Anyone can recompute every entry from the report and the recorded answers
 alone: each round lists its prices and halted symbols (and whether an operator
 forced it outside the round clock, and whether it was the day's Open round),
-each entry its value, cash and holdings. Amounts are exact decimal strings
+each entry its value, cash and holdings, and the answer behind it (the targets in percent
+after the 40% cap, the reason, the symbols the cap cut). Amounts are exact decimal strings
 (micro-dollar, micro-token precision); percentages are rounded as W-SCO-2.
 
 A season whose symbols were read from the chain also carries ``universe``: the
@@ -108,6 +109,7 @@ def build_report(
     for a in state.agents.values():
         entries = [e for e in a.entries]
         holdings_by_entry = _entry_books(state, a.agent)
+        answers_by_entry = _entry_answers(state, a.agent)
         row = rows[a.agent]
         agents.append(
             {
@@ -119,6 +121,7 @@ def build_report(
                         "kind": e.kind.value,
                         "reason_code": e.reason_code,
                         **holdings_by_entry[i],
+                        **answers_by_entry[i],
                     }
                     for i, e in enumerate(entries)
                 ],
@@ -160,6 +163,20 @@ def build_report(
             for h, reasons in sorted(state.closed_hours.items())
         ],
     }
+
+
+def _entry_answers(state: SeasonState, agent: str) -> list[dict[str, Any]]:
+    """Each entry's answer: targets as percent strings (two places), reason, capped symbols."""
+    return [
+        {
+            "targets": None
+            if answer.targets is None
+            else {s: f"{v // 100}.{v % 100:02d}" for s, v in answer.targets.items()},
+            "reason": answer.reason,
+            "capped": list(answer.capped),
+        }
+        for answer in state.entry_answers.get(agent, [])
+    ]
 
 
 def _entry_books(state: SeasonState, agent: str) -> list[dict[str, Any]]:

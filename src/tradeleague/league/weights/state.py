@@ -7,7 +7,7 @@ except what its events say.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -112,6 +112,8 @@ class SeasonState:
     started: bool = False
     entry_books: dict[str, list[tuple[int, int, dict[str, int]]]] = field(default_factory=dict)
     """Per agent, each entry's recorded (value, cash, holdings), in micro-units."""
+    entry_answers: dict[str, list[EntryAnswer]] = field(default_factory=dict)
+    """Per agent, each entry's answer: the targets asked for, the reason, the capped symbols."""
     universe: dict[str, Any] | None = None
     """The ``UniverseChosen`` payload, when the season's symbols were read from the chain."""
     open_turns: dict[date, int] = field(default_factory=dict)
@@ -240,6 +242,7 @@ class SeasonState:
         self.entry_books.setdefault(a.agent, []).append(
             (int(str(p["value"])), int(str(p["cash"])), holdings)
         )
+        self.entry_answers.setdefault(a.agent, []).append(_entry_answer(p))
         if kind is not EntryKind.SKIPPED:
             a.last_asked = _time(p["asked_at"])
             if a.division is Division.OPEN:
@@ -272,3 +275,28 @@ class SeasonState:
     def holdings(self, agent: str) -> dict[str, Qty]:
         """Return an agent's holdings."""
         return dict(self.agents[agent].portfolio.positions)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryAnswer:
+    """What a turn's answer asked for: targets in hundredths of a percent, reason, capped symbols.
+
+    A no-decision or skipped entry has none of them (``None``, ``None``, empty).
+    """
+
+    targets: dict[str, int] | None
+    reason: str | None
+    capped: tuple[str, ...]
+
+
+def _entry_answer(payload: Mapping[str, object]) -> EntryAnswer:
+    targets = payload.get("targets")
+    reason = payload.get("reason")
+    capped = payload.get("capped")
+    return EntryAnswer(
+        targets=None
+        if not isinstance(targets, Mapping)
+        else {str(k): int(str(v)) for k, v in sorted(targets.items())},
+        reason=None if reason is None else str(reason),
+        capped=tuple(str(c) for c in capped) if isinstance(capped, list | tuple) else (),
+    )
