@@ -64,7 +64,7 @@ def test_the_serve_command_the_demo_prints_shows_its_boards(tmp_path: Path) -> N
             assert len(seasons) == 1
             season = quote(seasons[0], safe="")
             assert f'href="/weights/{season}"' in home.text
-            assert "Current season: " in home.text  # the arena's
+            assert 'data-story="direction"' in home.text  # the arena's leader, in a sentence
             assert home.text.count("No season yet.") == 1  # the thesis league's: not in the demo
             for division in ("pro", "open"):
                 rows = client.get(f"/api/v1/weights/seasons/{season}/tables/{division}")

@@ -36,10 +36,18 @@ from tradeleague import __version__
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.stats.alpha import alpha_words
 from tradeleague.stats.verdicts import verdict_words
-from tradeleague.web.charts import cloud_chart, line_chart, scatter_chart, sparkline
+from tradeleague.web.charts import (
+    RaceLine,
+    cloud_chart,
+    line_chart,
+    race_chart,
+    scatter_chart,
+    sparkline,
+)
 from tradeleague.web.errors import NotFound
+from tradeleague.web.formatting import change, money, pct, when
 
-__all__ = ["Pages", "cloud", "environment", "shown", "usd"]
+__all__ = ["Pages", "cloud", "environment", "race", "shown", "usd"]
 
 
 def shown(text: object) -> str:
@@ -91,6 +99,21 @@ def cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | Non
     return Markup(cloud_chart(bins, marks, label))  # noqa: S704 - numbers and escaped text
 
 
+def race(race: dict[str, Any] | None, board: str) -> Markup:
+    """Return a board's ``race`` (its JSON key) as one SVG, one line per agent."""
+    if not race:
+        return Markup("")
+    lines = [
+        RaceLine(shown(line["name"]), [_number(v) for v in line["values"]], bool(line["baseline"]))
+        for line in race["lines"]
+    ]
+    leader = None if race.get("leader") is None else shown(race["leader"])
+    label = f"{board}: every agent's account value over the season, in dollars"
+    return Markup(  # noqa: S704 - numbers and escaped text
+        race_chart(lines, _number(race["start"]), label, leader=leader)
+    )
+
+
 def environment(folders: Iterable[Path] = ()) -> Environment:
     """Return the site's template environment: ``web/templates`` first, then ``folders``.
 
@@ -109,6 +132,11 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.filters["shown"] = shown
     env.filters["usd"] = usd
     env.filters["seg"] = lambda text: quote(shown(text), safe="")
+    env.filters["money"] = money
+    env.filters["pct"] = pct
+    env.filters["when"] = when
+    env.globals["change"] = change
+    env.globals["race_chart"] = race
     env.filters["verdict"] = verdict_words
     env.filters["alpha_words"] = alpha_words
     env.filters["zip"] = lambda a, b: zip(a, b, strict=True)

@@ -12,7 +12,9 @@ round has finished.
 Routes (under ``/direction``): ``GET /`` (index), ``GET /rounds/current``,
 ``GET /rounds`` (finished rounds, every call), ``GET /rounds/{round}``,
 ``GET /models/{name}/log``, ``GET /config`` (the roster, exact model ids),
-``GET /boards``, ``GET /visitors`` (the visitors' board), ``GET /changelog``,
+``GET /boards`` (with ``race``, every model's balance round by round, and
+``story``, one sentence on the leader and luck: ``league.story``),
+``GET /visitors`` (the visitors' board), ``GET /changelog``,
 ``POST /rounds/current/calls``.
 """
 
@@ -50,6 +52,7 @@ from tradeleague.formats.direction.visitors import (
     calls_close_at,
 )
 from tradeleague.league.costs import SeasonCosts
+from tradeleague.league.direction.story import direction_story
 from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
@@ -200,6 +203,7 @@ class DirectionReads:
         with self._view(season) as view:
             board = self._board(view)
             body = board_payload(board)
+            body.update(direction_story(view, board))
             body["costs"] = self._costs(view, board)
             return body
 

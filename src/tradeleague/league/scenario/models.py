@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tradeleague.league.story import STORY_DESCRIPTION, RaceOut
+
 __all__ = [
     "ID_PATTERN",
     "METRIC",
@@ -639,6 +641,8 @@ class LeaderboardOut(BaseModel):
             "entries": [],
             "significance": {"test": "…", "luckiest_of_n": None},
             "baseline_cloud": None,
+            "race": {"unit": "USD", "start": "100000", "leader": None, "lines": []},
+            "story": "No run is ranked yet.",
         }
     )
 
@@ -653,6 +657,10 @@ class LeaderboardOut(BaseModel):
         description="No-skill agents' final returns (quantiles, bins) with each run placed "
         "in it; null with no published run."
     )
+    race: RaceOut = Field(
+        description="Every published run's equity step by step, the leader named."
+    )
+    story: str = Field(description=STORY_DESCRIPTION)
 
 
 class BoardScenarioOut(ScenarioOut):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
+from urllib.parse import quote
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
@@ -32,6 +33,7 @@ from tradeleague.league.scenario.reads import (
     scenarios_payload,
 )
 from tradeleague.league.scenario.routes import install_scenario_routes
+from tradeleague.league.story import TOP
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site
 from tradeleague.web.render import Pages, cloud
@@ -102,7 +104,22 @@ class ScenarioSite:
     def home(self) -> Markup:
         """Return the home page's lines: what the benchmark is, its scenarios."""
         scenarios = scenarios_payload(self.service)["scenarios"]
-        return self.pages.fragment("scenario_home.html", scenarios=scenarios)
+        played = [s for s in scenarios if s["published_runs"]]
+        board = leaderboard_payload(self.service, played[-1]["id"], "return") if played else None
+        top = (
+            []
+            if board is None
+            else [
+                {
+                    "rank": e["rank"],
+                    "name": e["account"] or e["run_id"],
+                    "figure": e["return"] * 100,
+                    "link": f"/runs/{quote(e['run_id'], safe='')}",
+                }
+                for e in board["entries"][:TOP]
+            ]
+        )
+        return self.pages.fragment("scenario_home.html", scenarios=scenarios, board=board, top=top)
 
     def methodology(self, season: str | None) -> MethodologyPage:
         """Return the benchmark's methodology (``season`` is not read)."""

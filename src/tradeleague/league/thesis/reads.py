@@ -37,6 +37,7 @@ from tradeleague.league.thesis.changelog import thesis_changelog
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import board_rows, build_report, luck_payload, paper_values
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.league.thesis.story import thesis_story
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.stats.null import SeasonNull
 from tradeleague.store import Store, StoredEvent
@@ -169,6 +170,7 @@ class ThesisReads:
                 "rows": rows,
                 "luckiest_of_n": luck_payload(null),
                 "baseline_cloud": _cloud_payload(state, null, rows),
+                **thesis_story(state, null, rows),
                 "costs": self._costs.payload(self._store, season, paper_values(state)),
             }
 

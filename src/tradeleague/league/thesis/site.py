@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
+from urllib.parse import quote
 
 from fastapi import APIRouter
 from markupsafe import Markup
@@ -18,6 +19,7 @@ from tradeleague.formats.thesis.answer import Reason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.scoring import UnrankedReason
+from tradeleague.league.story import TOP
 from tradeleague.league.thesis.pages import install_thesis_pages
 from tradeleague.league.thesis.plugin import FORMAT
 from tradeleague.league.thesis.reads import ThesisReads, thesis_router
@@ -45,8 +47,24 @@ class ThesisSite:
         self.pages = pages
 
     def home(self) -> Markup:
-        """Return the home page's lines: what the league is, its seasons."""
-        return self.pages.fragment("thesis_home.html", seasons=self.reads.index()["seasons"])
+        """Return the home page's lines: the latest season's leaders and race, its seasons."""
+        seasons = self.reads.index()["seasons"]
+        board = self.reads.board(seasons[-1]) if seasons else None
+        top = (
+            []
+            if board is None
+            else [
+                {
+                    "rank": r["rank"],
+                    "name": r["name"],
+                    "figure": r["return"],
+                    "link": f"/thesis/{quote(board['season'], safe='')}/agents/"
+                    f"{quote(str(r['name']), safe='')}",
+                }
+                for r in board["rows"][:TOP]
+            ]
+        )
+        return self.pages.fragment("thesis_home.html", seasons=seasons, board=board, top=top)
 
     def methodology(self, season: str | None) -> MethodologyPage:
         """Return the league's methodology (``season`` is not read)."""

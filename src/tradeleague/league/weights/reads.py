@@ -22,6 +22,8 @@ Routes, under ``prefix`` (default ``/api/v1/weights``):
   rounds; and ``baseline_cloud``: that null's distribution of final returns with
   more agents (bins of return and how many agents in each), each row's return
   placed against it (the percent of no-skill agents that ended below it);
+  ``race``, every agent's account value after each entry, and ``story``, one
+  sentence on the leader and whether its lead is within luck (``league.story``);
 - ``GET /seasons/{season}/agents/{agent}``: an agent's page: entries, trades,
   one chart point per trading day (W-SCO-3), reasons, summary (W-REC-3);
 - ``GET /seasons/{season}/market``: the market's status at the latest round,
@@ -67,6 +69,7 @@ from tradeleague.league.costs import SeasonCosts
 from tradeleague.league.weights.changelog import changelog_entries
 from tradeleague.league.weights.report import paper_values, season_luck
 from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.story import weights_story
 from tradeleague.league.weights.summary import Summary, latest_summaries
 from tradeleague.league.weights.universe import universe_view
 from tradeleague.llm.token_prices import PriceTable
@@ -236,6 +239,7 @@ def _table_payload(
         "significance": luck.to_payload(),
         "baseline_cloud": _cloud_payload(luck, rows),
         "rows": [_row(r, luck.rows[r.agent]) for r in rows],
+        **weights_story(state, division, luck),
     }
 
 

@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import quote
 
 from markupsafe import Markup
 
@@ -22,6 +23,7 @@ from tradeleague.formats.weights.market_status import ClosedReason, HaltReason
 from tradeleague.formats.weights.price_checks import PriceInvalid
 from tradeleague.formats.weights.rounds import SkipCode
 from tradeleague.formats.weights.scoring import EntryKind, UnrankedReason
+from tradeleague.league.story import TOP
 from tradeleague.league.weights.pages import weights_pages
 from tradeleague.league.weights.plugin import FORMAT
 from tradeleague.league.weights.reads import WeightsReads, weights_router
@@ -63,8 +65,24 @@ class WeightsSite:
         return seasons
 
     def home(self) -> Markup:
-        """Return the home page's lines: what the league is, its seasons."""
-        return self.pages.fragment("weights_home.html", seasons=self._seasons())
+        """Return the home page's lines: the latest season's pro leaders and race, its seasons."""
+        seasons = self._seasons()
+        board = None if not seasons else self.reads.table(seasons[-1], "pro")
+        top = (
+            []
+            if board is None
+            else [
+                {
+                    "rank": r["rank"],
+                    "name": r["name"],
+                    "figure": r["season_return"],
+                    "link": f"/weights/{quote(board['season'], safe='')}/agents/"
+                    f"{quote(str(r['agent']), safe='')}",
+                }
+                for r in board["rows"][:TOP]
+            ]
+        )
+        return self.pages.fragment("weights_home.html", seasons=seasons, board=board, top=top)
 
     def methodology(self, season: str | None) -> MethodologyPage:
         """Return the methodology with the universe of ``season`` (default: the latest)."""

@@ -1,0 +1,91 @@
+"""The site's one formatting layer: every value a page shows a person passes through here.
+
+Pages read the same exact values as the JSON API (decimal strings of dollars,
+percent strings, ISO times) and show them as people write them: dollars and
+cents with separators (``$9,759.24``), percentages with two decimals and a
+sign (``+2.90%``), times as ``2 Sep 2025 15:00 UTC`` inside a
+``<time datetime>`` that keeps the ISO value. The JSON keeps the exact values;
+only pages round, half up, to what a reader needs. A value that is not a
+number or a time is shown as it came.
+"""
+
+from __future__ import annotations
+
+import html
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from markupsafe import Markup
+
+__all__ = ["change", "money", "pct", "when"]
+
+_CENT = Decimal("0.01")
+
+
+def _decimal(value: object) -> Decimal | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = Decimal(str(value).strip().replace(",", ""))
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+def money(value: object) -> str:
+    """Return a dollar amount as a reader writes it: ``$9,759.24``, ``-$1,000.00``.
+
+    ``value`` is an exact decimal (a JSON string); rounded half up to the cent.
+    """
+    number = _decimal(value)
+    if number is None:
+        return "" if value is None else str(value)
+    cents = number.quantize(_CENT, rounding=ROUND_HALF_UP)
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents):,.2f}"
+
+
+def pct(value: object, places: int = 2, *, sign: bool = True) -> str:
+    """Return a percent value (``2.9``, ``"-0.47"``) as ``+2.90%``, two decimals by default."""
+    number = _decimal(value)
+    if number is None:
+        return "" if value is None else str(value)
+    shown = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return f"{shown:+.{places}f}%" if sign else f"{shown:.{places}f}%"
+
+
+def change(start: object, end: object) -> str:
+    """Return the percent change from ``start`` to ``end`` (``+2.90%``), empty from zero."""
+    a, b = _decimal(start), _decimal(end)
+    if a is None or b is None or a == 0:
+        return ""
+    return pct((b - a) / a * 100)
+
+
+def _moment(value: object) -> datetime | None:
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def when(value: object) -> Markup:
+    """Return a time as ``<time datetime="ISO">2 Sep 2025 15:00 UTC</time>`` (C-11: in UTC).
+
+    A date alone reads ``2 Sep 2025``; what is not a time is shown as it came.
+    """
+    text = "" if value is None else str(value)
+    moment = _moment(value)
+    if moment is None:
+        return Markup(html.escape(text))  # noqa: S704 - escaped
+    if len(text.strip()) == 10:  # a date, no time of day
+        shown = f"{moment.day} {moment:%b %Y}"
+    else:
+        shown = f"{moment.day} {moment:%b %Y %H:%M} UTC"
+    return Markup(  # noqa: S704 - escaped
+        f'<time datetime="{html.escape(text, quote=True)}">{shown}</time>'
+    )
