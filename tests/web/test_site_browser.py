@@ -23,6 +23,7 @@ from tradeleague.site import create_site
 from tradeleague.stats import verdict_words
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
+from web.axe_check import serious as _serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     DOCS_DRAWN,
     SEASON,
@@ -70,34 +71,6 @@ def _visit(browser: Any, base: str, path: str, width: int) -> tuple[Any, Any, li
     assert response is not None, path
     assert response.status == 200, path
     return context, page, problems
-
-
-# Where an offline docs page's bundle (served as its package ships it) breaks an axe rule
-# in markup we do not write, the rule is let through for those elements only, on that
-# page only. ReDoc renders a schema's oneOf chooser as a <select> with no label of any
-# kind (select-name); nothing around the bundle can name it.
-BUNDLED: dict[str, dict[str, str]] = {"/redoc": {"select-name": "select.dropdown-select"}}
-
-
-def _serious(axe: Any, page: Any, path: str) -> list[str]:
-    """Return the serious and critical axe violations of ``page``, less BUNDLED's."""
-    results = axe.run(page)
-    bad = []
-    for violation in results.response["violations"]:
-        if violation["impact"] not in ("serious", "critical"):
-            continue
-        allowed = BUNDLED.get(path, {}).get(violation["id"])
-        nodes = [node["target"][-1] for node in violation["nodes"]]
-        if (
-            allowed is not None
-            and nodes
-            and all(
-                page.locator(target).evaluate(f"e => e.matches({allowed!r})") for target in nodes
-            )
-        ):
-            continue
-        bad.append(f"{violation['id']} {nodes[:3]}")
-    return bad
 
 
 def test_every_page_loads_clean_accessible_at_both_widths(

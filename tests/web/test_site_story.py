@@ -25,7 +25,9 @@ from tradeleague.site import create_site
 from tradeleague.stats import top_hit_rate_p_value
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
+from tradeleague.web.cards import label_cells
 from tradeleague.web.charts import RaceLine, race_chart
+from web.axe_check import serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     STREAM,
@@ -54,12 +56,13 @@ def test_race_chart_draws_one_line_per_agent_baselines_lighter_leader_named() ->
 def test_race_payload_keeps_exact_values_and_thins_long_seasons() -> None:
     long = Runner("a", list(range(10_000_000, 10_000_000 + 1000)))
     body = race_payload([long, Runner("b", [10_000_000, 10_500_001], True)], 10_000_000, "a")
-    assert body["start"] == "10"
+    assert body["start"] == "10.000000"
     assert body["leader"] == "a"
     first, second = body["lines"]
     assert len(first["values"]) == RACE_POINTS
-    assert first["values"][0] == "10" and first["values"][-1] == "10.000999"
-    assert second == {"name": "b", "baseline": True, "values": ["10", "10.500001"]}
+    assert first["values"][0] == "10.000000"
+    assert first["values"][-1] == "10.000999"
+    assert second == {"name": "b", "baseline": True, "values": ["10.000000", "10.500001"]}
 
 
 def test_story_says_who_leads_and_whether_the_lead_is_beyond_luck() -> None:
@@ -88,7 +91,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
 
 def _boards(base: str, scenario: str) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
     """Return each format's board JSON with its rows, by the key the pages use."""
-    get = lambda path, **q: httpx.get(base + path, params=q).json()  # noqa: E731
+
+    def get(path: str, **query: str) -> Any:
+        return httpx.get(base + path, params=query).json()
+
     weights = get(f"/api/v1/weights/seasons/{SEASON}/tables/pro")
     arena = get("/api/v1/direction/boards")
     thesis = get(f"/api/v1/thesis/{THESIS_SEASON}")
@@ -161,7 +167,8 @@ def test_home_names_each_leader_and_draws_one_race_per_format(
         assert chart.count() == 1, key
         assert chart.locator("path").count() == len(board["race"]["lines"]), key
         box = chart.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, key
+        assert box is not None, key
+        assert 0 <= box["x"] <= box["x"] + box["width"] <= width, key
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width + 1, scroll
     context.close()
@@ -182,3 +189,85 @@ def test_every_board_page_opens_with_its_story(site: tuple[str, str], browser: A
         assert page.locator(f'[data-story="{key}"]').inner_text().count(" leads at ") == 1, path
         assert page.locator(f'figure.race[data-race="{key}"] svg path').count() >= 1, path
     context.close()
+
+
+BOARDS = {
+    "weights": f"/weights/{SEASON}",
+    "direction": "/direction",
+    "thesis": f"/thesis/{THESIS_SEASON}",
+}
+
+
+@pytest.mark.parametrize("width", [390, 1440])
+def test_a_boards_first_five_rows_show_rank_name_return_verdict_unscrolled(
+    site: tuple[str, str], browser: Any, width: int
+) -> None:
+    """On a phone and a desktop: rank, name, return and verdict of rows 1-5 lie in the viewport.
+
+    At 390 px no table is wider than the viewport unless it is a card list.
+    """
+    base, scenario = site
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    for path in [*BOARDS.values(), f"/scenarios/{quote(scenario, safe='')}"]:
+        page.goto(base + path, wait_until="networkidle")
+        rows = page.locator("table.board").first.locator("tbody tr")
+        for i in range(min(5, rows.count())):
+            row = rows.nth(i)
+            cells = [row.locator("td, th").nth(0), row.locator("td, th").nth(1)]
+            cells += [
+                row.locator(f'[data-label^="{label}"]').first
+                for label in ("Return", "ROI", "vs cash")
+                if row.locator(f'[data-label^="{label}"]').count()
+            ]
+            assert len(cells) >= 3, path
+            for cell in cells:
+                box = cell.bounding_box()
+                assert box is not None, path
+                assert box["x"] >= 0, (path, i)
+                assert box["x"] + box["width"] <= width + 1, (path, i, cell.inner_text())
+        if width == 390:
+            wide = page.evaluate(
+                "[...document.querySelectorAll('table')].filter(t => "
+                "getComputedStyle(t).display === 'table' && "
+                "t.getBoundingClientRect().width > innerWidth).map(t => t.className)"
+            )
+            assert wide == [], (path, wide)
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_home_and_boards_pass_axe_in_light_and_dark(
+    site: tuple[str, str], browser: Any, scheme: str
+) -> None:
+    """Axe finds no serious or critical violation, colour contrast included, in both schemes."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, scenario = site
+    axe = Axe()
+    for path in ["/", *BOARDS.values(), f"/scenarios/{quote(scenario, safe='')}"]:
+        for width in (390, 1440):
+            context = browser.new_context(
+                viewport={"width": width, "height": 900}, color_scheme=scheme
+            )
+            page = context.new_page()
+            page.goto(base + path, wait_until="networkidle")
+            dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+            assert dark is (scheme == "dark")
+            assert serious(axe, page, path) == [], (path, width, scheme)
+            context.close()
+
+
+def test_board_cells_carry_their_headings_for_the_phone_cards() -> None:
+    page = (
+        '<table class="board" data-board="x"><thead><tr><th scope="col">Rank</th>'
+        '<th scope="col">Return <abbr>%</abbr></th></tr></thead><tbody>'
+        '<tr><td data-field="rank">1</td><td class="num">2.5</td></tr>'
+        '<tr><td colspan="2">none</td></tr></tbody></table>'
+        "<table><thead><tr><th>A</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table>"
+    )
+    shown = label_cells(page)
+    assert '<td data-label="Rank" data-field="rank">1</td>' in shown
+    assert '<td data-label="Return %" class="num">2.5</td>' in shown
+    assert '<td colspan="2">none</td>' in shown  # a spanning cell has no one heading
+    assert shown.endswith("<tbody><tr><td>1</td></tr></tbody></table>")  # not a board: as written

@@ -220,7 +220,7 @@ def race_chart(
     parts.append(
         f'<line x1="{pad}" y1="{y0:.1f}" x2="{width - right}" y2="{y0:.1f}" class="chart-zero"/>'
     )
-    parts.append(_label(width - right + 4, y0 + 4, f"start {start:,.0f}", "chart-axis"))
+    parts.append(_label(pad + 2, y0 - 3, f"start {start:,.0f}", "chart-axis"))
     baselines = [line for line in drawn if line.baseline]
     best_base = max(baselines, key=lambda b: b.values[-1]).name if baselines else None
     ends: list[tuple[float, str, str]] = []

@@ -12,14 +12,19 @@ number or a time is shown as it came.
 from __future__ import annotations
 
 import html
+import re
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from markupsafe import Markup
 
-__all__ = ["change", "money", "pct", "when"]
+__all__ = ["change", "money", "pct", "prose", "qty", "readable", "when"]
 
 _CENT = Decimal("0.01")
+_EXACT_USD = re.compile(r"-?\d+\.\d{6}")
+"""An exact amount as the JSON writes money: whole micro-dollars, six decimals."""
+_LONG = re.compile(r"-?\d+\.\d{5,}")
+_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?")
 
 
 def _decimal(value: object) -> Decimal | None:
@@ -89,3 +94,55 @@ def when(value: object) -> Markup:
     return Markup(  # noqa: S704 - escaped
         f'<time datetime="{html.escape(text, quote=True)}">{shown}</time>'
     )
+
+
+def qty(value: object) -> Markup:
+    """Return a quantity (an exact decimal) with no trailing zeros: ``1.500000`` reads ``1.5``.
+
+    Marked safe (it holds digits only), so `readable` does not read it as money.
+    """
+    number = _decimal(value)
+    if number is None:
+        return Markup(html.escape("" if value is None else str(value)))  # noqa: S704 - escaped
+    text = format(number.normalize(), "f") if number != 0 else "0"
+    return Markup(text)  # noqa: S704 - digits only
+
+
+def readable(value: object) -> object:
+    """Return what a page prints for ``value``: the site's template finalizer.
+
+    An ISO time reads as `when` writes it; an exact money amount (six
+    decimals, as the JSON serves dollars) as `money` does; any other long
+    decimal or float to four places. Everything else, and what a filter
+    already formatted (``Markup``), is left as it is.
+    """
+    if isinstance(value, Markup | bool | int) or value is None:
+        return value
+    if isinstance(value, float):
+        return value if value.is_integer() else f"{value:.4f}"
+    if isinstance(value, Decimal):
+        value = str(value)
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if _ISO.fullmatch(text):
+        return when(text)
+    if _EXACT_USD.fullmatch(text):
+        return money(text)
+    if _LONG.fullmatch(text):
+        return str(Decimal(text).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP))
+    return value
+
+
+_PROSE_USD = re.compile(r"(?<![\d.])(-?\d+\.\d{6}) USD\b")
+_PROSE_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
+
+
+def prose(text: object) -> str:
+    """Return the system's own sentences (a changelog's) with amounts and times as people write.
+
+    ``10000.000000 USD`` reads ``$10,000.00``, an ISO time as `when` writes it
+    (plain text). Never for model text: only sentences the system wrote.
+    """
+    out = _PROSE_USD.sub(lambda m: money(m.group(1)), "" if text is None else str(text))
+    return _PROSE_ISO.sub(lambda m: str(when(m.group(0)).striptags()), out)

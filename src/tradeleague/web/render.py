@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -36,6 +35,7 @@ from tradeleague import __version__
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.stats.alpha import alpha_words
 from tradeleague.stats.verdicts import verdict_words
+from tradeleague.web.cards import label_cells
 from tradeleague.web.charts import (
     RaceLine,
     cloud_chart,
@@ -45,7 +45,7 @@ from tradeleague.web.charts import (
     sparkline,
 )
 from tradeleague.web.errors import NotFound
-from tradeleague.web.formatting import change, money, pct, when
+from tradeleague.web.formatting import change, money, pct, prose, qty, readable, when
 
 __all__ = ["Pages", "cloud", "environment", "race", "shown", "usd"]
 
@@ -60,19 +60,11 @@ def shown(text: object) -> str:
 
 
 def usd(text: object) -> str:
-    """Return a money amount (decimal text) with at least two decimals, never fewer digits.
+    """Return a money amount (decimal text) in dollars and cents: ``$99,987.76`` (`money`).
 
-    ``"100000"`` reads ``100000.00``; ``"99987.75728"`` stays as it is, so the
-    page shows the JSON's exact value, to the cent at least.
+    The JSON keeps the exact value; a page shows it to the cent, rounded half up.
     """
-    try:
-        value = Decimal(str(text))
-    except InvalidOperation:
-        return shown(text)
-    exponent = value.as_tuple().exponent
-    if isinstance(exponent, int) and exponent > -2:
-        value = value.quantize(Decimal("0.01"))
-    return format(value, "f")
+    return money(text)
 
 
 def _number(text: object) -> float:
@@ -128,6 +120,7 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
         autoescape=select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=readable,  # every value a page prints passes the one formatting layer
     )
     env.filters["shown"] = shown
     env.filters["usd"] = usd
@@ -135,6 +128,8 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.filters["money"] = money
     env.filters["pct"] = pct
     env.filters["when"] = when
+    env.filters["qty"] = qty
+    env.filters["prose"] = prose
     env.globals["change"] = change
     env.globals["race_chart"] = race
     env.filters["verdict"] = verdict_words
@@ -172,7 +167,7 @@ class Pages:
 
     def page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """Return template ``name`` rendered with ``context`` (``title`` names the page)."""
-        body = self.env.get_template(name).render(**context)
+        body = label_cells(self.env.get_template(name).render(**context))
         return HTMLResponse(body, status_code=status)
 
     def fragment(self, name: str, **context: Any) -> Markup:

@@ -297,7 +297,7 @@ def changelog_payload(ledger: Ledger) -> dict[str, Any]:
             {
                 "date": day,
                 "change": f"Season {season.season} opened: accounts reset to "
-                f"{money(int(s['start_balance']))}, stake {money(int(s['stake']))}.",
+                f"{money(int(s['start_balance']))} USD, stake {money(int(s['stake']))} USD.",
             }
         )
         for key, what in (

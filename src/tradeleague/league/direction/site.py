@@ -35,7 +35,7 @@ from tradeleague.league.story import TOP
 from tradeleague.web.form_csrf import FormTokens
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site, site_prices
-from tradeleague.web.render import Pages
+from tradeleague.web.render import Pages, shown
 
 __all__ = ["SITE", "DirectionSite", "direction_methodology"]
 
@@ -73,7 +73,7 @@ class DirectionSite:
                     "rank": m["rank"],
                     "name": m["name"],
                     "figure": m["roi"],
-                    "link": f"/direction/models/{quote(m['name'], safe='')}",
+                    "link": f"/direction/models/{quote(shown(m['name']), safe='')}",
                 }
                 for m in board["models"][:TOP]
             ]

@@ -1,6 +1,6 @@
 """The arena board's race and story (``league.story``): every model's balance, and the leader.
 
-The race is each model's balance after each of its rounds, from the season's
+The race is each model's balance after each of its rounds, in board order, from the season's
 start balance (visitors are ranked apart and not drawn). The leader is the
 first-ranked model, judged by its hit rate as the arena's luck lines are
 (D-LCK-3): the expected best hit rate of N coin flips over the leader's
@@ -25,11 +25,11 @@ def direction_story(view: SeasonView, board: Board) -> dict[str, Any]:
     start = int(view.start_balance)
     runners = [
         Runner(
-            plain_text(e.name),
-            [start, *(int(r.balance_after) for r in view.log(e.name))],
-            e.provider == "baseline",
+            plain_text(m.entrant.name),
+            [start, *(int(r.balance_after) for r in view.log(m.entrant.name))],
+            m.entrant.provider == "baseline",
         )
-        for e in view.roster
+        for m in board.models
     ]
     top = next((r for r in board.models if r.rank == 1), None)
     lead = None

@@ -25,7 +25,7 @@ from tradeleague.league.thesis.plugin import FORMAT
 from tradeleague.league.thesis.reads import ThesisReads, thesis_router
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site, site_prices
-from tradeleague.web.render import Pages, cloud
+from tradeleague.web.render import Pages, cloud, shown
 
 __all__ = ["SITE", "ThesisSite", "thesis_methodology"]
 
@@ -59,7 +59,7 @@ class ThesisSite:
                     "name": r["name"],
                     "figure": r["return"],
                     "link": f"/thesis/{quote(board['season'], safe='')}/agents/"
-                    f"{quote(str(r['name']), safe='')}",
+                    f"{quote(shown(r['name']), safe='')}",
                 }
                 for r in board["rows"][:TOP]
             ]

@@ -32,7 +32,7 @@ from tradeleague.stats.verdicts import VERDICT_NOTE
 from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site, site_prices
-from tradeleague.web.render import Pages
+from tradeleague.web.render import Pages, shown
 
 __all__ = ["SITE", "WeightsSite", "weights_methodology"]
 
@@ -77,7 +77,7 @@ class WeightsSite:
                     "name": r["name"],
                     "figure": r["season_return"],
                     "link": f"/weights/{quote(board['season'], safe='')}/agents/"
-                    f"{quote(str(r['agent']), safe='')}",
+                    f"{quote(shown(r['agent']), safe='')}",
                 }
                 for r in board["rows"][:TOP]
             ]
