@@ -157,6 +157,8 @@ def round_payload(season: SeasonView, view: RoundView) -> dict[str, Any]:
         }
         calls.append(row)
     body["calls"] = calls
+    # the price the round settled at: every settled call in it shares it (D-RND-1)
+    body["exit_price"] = next((c["exit_price"] for c in calls if c.get("exit_price")), None)
     return _stamp(body)
 
 

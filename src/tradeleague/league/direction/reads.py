@@ -164,12 +164,17 @@ class DirectionReads:
             }
 
     def round(self, round_id: str, season: str | None = None) -> dict[str, Any]:
-        """Return one round."""
+        """Return one round, with the season's previous and next round ids (``None`` at an end)."""
         with self._view(season) as view:
             found = view.rounds.get(round_id)
             if found is None:
                 raise NotFound(f"no round {round_id} in season {view.season}")
-            return round_payload(view, found)
+            ids = list(view.rounds)
+            at = ids.index(round_id)
+            body = round_payload(view, found)
+            body["previous"] = ids[at - 1] if at > 0 else None
+            body["next"] = ids[at + 1] if at + 1 < len(ids) else None
+            return body
 
     def model_log(self, name: str, season: str | None = None) -> dict[str, Any]:
         """Return a model's full log (D-PUB-3)."""
