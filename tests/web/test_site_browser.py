@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -23,6 +22,7 @@ from tradeleague.site import create_site
 from tradeleague.stats import verdict_words
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
+from tradeleague.web.formatting import money, readable
 from web.axe_check import serious as _serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     DOCS_DRAWN,
@@ -114,20 +114,23 @@ def _cloud_shows(page: Any, key: str, cloud: dict[str, Any], rows: int) -> None:
 
 
 def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], browser: Any) -> None:
-    """Each board row shows value, return, drawdown and trades exactly as /api/v1 serves them."""
+    """Each board row shows value, return, drawdown and trades as /api/v1 serves them.
+
+    Through the one formatting layer (``web.formatting.readable``): money to the cent.
+    """
     base, scenario, _ = site
     table = httpx.get(f"{base}/api/v1/weights/seasons/{SEASON}/tables/pro").json()
     context, page, _ = _visit(browser, base, f"/weights/{SEASON}", 1440)
     for row in table["rows"]:
         tr = page.locator(f'table[data-division="pro"] tr[data-agent="{row["agent"]}"]')
         for field in ("value", "season_return", "max_drawdown", "trades"):
-            assert tr.locator(f'[data-field="{field}"]').inner_text() == str(row[field])
+            assert tr.locator(f'[data-field="{field}"]').inner_text() == str(readable(row[field]))
     _cloud_shows(page, "pro", table["baseline_cloud"], len(table["rows"]))
     context.close()
     board = httpx.get(f"{base}/api/v1/direction/boards").json()
     context, page, _ = _visit(browser, base, "/direction", 1440)
     cells = page.locator('table[data-board="models"] [data-field="balance"]').all_inner_texts()
-    assert cells == [m["balance"] for m in board["models"]]
+    assert cells == [money(m["balance"]) for m in board["models"]]
     for field in ("roi", "max_drawdown", "settled"):
         shown = page.locator(f'table[data-board="models"] [data-field="{field}"]')
         assert shown.all_inner_texts() == [str(m[field]) for m in board["models"]], field
@@ -143,10 +146,8 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
             return text
 
         for field in ("value", "return", "max_drawdown", "steps", "trades"):
-            assert cell(field) == str(entry[field]), field
-        money = cell("final_equity")
-        assert Decimal(money) == Decimal(entry["final_equity"])
-        assert len(money.partition(".")[2]) >= 2  # to the cent at least
+            assert cell(field) == str(readable(entry[field])), field
+        assert cell("final_equity") == money(entry["final_equity"])  # to the cent
         for side, baseline in (("vs_cash", "cash"), ("vs_buy_and_hold", "buy-and-hold")):
             verdict = entry[side]
             words = verdict_words(verdict["outcome"], baseline)  # never a bare yes (ST-2)
@@ -175,12 +176,12 @@ def test_run_page_and_model_log_match_the_json_api(
     # the run's rounds against the benchmark's, with its fit: a point each
     assert page.locator("svg.scatter circle.chart-point").count() == len(run["scatter"])
     shown = page.locator("table.equity tbody td.num").all_text_contents()  # inside <details>
-    assert [Decimal(v) for v in shown] == [Decimal(p["equity"]) for p in run["equity"]]
+    assert shown == [money(p["equity"]) for p in run["equity"]]  # to the cent
     fills = page.locator("table.fills tbody tr").all()
     assert len(fills) == len(run["fills"])
     cells = fills[0].locator("td").all_inner_texts()
     assert cells[1:3] == [run["fills"][0]["symbol"], run["fills"][0]["side"]]
-    assert Decimal(cells[4]) == Decimal(run["fills"][0]["price"])
+    assert cells[4] == money(run["fills"][0]["price"])
     assert page.locator('[data-field="trades"]').inner_text() == str(run["trades"])
     context.close()
 
@@ -189,7 +190,7 @@ def test_run_page_and_model_log_match_the_json_api(
     assert all(r["latency_ms"] == 1_500 for r in log["rows"])
     context, page, _ = _visit(browser, base, f"/direction/models/{quote(XSS, safe='')}", 1440)
     latencies = page.locator('table.log [data-field="latency_ms"]').all_inner_texts()
-    assert latencies == [str(r["latency_ms"]) for r in log["rows"]]
+    assert latencies == [str(r["latency_ms"]) for r in reversed(log["rows"])]  # newest first
     context.close()
 
 

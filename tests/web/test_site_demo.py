@@ -22,6 +22,7 @@ from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.site import create_site
 from tradeleague.store import open_store
+from tradeleague.web.formatting import money
 
 README = Path(__file__).parents[2] / "README.md"
 
@@ -79,4 +80,5 @@ def test_the_serve_command_the_demo_prints_shows_its_boards(tmp_path: Path) -> N
             assert "No season yet" not in arena
             for model in board["models"]:
                 assert f'data-model="{model["name"]}"' in arena, model["name"]
-                assert f'<td class="num" data-field="balance">{model["balance"]}</td>' in arena
+                balance = money(model["balance"])  # the one formatting layer: to the cent
+                assert f'data-field="balance" data-label="Balance (USD)">{balance}</td>' in arena

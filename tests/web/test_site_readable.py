@@ -32,7 +32,7 @@ SKIPPED = ("/api", "/static", "/docs", "/redoc", "/openapi", "/account", "/metri
 RAW_TIME = re.compile(r"\.\d{6}Z|\d{4}-\d\d-\d\dT\d\d:\d\d")
 LONG_MONEY = re.compile(r"\$[\d,]*\.\d{3,}|\b\d+\.0{6}\b|\b\d+\.\d{6} USD")
 RAW_FRACTION = re.compile(r"\b\d+\.\d{9,}")
-USD_CELL = re.compile(r'<td data-label="[^"]*(?:USD|\$)[^"]*"[^>]*>([^<]*)</td>')
+USD_CELL = re.compile(r'<td[^>]* data-label="[^"]*(?:USD|\$)[^"]*">([^<]*)</td>')
 
 
 def test_money_percent_and_time_read_as_people_write_them() -> None:

@@ -267,7 +267,7 @@ def test_board_cells_carry_their_headings_for_the_phone_cards() -> None:
         "<table><thead><tr><th>A</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table>"
     )
     shown = label_cells(page)
-    assert '<td data-label="Rank" data-field="rank">1</td>' in shown
-    assert '<td data-label="Return %" class="num">2.5</td>' in shown
+    assert '<td data-field="rank" data-label="Rank">1</td>' in shown
+    assert '<td class="num" data-label="Return %">2.5</td>' in shown
     assert '<td colspan="2">none</td>' in shown  # a spanning cell has no one heading
     assert shown.endswith("<tbody><tr><td>1</td></tr></tbody></table>")  # not a board: as written

@@ -33,7 +33,7 @@ def _labelled(row: str, labels: list[str]) -> str:
         name = next(column, None)
         if name is None or "colspan" in attrs or "data-label" in attrs:
             return match.group(0)
-        return f'<{tag} data-label="{html.escape(name, quote=True)}"{attrs}>'
+        return f'<{tag}{attrs} data-label="{html.escape(name, quote=True)}">'
 
     return _CELL.sub(label, row)
 

@@ -40,12 +40,15 @@ def _decimal(value: object) -> Decimal | None:
 def money(value: object) -> str:
     """Return a dollar amount as a reader writes it: ``$9,759.24``, ``-$1,000.00``.
 
-    ``value`` is an exact decimal (a JSON string); rounded half up to the cent.
+    ``value`` is an exact decimal (a JSON string); rounded half up to the cent, and
+    an amount that rounds to no cent but is not zero reads ``under $0.01``.
     """
     number = _decimal(value)
     if number is None:
         return "" if value is None else str(value)
     cents = number.quantize(_CENT, rounding=ROUND_HALF_UP)
+    if cents == 0 and number != 0:  # a model call's cost: say it is not nothing
+        return "under $0.01" if number > 0 else "-under $0.01"
     sign = "-" if cents < 0 else ""
     return f"{sign}${abs(cents):,.2f}"
 
@@ -90,7 +93,8 @@ def when(value: object) -> Markup:
     if len(text.strip()) == 10:  # a date, no time of day
         shown = f"{moment.day} {moment:%b %Y}"
     else:
-        shown = f"{moment.day} {moment:%b %Y %H:%M} UTC"
+        clock = "%H:%M:%S" if moment.second else "%H:%M"
+        shown = f"{moment.day} {moment:%b %Y {clock}} UTC"
     return Markup(  # noqa: S704 - escaped
         f'<time datetime="{html.escape(text, quote=True)}">{shown}</time>'
     )
