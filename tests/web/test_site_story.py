@@ -271,3 +271,19 @@ def test_board_cells_carry_their_headings_for_the_phone_cards() -> None:
     assert '<td class="num" data-label="Return %">2.5</td>' in shown
     assert '<td colspan="2">none</td>' in shown  # a spanning cell has no one heading
     assert shown.endswith("<tbody><tr><td>1</td></tr></tbody></table>")  # not a board: as written
+
+
+def test_the_cloud_names_what_it_draws_in_the_figure() -> None:
+    """ST-2: the expected best of N is drawn and labelled; the marks are named; zero is drawn."""
+    from tradeleague.web.charts import cloud_chart
+
+    svg = cloud_chart(
+        [(-2.0, -1.0, 3), (-1.0, 1.0, 5)],
+        [("a", 0.5), ("b", -1.5)],
+        "cloud",
+        expected=("expected best of 2: +0.80%", 0.8),
+    )
+    assert 'class="chart-expected"' in svg
+    assert ">expected best of 2: +0.80%</text>" in svg
+    assert "red lines: this table's agents" in svg
+    assert 'class="chart-zero"' in svg

@@ -318,7 +318,8 @@ def test_board_page_draws_the_cloud_as_the_json_serves_it_st_2(site_db: str) -> 
     ]
     line = board["luckiest_of_n"]
     assert f": {line['expected_best_return']}%;" in page
-    assert f"over the season's {cloud['rounds']} cycles); each line is an agent" in page
+    assert f"over the season's {cloud['rounds']} cycles), and the dashed line" in page
+    assert "Each red line is an agent of this board" in page
     assert "No baseline cloud" not in page
 
 

@@ -74,19 +74,24 @@ def cloud_chart(
     marks: Sequence[tuple[str, float]],
     label: str,
     *,
+    expected: tuple[str, float] | None = None,
     width: int = 640,
     height: int = 160,
 ) -> str:
     """Return an SVG histogram of ``bins`` (low, high, count) with a line at each mark.
 
     The x axis spans the bins and the marks (a mark beyond the bins still shows);
-    each mark (name, x) is a vertical line titled with its name and value.
+    each mark (name, x) is a vertical line titled with its name and value. The
+    figure names what it draws: a zero line where zero is in range, the marks
+    as "this table's agents", and ``expected`` (its words, its x) as a dashed
+    line labelled with its words.
     """
     head = _chart_head("chart cloud", label, width, height)
     if not bins:
         return _no_data(head, label)
     pad = 16.0
     xs = [b[0] for b in bins] + [b[1] for b in bins] + [x for _, x in marks]
+    xs += [] if expected is None else [expected[1]]
     low, high = min(xs), max(xs)
     span = (high - low) or 1.0
     top = max(b[2] for b in bins) or 1
@@ -108,6 +113,29 @@ def cloud_chart(
             f'<line x1="{at(x):.1f}" y1="{pad / 2:.1f}" x2="{at(x):.1f}" y2="{base:.1f}" '
             f'class="chart-mark" stroke="#b3261e" stroke-width="2" '
             f'vector-effect="non-scaling-stroke"><title>{title}</title></line>'
+        )
+    if low <= 0 <= high:
+        parts.append(
+            f'<line x1="{at(0):.1f}" y1="{pad / 2:.1f}" x2="{at(0):.1f}" y2="{base:.1f}" '
+            'class="chart-zero"/>'
+        )
+        parts.append(f'<text x="{at(0) + 2:.1f}" y="{pad:.1f}" class="chart-axis">0%</text>')
+    if expected is not None:
+        words, x = expected
+        anchor = "end" if at(x) > width / 2 else "start"
+        nudge = -3 if anchor == "end" else 3
+        parts.append(
+            f'<line x1="{at(x):.1f}" y1="{pad / 2:.1f}" x2="{at(x):.1f}" y2="{base:.1f}" '
+            'class="chart-expected"/>'
+        )
+        parts.append(
+            f'<text x="{at(x) + nudge:.1f}" y="{pad + 12:.1f}" text-anchor="{anchor}" '
+            f'class="chart-name">{html.escape(words)}</text>'
+        )
+    if marks:
+        parts.append(
+            f'<text x="{width - 4}" y="{pad:.1f}" text-anchor="end" class="chart-name '
+            "chart-marks-key\">red lines: this table's agents</text>"
         )
     parts.append(f'<text x="4" y="{height - 2}" class="chart-axis">{low:+.2f}%</text>')
     parts.append(

@@ -74,11 +74,15 @@ def _number(text: object) -> float:
         return 0.0
 
 
-def cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | None:
+def cloud(
+    cloud: dict[str, Any] | None, board: str, marked: str, expected: object = None
+) -> Markup | None:
     """Return a board's baseline cloud as SVG (its numbers are in the page's tables).
 
     ``cloud`` is the board JSON's ``baseline_cloud``; ``board`` names the board
-    (``Pro division``), ``marked`` what each line is (``agent``, ``run``).
+    (``Pro division``), ``marked`` what each line is (``agent``, ``run``);
+    ``expected`` the expected best return of the board's N no-skill agents, in
+    percent (the format's luck line), drawn and labelled in the figure.
     """
     if cloud is None:
         return None
@@ -88,7 +92,12 @@ def cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | Non
         f"{board}: final returns of {cloud['agents']} agents with no skill, "
         f"each {marked}'s return marked"
     )
-    return Markup(cloud_chart(bins, marks, label))  # noqa: S704 - numbers and escaped text
+    line = None
+    if expected is not None:
+        line = (f"expected best of {len(marks)}: {float(str(expected)):+.2f}%", _number(expected))
+    return Markup(  # noqa: S704 - numbers and escaped text
+        cloud_chart(bins, marks, label, expected=line)
+    )
 
 
 def race(race: dict[str, Any] | None, board: str) -> Markup:

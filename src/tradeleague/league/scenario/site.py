@@ -78,7 +78,12 @@ def scenario_pages(service: ScenarioService, pages: Pages) -> APIRouter:
                 title=f"Leaderboard: {scenario_id}",
                 board=board,
                 metrics=list(METRICS),
-                cloud=cloud(board["baseline_cloud"], f"Scenario {scenario_id}", "run"),
+                cloud=cloud(
+                    board["baseline_cloud"],
+                    f"Scenario {scenario_id}",
+                    "run",
+                    board["significance"]["luckiest_of_n"].get("expected_best"),
+                ),
             )
 
         return guarded(build)

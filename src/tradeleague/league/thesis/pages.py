@@ -44,7 +44,12 @@ def install_thesis_pages(
                 "thesis_season.html",
                 title=f"Thesis league: {season}",
                 board=board,
-                cloud=cloud(board["baseline_cloud"], f"Season {season}", "agent"),
+                cloud=cloud(
+                    board["baseline_cloud"],
+                    f"Season {season}",
+                    "agent",
+                    (board["luckiest_of_n"] or {}).get("expected_best_return"),
+                ),
             )
 
         return guarded(build)
