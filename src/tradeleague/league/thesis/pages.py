@@ -19,7 +19,7 @@ __all__ = ["install_thesis_pages"]
 
 Page = Callable[..., HTMLResponse]
 Guarded = Callable[[Callable[[], HTMLResponse]], HTMLResponse]
-Cloud = Callable[[dict[str, Any] | None, str, str], Markup | None]
+Cloud = Callable[[dict[str, Any] | None, str, str, object], Markup | None]
 
 
 def install_thesis_pages(
