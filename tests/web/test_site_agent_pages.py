@@ -15,13 +15,9 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 
-from tradeleague.clock import WallClock
 from tradeleague.league.direction.log_page import LOG_PAGE, log_page
-from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.weights.targets import asked_and_got
-from tradeleague.site import create_site
-from tradeleague.store import open_store
-from web.site_fill import SEASON, SLASHED, STREAM, WEIGHTS_SLASHED, fill_all  # type: ignore[import-not-found]
+from web.site_fill import SEASON, SLASHED, WEIGHTS_SLASHED, filled_client  # type: ignore[import-not-found]
 
 
 def test_asked_and_got_weights_in_percent() -> None:
@@ -63,12 +59,7 @@ def test_a_log_page_is_newest_first_fifty_at_a_time_with_its_summary() -> None:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('agents') / 'site.db'}"
-    service = ScenarioService(open_store(url), WallClock())
-    fill_all(service)
-    with TestClient(create_site(service, direction_stream=STREAM)) as c:
-        yield c
-    service.store.close()
+    yield from filled_client(tmp_path_factory)
 
 
 def test_the_weights_agent_page_shows_targets_beside_holdings(client: TestClient) -> None:

@@ -19,12 +19,8 @@ import pytest
 from fastapi.testclient import TestClient
 from markupsafe import Markup
 
-from tradeleague.clock import WallClock
-from tradeleague.league.scenario import ScenarioService
-from tradeleague.site import create_site
-from tradeleague.store import open_store
 from tradeleague.web.formatting import change, money, pct, prose, qty, readable, when
-from web.site_fill import SEASON, STREAM, fill_all  # type: ignore[import-not-found]
+from web.site_fill import SEASON, filled_client  # type: ignore[import-not-found]
 
 SKIPPED = ("/api", "/static", "/docs", "/redoc", "/openapi", "/account", "/metrics", "/mcp")
 """Paths that are not pages for reading (JSON, assets, forms behind a sign-in)."""
@@ -67,12 +63,7 @@ def test_the_template_finalizer_formats_by_shape_and_leaves_the_rest() -> None:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('readable') / 'site.db'}"
-    service = ScenarioService(open_store(url), WallClock())
-    fill_all(service)
-    with TestClient(create_site(service, direction_stream=STREAM)) as c:
-        yield c
-    service.store.close()
+    yield from filled_client(tmp_path_factory)
 
 
 def _visible(page: str) -> str:

@@ -12,7 +12,7 @@ within or beyond luck (beyond when its p-value is below `LUCK_LEVEL`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -31,6 +31,7 @@ __all__ = [
     "Runner",
     "race_payload",
     "story_text",
+    "top_rows",
 ]
 
 TOP: Final = 5
@@ -155,3 +156,19 @@ def story_text(lead: Lead | None, nothing: str = "No agent is ranked yet.") -> s
 
 def _p(value: float) -> str:
     return "< 0.001" if value < 0.001 else f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+Row = Mapping[str, Any]
+
+
+def top_rows(
+    rows: Sequence[Row],
+    figure: Callable[[Row], object],
+    link: Callable[[Row], str],
+    name: Callable[[Row], object] = lambda row: row["name"],
+) -> list[dict[str, Any]]:
+    """Return a board's first `TOP` rows as the home page lists them: rank, name, figure, link."""
+    return [
+        {"rank": r["rank"], "name": name(r), "figure": figure(r), "link": link(r)}
+        for r in rows[:TOP]
+    ]

@@ -31,7 +31,7 @@ from tradeleague.league.direction.plugin import FORMAT
 from tradeleague.league.direction.reads import DirectionReads, direction_router
 from tradeleague.league.direction.visitor_pages import CallForm
 from tradeleague.league.direction.visitors import VisitorDesk
-from tradeleague.league.story import TOP
+from tradeleague.league.story import top_rows
 from tradeleague.web.form_csrf import FormTokens
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site, site_prices
@@ -68,15 +68,11 @@ class DirectionSite:
         top = (
             []
             if board is None
-            else [
-                {
-                    "rank": m["rank"],
-                    "name": m["name"],
-                    "figure": m["roi"],
-                    "link": f"/direction/models/{quote(shown(m['name']), safe='')}",
-                }
-                for m in board["models"][:TOP]
-            ]
+            else top_rows(
+                board["models"],
+                lambda m: m["roi"],
+                lambda m: f"/direction/models/{quote(shown(m['name']), safe='')}",
+            )
         )
         return self.pages.fragment("direction_home.html", seasons=seasons, board=board, top=top)
 

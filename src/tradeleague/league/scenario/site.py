@@ -33,7 +33,7 @@ from tradeleague.league.scenario.reads import (
     scenarios_payload,
 )
 from tradeleague.league.scenario.routes import install_scenario_routes
-from tradeleague.league.story import TOP
+from tradeleague.league.story import top_rows
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site
 from tradeleague.web.render import Pages, cloud
@@ -114,15 +114,12 @@ class ScenarioSite:
         top = (
             []
             if board is None
-            else [
-                {
-                    "rank": e["rank"],
-                    "name": e["account"] or e["run_id"],
-                    "figure": e["return"] * 100,
-                    "link": f"/runs/{quote(e['run_id'], safe='')}",
-                }
-                for e in board["entries"][:TOP]
-            ]
+            else top_rows(
+                board["entries"],
+                lambda e: e["return"] * 100,
+                lambda e: f"/runs/{quote(e['run_id'], safe='')}",
+                lambda e: e["account"] or e["run_id"],
+            )
         )
         return self.pages.fragment("scenario_home.html", scenarios=scenarios, board=board, top=top)
 

@@ -19,7 +19,7 @@ from tradeleague.formats.thesis.answer import Reason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.scoring import UnrankedReason
-from tradeleague.league.story import TOP
+from tradeleague.league.story import top_rows
 from tradeleague.league.thesis.pages import install_thesis_pages
 from tradeleague.league.thesis.plugin import FORMAT
 from tradeleague.league.thesis.reads import ThesisReads, thesis_router
@@ -53,16 +53,14 @@ class ThesisSite:
         top = (
             []
             if board is None
-            else [
-                {
-                    "rank": r["rank"],
-                    "name": r["name"],
-                    "figure": r["return"],
-                    "link": f"/thesis/{quote(board['season'], safe='')}/agents/"
-                    f"{quote(shown(r['name']), safe='')}",
-                }
-                for r in board["rows"][:TOP]
-            ]
+            else top_rows(
+                board["rows"],
+                lambda r: r["return"],
+                lambda r: (
+                    f"/thesis/{quote(board['season'], safe='')}/agents/"
+                    f"{quote(shown(r['name']), safe='')}"
+                ),
+            )
         )
         return self.pages.fragment("thesis_home.html", seasons=seasons, board=board, top=top)
 

@@ -23,7 +23,7 @@ from tradeleague.formats.weights.market_status import ClosedReason, HaltReason
 from tradeleague.formats.weights.price_checks import PriceInvalid
 from tradeleague.formats.weights.rounds import SkipCode
 from tradeleague.formats.weights.scoring import EntryKind, UnrankedReason
-from tradeleague.league.story import TOP
+from tradeleague.league.story import top_rows
 from tradeleague.league.weights.pages import weights_pages
 from tradeleague.league.weights.plugin import FORMAT
 from tradeleague.league.weights.reads import WeightsReads, weights_router
@@ -71,16 +71,14 @@ class WeightsSite:
         top = (
             []
             if board is None
-            else [
-                {
-                    "rank": r["rank"],
-                    "name": r["name"],
-                    "figure": r["season_return"],
-                    "link": f"/weights/{quote(board['season'], safe='')}/agents/"
-                    f"{quote(shown(r['agent']), safe='')}",
-                }
-                for r in board["rows"][:TOP]
-            ]
+            else top_rows(
+                board["rows"],
+                lambda r: r["season_return"],
+                lambda r: (
+                    f"/weights/{quote(board['season'], safe='')}/agents/"
+                    f"{quote(shown(r['agent']), safe='')}"
+                ),
+            )
         )
         return self.pages.fragment("weights_home.html", seasons=seasons, board=board, top=top)
 
