@@ -15,6 +15,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 import pytest
+from markupsafe import Markup
 
 from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
@@ -22,7 +23,7 @@ from tradeleague.site import create_site
 from tradeleague.stats import verdict_words
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
-from tradeleague.web.formatting import money, readable
+from tradeleague.web.formatting import money, qty, readable
 from web.axe_check import serious as _serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     DOCS_DRAWN,
@@ -253,8 +254,15 @@ DECISION_FIELDS = (
 
 
 def _shown(value: Any) -> str:
-    """What a page shows for a JSON value: model text unescaped once, nothing for null."""
-    return "" if value is None else html.unescape(str(value))
+    """What a page shows for a JSON value: model text unescaped once, nothing for null.
+
+    A value passes the one formatting layer (``readable``: money to the cent, times
+    as people write them); a quantity is trimmed (``qty``).
+    """
+    if value is None:
+        return ""
+    shown = readable(value)
+    return html.unescape(shown.striptags() if isinstance(shown, Markup) else str(shown))
 
 
 def test_thesis_board_numbers_equal_the_json_api(
@@ -329,12 +337,15 @@ def test_thesis_agent_pages_show_every_decision_as_the_json_api(
                 continue
             for field in DECISION_FIELDS:
                 cell = tr.locator(f'[data-field="{field}"]').inner_text()
-                assert cell == _shown(decision[field]), (name, entry["cycle"], field)
+                want = decision[field]
+                want = qty(want) if field == "quantity" and want else _shown(want)
+                assert cell == want, (name, entry["cycle"], field)
         closes = page.locator("table.closes tbody tr").all()
         assert len(closes) == len(data["monitor_closes"])
         for tr, close in zip(closes, data["monitor_closes"], strict=True):
-            for field in ("time", "symbol", "quantity", "price", "level", "fee"):
-                assert tr.locator(f'[data-field="{field}"]').inner_text() == close[field]
+            for field in ("time", "symbol", "price", "level", "fee"):
+                assert tr.locator(f'[data-field="{field}"]').inner_text() == _shown(close[field])
+            assert tr.locator('[data-field="quantity"]').inner_text() == qty(close["quantity"])
         assert page.locator("script").count() == 0
         assert dialogs == []
         assert problems == []

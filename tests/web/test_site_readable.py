@@ -98,6 +98,8 @@ def test_no_page_shows_a_raw_time_or_money_past_the_cent(client: TestClient) -> 
         text = _visible(answer.text)
         for name, pattern in (("time", RAW_TIME), ("money", LONG_MONEY), ("raw", RAW_FRACTION)):
             problems += [f"{path}: {name} {m!r}" for m in pattern.findall(text)[:3]]
+        if re.search(r'="[^"<>]*<time', answer.text):  # a formatted time inside an attribute
+            problems.append(f"{path}: a <time> inside an attribute")
         for cell in USD_CELL.findall(answer.text):
             if re.search(r"\.\d{3,}", cell):
                 problems.append(f"{path}: USD cell {cell!r}")
