@@ -17,7 +17,14 @@ from fastapi.testclient import TestClient
 
 from tradeleague.league.direction.log_page import LOG_PAGE, log_page
 from tradeleague.league.weights.targets import asked_and_got
-from web.site_fill import SEASON, SLASHED, WEIGHTS_SLASHED, filled_client  # type: ignore[import-not-found]
+from tradeleague.web.formatting import pct
+from web.site_fill import (  # type: ignore[import-not-found]
+    SEASON,
+    SLASHED,
+    THESIS_SEASON,
+    WEIGHTS_SLASHED,
+    filled_client,
+)
 
 
 def test_asked_and_got_weights_in_percent() -> None:
@@ -95,3 +102,16 @@ def test_the_model_page_reads_newest_first_under_its_summary(client: TestClient)
     assert rounds == [r["round"] for r in reversed(log["rows"])][:LOG_PAGE]
     settled = sum(1 for r in log["rows"] if r["direction"])
     assert f"{settled} calls over {len(log['rows'])} rounds" in page
+
+
+def test_the_thesis_agent_page_opens_with_its_return_and_equity(client: TestClient) -> None:
+    board = client.get(f"/api/v1/thesis/{THESIS_SEASON}").json()
+    name = board["rows"][0]["name"]
+    body = client.get(f"/api/v1/thesis/{THESIS_SEASON}/agents/{quote(name, safe='')}").json()
+    assert body["equity"][0] == "10000.000000"
+    assert len(body["equity"]) > 1  # the start, then each cycle played
+    page = client.get(f"/thesis/{THESIS_SEASON}/agents/{quote(name, safe='')}").text
+    figure = re.search(r'data-field="summary_return">([^<]*)<', page)
+    assert figure is not None
+    assert figure.group(1) == pct(body["metrics"]["return"])
+    assert 'aria-label="Account value after each cycle, in dollars"' in page
