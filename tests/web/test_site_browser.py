@@ -23,7 +23,7 @@ from tradeleague.site import create_site
 from tradeleague.stats import verdict_words
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
-from tradeleague.web.formatting import money, qty, readable
+from tradeleague.web.formatting import code, money, qty, readable
 from web.axe_check import serious as _serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     DOCS_DRAWN,
@@ -338,7 +338,12 @@ def test_thesis_agent_pages_show_every_decision_as_the_json_api(
             for field in DECISION_FIELDS:
                 cell = tr.locator(f'[data-field="{field}"]').inner_text()
                 want = decision[field]
-                want = qty(want) if field == "quantity" and want else _shown(want)
+                if field == "quantity" and want:
+                    want = qty(want)
+                elif field == "reason_code":  # words, the code in a tooltip
+                    want = code(want).striptags()
+                else:
+                    want = _shown(want)
                 assert cell == want, (name, entry["cycle"], field)
         closes = page.locator("table.closes tbody tr").all()
         assert len(closes) == len(data["monitor_closes"])

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from markupsafe import Markup
 
-from tradeleague.web.formatting import change, money, pct, prose, qty, readable, when
+from tradeleague.web.formatting import change, code, money, pct, prose, qty, readable, when
 from web.site_fill import SEASON, filled_client  # type: ignore[import-not-found]
 
 SKIPPED = ("/api", "/static", "/docs", "/redoc", "/openapi", "/account", "/metrics", "/mcp")
@@ -45,6 +45,10 @@ def test_money_percent_and_time_read_as_people_write_them() -> None:
     assert when("2025-09-02") == Markup('<time datetime="2025-09-02">2 Sep 2025</time>')
     assert str(when("<b>")) == "&lt;b&gt;"
     assert qty("1.500000") == "1.5"
+    assert code("confidence_gate") == Markup(
+        '<span class="code" title="code: confidence_gate">confidence gate</span>'
+    )
+    assert code(None) == ""
     assert prose("accounts reset to 50000.000000 USD at 2024-01-02T00:00:00.000000Z.") == (
         "accounts reset to $50,000.00 at 2 Jan 2024 00:00 UTC."
     )

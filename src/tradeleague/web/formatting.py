@@ -18,7 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from markupsafe import Markup
 
-__all__ = ["change", "money", "pct", "prose", "qty", "readable", "when"]
+__all__ = ["change", "code", "money", "pct", "prose", "qty", "readable", "when"]
 
 _CENT = Decimal("0.01")
 _EXACT_USD = re.compile(r"-?\d+\.\d{6}")
@@ -150,3 +150,16 @@ def prose(text: object) -> str:
     """
     out = _PROSE_USD.sub(lambda m: money(m.group(1)), "" if text is None else str(text))
     return _PROSE_ISO.sub(lambda m: str(when(m.group(0)).striptags()), out)
+
+
+def code(value: object) -> Markup:
+    """Return a reason code as words with the code itself in a tooltip.
+
+    ``confidence_gate`` reads ``confidence gate``, titled ``code: confidence_gate``
+    (the methodology page lists every code); nothing for no code.
+    """
+    if value is None or value == "":
+        return Markup("")
+    text = html.escape(str(value), quote=True)
+    words = text.replace("_", " ")
+    return Markup(f'<span class="code" title="code: {text}">{words}</span>')  # noqa: S704 - escaped

@@ -45,7 +45,7 @@ from tradeleague.web.charts import (
     sparkline,
 )
 from tradeleague.web.errors import NotFound
-from tradeleague.web.formatting import change, money, pct, prose, qty, readable, when
+from tradeleague.web.formatting import change, code, money, pct, prose, qty, readable, when
 
 __all__ = ["Pages", "cloud", "environment", "race", "shown", "usd"]
 
@@ -138,6 +138,7 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.filters["pct"] = pct
     env.filters["when"] = when
     env.filters["qty"] = qty
+    env.filters["code"] = code
     env.filters["prose"] = prose
     env.globals["change"] = change
     env.globals["race_chart"] = race
