@@ -106,7 +106,10 @@ def test_a_model_with_no_key_is_listed_unranked_after_the_traders(
         r'<tr data-model="nokey" data-unranked="no_settled_trade">(.*?)</tr>', page, re.S
     )
     assert found is not None
-    assert '<td data-field="rank">–</td>' in found.group(1)
-    assert '<td data-field="unranked">no settled trade</td>' in found.group(1)
-    ranked = re.findall(r'<tr data-model="([^"]+)">\s*<td data-field="rank">(\d+)</td>', page)
+    # each cell carries its heading for the phone's cards (data-label)
+    assert '<td data-field="rank" data-label="Rank">–</td>' in found.group(1)
+    assert 'data-field="unranked" data-label="Unranked because">no settled trade</td>' in (
+        found.group(1)
+    )
+    ranked = re.findall(r'<tr data-model="([^"]+)">\s*<td data-field="rank"[^>]*>(\d+)</td>', page)
     assert ranked == [(n, str(r)) for n, r in order]

@@ -163,3 +163,30 @@ def test_bad_calculator_inputs_are_refused() -> None:
         expected_top_hit_rate(10, 0)
     with pytest.raises(ValueError, match="stake"):
         luck_report(hit_rate=Fraction(1, 2), trades=10, stake=Fraction(0))
+
+
+def test_top_hit_rate_p_value_is_the_best_of_n_binomial_tail() -> None:
+    """D-LCK-3: the chance that the best of N coins hits at least as often as the leader.
+
+    Checked against the exact enumeration of two coins over six trades, and its edges.
+    """
+    from math import comb
+
+    from tradeleague.stats import top_hit_rate_p_value
+
+    trades = 6
+    pmf = [comb(trades, k) / 2**trades for k in range(trades + 1)]
+    for hits in range(trades + 1):
+        at_least = sum(
+            pmf[a] * pmf[b]
+            for a in range(trades + 1)
+            for b in range(trades + 1)
+            if max(a, b) >= hits
+        )
+        assert abs(top_hit_rate_p_value(hits, trades, 2) - at_least) < 1e-12, hits
+    assert top_hit_rate_p_value(0, 10, 5) == 1.0
+    assert top_hit_rate_p_value(10, 10, 1) == 0.5**10
+    # more coins make the same lead likelier to be luck
+    assert top_hit_rate_p_value(7, 10, 15) > top_hit_rate_p_value(7, 10, 1)
+    with pytest.raises(ValueError, match="hits"):
+        top_hit_rate_p_value(11, 10, 1)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import httpx
 import pytest
+from markupsafe import Markup
 
 from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService
@@ -23,6 +23,8 @@ from tradeleague.site import create_site
 from tradeleague.stats import verdict_words
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
+from tradeleague.web.formatting import code, money, qty, readable
+from web.axe_check import serious as _serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     DOCS_DRAWN,
     SEASON,
@@ -72,34 +74,6 @@ def _visit(browser: Any, base: str, path: str, width: int) -> tuple[Any, Any, li
     return context, page, problems
 
 
-# Where an offline docs page's bundle (served as its package ships it) breaks an axe rule
-# in markup we do not write, the rule is let through for those elements only, on that
-# page only. ReDoc renders a schema's oneOf chooser as a <select> with no label of any
-# kind (select-name); nothing around the bundle can name it.
-BUNDLED: dict[str, dict[str, str]] = {"/redoc": {"select-name": "select.dropdown-select"}}
-
-
-def _serious(axe: Any, page: Any, path: str) -> list[str]:
-    """Return the serious and critical axe violations of ``page``, less BUNDLED's."""
-    results = axe.run(page)
-    bad = []
-    for violation in results.response["violations"]:
-        if violation["impact"] not in ("serious", "critical"):
-            continue
-        allowed = BUNDLED.get(path, {}).get(violation["id"])
-        nodes = [node["target"][-1] for node in violation["nodes"]]
-        if (
-            allowed is not None
-            and nodes
-            and all(
-                page.locator(target).evaluate(f"e => e.matches({allowed!r})") for target in nodes
-            )
-        ):
-            continue
-        bad.append(f"{violation['id']} {nodes[:3]}")
-    return bad
-
-
 def test_every_page_loads_clean_accessible_at_both_widths(
     site: tuple[str, str, list[str]], browser: Any
 ) -> None:
@@ -141,20 +115,23 @@ def _cloud_shows(page: Any, key: str, cloud: dict[str, Any], rows: int) -> None:
 
 
 def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], browser: Any) -> None:
-    """Each board row shows value, return, drawdown and trades exactly as /api/v1 serves them."""
+    """Each board row shows value, return, drawdown and trades as /api/v1 serves them.
+
+    Through the one formatting layer (``web.formatting.readable``): money to the cent.
+    """
     base, scenario, _ = site
     table = httpx.get(f"{base}/api/v1/weights/seasons/{SEASON}/tables/pro").json()
     context, page, _ = _visit(browser, base, f"/weights/{SEASON}", 1440)
     for row in table["rows"]:
         tr = page.locator(f'table[data-division="pro"] tr[data-agent="{row["agent"]}"]')
         for field in ("value", "season_return", "max_drawdown", "trades"):
-            assert tr.locator(f'[data-field="{field}"]').inner_text() == str(row[field])
+            assert tr.locator(f'[data-field="{field}"]').inner_text() == str(readable(row[field]))
     _cloud_shows(page, "pro", table["baseline_cloud"], len(table["rows"]))
     context.close()
     board = httpx.get(f"{base}/api/v1/direction/boards").json()
     context, page, _ = _visit(browser, base, "/direction", 1440)
     cells = page.locator('table[data-board="models"] [data-field="balance"]').all_inner_texts()
-    assert cells == [m["balance"] for m in board["models"]]
+    assert cells == [money(m["balance"]) for m in board["models"]]
     for field in ("roi", "max_drawdown", "settled"):
         shown = page.locator(f'table[data-board="models"] [data-field="{field}"]')
         assert shown.all_inner_texts() == [str(m[field]) for m in board["models"]], field
@@ -170,10 +147,8 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
             return text
 
         for field in ("value", "return", "max_drawdown", "steps", "trades"):
-            assert cell(field) == str(entry[field]), field
-        money = cell("final_equity")
-        assert Decimal(money) == Decimal(entry["final_equity"])
-        assert len(money.partition(".")[2]) >= 2  # to the cent at least
+            assert cell(field) == str(readable(entry[field])), field
+        assert cell("final_equity") == money(entry["final_equity"])  # to the cent
         for side, baseline in (("vs_cash", "cash"), ("vs_buy_and_hold", "buy-and-hold")):
             verdict = entry[side]
             words = verdict_words(verdict["outcome"], baseline)  # never a bare yes (ST-2)
@@ -202,12 +177,12 @@ def test_run_page_and_model_log_match_the_json_api(
     # the run's rounds against the benchmark's, with its fit: a point each
     assert page.locator("svg.scatter circle.chart-point").count() == len(run["scatter"])
     shown = page.locator("table.equity tbody td.num").all_text_contents()  # inside <details>
-    assert [Decimal(v) for v in shown] == [Decimal(p["equity"]) for p in run["equity"]]
+    assert shown == [money(p["equity"]) for p in run["equity"]]  # to the cent
     fills = page.locator("table.fills tbody tr").all()
     assert len(fills) == len(run["fills"])
     cells = fills[0].locator("td").all_inner_texts()
     assert cells[1:3] == [run["fills"][0]["symbol"], run["fills"][0]["side"]]
-    assert Decimal(cells[4]) == Decimal(run["fills"][0]["price"])
+    assert cells[4] == money(run["fills"][0]["price"])
     assert page.locator('[data-field="trades"]').inner_text() == str(run["trades"])
     context.close()
 
@@ -216,7 +191,7 @@ def test_run_page_and_model_log_match_the_json_api(
     assert all(r["latency_ms"] == 1_500 for r in log["rows"])
     context, page, _ = _visit(browser, base, f"/direction/models/{quote(XSS, safe='')}", 1440)
     latencies = page.locator('table.log [data-field="latency_ms"]').all_inner_texts()
-    assert latencies == [str(r["latency_ms"]) for r in log["rows"]]
+    assert latencies == [str(r["latency_ms"]) for r in reversed(log["rows"])]  # newest first
     context.close()
 
 
@@ -279,8 +254,15 @@ DECISION_FIELDS = (
 
 
 def _shown(value: Any) -> str:
-    """What a page shows for a JSON value: model text unescaped once, nothing for null."""
-    return "" if value is None else html.unescape(str(value))
+    """What a page shows for a JSON value: model text unescaped once, nothing for null.
+
+    A value passes the one formatting layer (``readable``: money to the cent, times
+    as people write them); a quantity is trimmed (``qty``).
+    """
+    if value is None:
+        return ""
+    shown = readable(value)
+    return html.unescape(shown.striptags() if isinstance(shown, Markup) else str(shown))
 
 
 def test_thesis_board_numbers_equal_the_json_api(
@@ -355,12 +337,20 @@ def test_thesis_agent_pages_show_every_decision_as_the_json_api(
                 continue
             for field in DECISION_FIELDS:
                 cell = tr.locator(f'[data-field="{field}"]').inner_text()
-                assert cell == _shown(decision[field]), (name, entry["cycle"], field)
+                want = decision[field]
+                if field == "quantity" and want:
+                    want = qty(want)
+                elif field == "reason_code":  # words, the code in a tooltip
+                    want = code(want).striptags()
+                else:
+                    want = _shown(want)
+                assert cell == want, (name, entry["cycle"], field)
         closes = page.locator("table.closes tbody tr").all()
         assert len(closes) == len(data["monitor_closes"])
         for tr, close in zip(closes, data["monitor_closes"], strict=True):
-            for field in ("time", "symbol", "quantity", "price", "level", "fee"):
-                assert tr.locator(f'[data-field="{field}"]').inner_text() == close[field]
+            for field in ("time", "symbol", "price", "level", "fee"):
+                assert tr.locator(f'[data-field="{field}"]').inner_text() == _shown(close[field])
+            assert tr.locator('[data-field="quantity"]').inner_text() == qty(close["quantity"])
         assert page.locator("script").count() == 0
         assert dialogs == []
         assert problems == []

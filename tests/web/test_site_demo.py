@@ -22,6 +22,7 @@ from tradeleague.cli import app
 from tradeleague.clock import WallClock
 from tradeleague.site.serving import serve_site
 from tradeleague.store import open_store
+from tradeleague.web.formatting import money
 
 README = Path(__file__).parents[2] / "README.md"
 
@@ -62,7 +63,7 @@ def test_the_serve_command_the_demo_prints_shows_its_boards(tmp_path: Path) -> N
             assert len(seasons) == 1
             season = quote(seasons[0], safe="")
             assert f'href="/weights/{season}"' in home.text
-            assert "Current season: " in home.text  # the arena's
+            assert 'data-story="direction"' in home.text  # the arena's leader, in a sentence
             assert home.text.count("No season yet.") == 1  # the thesis league's: not in the demo
             for division in ("pro", "open"):
                 rows = client.get(f"/api/v1/weights/seasons/{season}/tables/{division}")
@@ -77,4 +78,5 @@ def test_the_serve_command_the_demo_prints_shows_its_boards(tmp_path: Path) -> N
             assert "No season yet" not in arena
             for model in board["models"]:
                 assert f'data-model="{model["name"]}"' in arena, model["name"]
-                assert f'<td class="num" data-field="balance">{model["balance"]}</td>' in arena
+                balance = money(model["balance"])  # the one formatting layer: to the cent
+                assert f'data-field="balance" data-label="Balance (USD)">{balance}</td>' in arena

@@ -29,6 +29,7 @@ from tradeleague.league.thesis.replay import run_season
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.site import create_site
 from tradeleague.store import open_store
+from tradeleague.web.formatting import money, qty, when
 from web.cloud_tables import bin_cells, cloud_tables  # type: ignore[import-not-found]
 
 EVIL = "<script>alert(1)</script> & more"
@@ -105,22 +106,22 @@ def test_board_page_and_json_agree_t_sco_1_st_1_st_2(site_db: str) -> None:
         assert cells is not None
         nums = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', cells.group(1))
         assert nums[0] == ("–" if row["rank"] is None else str(row["rank"]))
-        words = re.search(r'<td data-field="vs_cash">([^<]*)</td>', cells.group(1))
+        words = re.search(r'<td data-field="vs_cash"[^>]*>([^<]*)</td>', cells.group(1))
         assert words is not None
         assert words.group(1).endswith(" cash") or words.group(1) == "too few steps to test"
         assert row["vs_cash"] in ("better", "worse", "not_distinguishable", "too_few")
-        unranked = re.search(r'<td data-field="unranked">([^<]*)</td>', cells.group(1))
+        unranked = re.search(r'<td data-field="unranked"[^>]*>([^<]*)</td>', cells.group(1))
         assert unranked is not None
         assert unranked.group(1) == (row["unranked_text"] or "")
         assert nums[1] == row["return"]
         counts = [
-            re.search(rf'data-field="{k}">([^<]*)</td>', cells.group(1))
+            re.search(rf'data-field="{k}"[^>]*>([^<]*)</td>', cells.group(1))
             for k in ("trades", "closed_trades", "decisions")
         ]
         assert [c.group(1) if c else None for c in counts] == [
             str(row["trades"]), str(row["closed_trades"]), str(row["decisions"])
         ]  # fmt: skip
-        beta = re.search(r'data-field="beta">([^<]*)</td>', cells.group(1))
+        beta = re.search(r'data-field="beta"[^>]*>([^<]*)</td>', cells.group(1))
         assert beta is not None
         assert beta.group(1) == (row["alpha"]["beta"] if row["alpha"] else "–")
     assert "vs holding SPY" in page.text
@@ -150,7 +151,7 @@ def test_agent_page_shows_every_decision_escaped_t_cyc_10(site_db: str) -> None:
     assert "<script>alert" not in page.text
     assert "Thesis &lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in page.text
     assert first["invalidation_price"] == "1.000000"
-    assert ">1.000000<" in page.text
+    assert ">$1.00<" in page.text  # the page's formatting layer: to the cent
     assert missing.status_code == 404
     assert missing_json.status_code == 404
     # beta and alpha against SPY: the scatter of its rounds with the fitted line, and the numbers
@@ -197,14 +198,18 @@ def test_agent_page_shows_the_monitor_closes_t_mon_1(site_db: str) -> None:
     assert (close["symbol"], close["level"]) == ("AMAT", "150.593900")
     assert close["broken_time"] == "2025-03-03T21:00:00.000000Z"
     assert close["time"] == "2025-03-04T14:30:00.000000Z"
-    row = re.search(r"<table class=\"log closes\">.*?<tbody><tr>(.*?)</tr>", page, re.S)
+    row = re.search(r"<table class=\"log closes cards\">.*?<tbody><tr>(.*?)</tr>", page, re.S)
     assert row is not None
-    cells = dict(re.findall(r'data-field="(\w+)">([^<]*)</td>', row.group(1)))
+    cells = dict(re.findall(r'data-field="(\w+)"[^>]*>(.*?)</td>', row.group(1)))
     assert cells["symbol"] == "AMAT"
-    for field in ("time", "quantity", "price", "level", "fee"):
-        assert cells[field] == str(close[field]), field
+    # as the one formatting layer shows them: a <time datetime>, a trimmed quantity, cents
+    assert cells["time"] == str(when(close["time"]))
+    assert cells["quantity"] == str(qty(close["quantity"]))
+    for field in ("price", "level", "fee"):
+        assert cells[field] == money(close[field]), field
     assert cells["broken"] == (
-        f"{close['broken_time']} at {close['broken_price']}, while the market was closed"
+        f"{when(close['broken_time'])} at {money(close['broken_price'])}, "
+        "while the market was closed"
     )
     assert "Closed by the invalidation monitor</h2>\n<p>None.</p>" in quiet
 
@@ -313,7 +318,8 @@ def test_board_page_draws_the_cloud_as_the_json_serves_it_st_2(site_db: str) -> 
     ]
     line = board["luckiest_of_n"]
     assert f": {line['expected_best_return']}%;" in page
-    assert f"over the season's {cloud['rounds']} cycles); each line is an agent" in page
+    assert f"over the season's {cloud['rounds']} cycles), and the dashed line" in page
+    assert "Each red line is an agent of this board" in page
     assert "No baseline cloud" not in page
 
 

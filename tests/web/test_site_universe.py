@@ -34,6 +34,7 @@ from tradeleague.market import synthetic_dataset
 from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
+from tradeleague.web.formatting import money, qty
 from web.test_site_browser import _visit  # type: ignore[import-not-found]
 
 SEASON = "uni-s1"
@@ -109,9 +110,10 @@ def test_methodology_page_shows_the_universe_as_the_json_does(site: str, browser
         for i, row in enumerate(body["rows"]):
             cells = rows.nth(i).locator("td").all_inner_texts()
             assert cells[1] == row["symbol"]
-            assert cells[2] == (row["price"] or "-")
-            assert cells[3] == (row["supply"] or "-")
-            assert cells[4] == (row["value"] or "-")
+            # through the one formatting layer: money to the cent, quantities trimmed
+            assert cells[2] == (money(row["price"]) if row["price"] else "-")
+            assert cells[3] == (qty(row["supply"]) if row["supply"] else "-")
+            assert cells[4] == (money(row["value"]) if row["value"] else "-")
             assert cells[6].startswith("yes" if row["chosen"] else "no: ")
         assert "its feed gave no valid price (not_positive)" in rows.nth(5).inner_text()
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1

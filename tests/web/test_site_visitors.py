@@ -35,6 +35,7 @@ from tradeleague.market import synthetic_dataset
 from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
+from tradeleague.web.formatting import money
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
 
@@ -198,7 +199,7 @@ def test_visitor_call_form_without_script_and_the_visitors_board(
     tr = page.locator("table[data-board=visitors] tbody tr")
     assert tr.count() == 1
     assert tr.get_attribute("data-visitor") == account
-    assert tr.locator("[data-field=balance]").inner_text() == row["balance"]
+    assert tr.locator("[data-field=balance]").inner_text() == money(row["balance"])
     assert tr.locator("[data-field=roi]").inner_text() == row["roi"]
     assert tr.locator("[data-field=settled]").inner_text() == str(row["settled"])
     page.click(f"text={account}")

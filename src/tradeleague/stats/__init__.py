@@ -26,6 +26,7 @@ from tradeleague.stats.binary_luck import (
     break_even_hit_rate,
     expected_pnl_per_round,
     expected_top_hit_rate,
+    top_hit_rate_p_value,
     trades_to_prove,
     wald_interval,
 )
@@ -123,6 +124,7 @@ __all__ = [
     "sortino",
     "step_returns",
     "streak",
+    "top_hit_rate_p_value",
     "trades_to_prove",
     "verdict_words",
     "volatility",

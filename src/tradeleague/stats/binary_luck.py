@@ -22,6 +22,7 @@ __all__ = [
     "break_even_hit_rate",
     "expected_pnl_per_round",
     "expected_top_hit_rate",
+    "top_hit_rate_p_value",
     "trades_to_prove",
     "wald_interval",
 ]
@@ -206,3 +207,31 @@ def expected_top_hit_rate(trades: int, models: int, *, p: float = 0.5) -> float:
         near_one = -np.expm1(models * np.log1p(-np.minimum(tail, 1.0)))
     terms = np.where(cdf <= 0.5, 1.0 - cdf**models, near_one)
     return float(np.sum(terms)) / trades
+
+
+def top_hit_rate_p_value(hits: int, trades: int, models: int, *, p: float = 0.5) -> float:
+    """Return the chance that the best of ``models`` coins over ``trades`` hits ``hits`` or more.
+
+    The p-value of a board's top hit rate under no skill (D-LCK-3): each
+    model's hits are Binomial(trades, p), independent, so
+    ``P(max >= hits) = 1 - F(hits - 1) ** models`` with ``F`` the binomial CDF.
+
+    Examples
+    --------
+    >>> round(top_hit_rate_p_value(8, 10, 1), 4)
+    0.0547
+    >>> top_hit_rate_p_value(0, 10, 3)
+    1.0
+    """
+    if trades <= 0:
+        raise ValueError(f"the number of trades must be positive, not {trades}")
+    if models < 1:
+        raise ValueError(f"the number of models must be 1 or more, not {models}")
+    if not 0 <= hits <= trades:
+        raise ValueError(f"hits must be between 0 and {trades}, not {hits}")
+    _check_rate(p, "hit probability")
+    if hits == 0:
+        return 1.0
+    below = sum(math.comb(trades, k) * p**k * (1 - p) ** (trades - k) for k in range(hits))
+    below = min(max(below, 0.0), 1.0)
+    return float(-math.expm1(models * math.log1p(-(1.0 - below)))) if below < 1.0 else 0.0

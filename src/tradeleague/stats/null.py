@@ -202,6 +202,19 @@ class NullCloud:
             for i in range(count)
         ]
 
+    def best_p_value(self, value: int, agents: int) -> float:
+        """Return the chance that the best of ``agents`` no-skill agents ends at ``value`` or more.
+
+        Each agent's final value is drawn from the cloud's distribution,
+        independently: ``P(best < value) = F(value) ** agents`` with ``F`` the
+        share of the cloud below ``value`` (ST-2: how often luck alone leads by
+        this much).
+        """
+        if agents < 1:
+            raise ValueError(f"the number of agents must be 1 or more, not {agents}")
+        below = int(np.searchsorted(self.values, value, side="left")) / len(self.values)
+        return float(1.0 - below**agents)
+
     def share_below(self, value: int) -> Decimal:
         """Return the percent of the null's agents that ended below ``value`` (micro-dollars)."""
         below = int(np.searchsorted(self.values, value, side="left"))

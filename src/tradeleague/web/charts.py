@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-__all__ = ["cloud_chart", "line_chart", "scatter_chart", "sparkline"]
+__all__ = ["RaceLine", "cloud_chart", "line_chart", "race_chart", "scatter_chart", "sparkline"]
 
 
 def _path(values: Sequence[float], width: float, height: float, pad: float) -> str:
@@ -73,19 +74,24 @@ def cloud_chart(
     marks: Sequence[tuple[str, float]],
     label: str,
     *,
+    expected: tuple[str, float] | None = None,
     width: int = 640,
     height: int = 160,
 ) -> str:
     """Return an SVG histogram of ``bins`` (low, high, count) with a line at each mark.
 
     The x axis spans the bins and the marks (a mark beyond the bins still shows);
-    each mark (name, x) is a vertical line titled with its name and value.
+    each mark (name, x) is a vertical line titled with its name and value. The
+    figure names what it draws: a zero line where zero is in range, the marks
+    as "this table's agents", and ``expected`` (its words, its x) as a dashed
+    line labelled with its words.
     """
     head = _chart_head("chart cloud", label, width, height)
     if not bins:
         return _no_data(head, label)
     pad = 16.0
     xs = [b[0] for b in bins] + [b[1] for b in bins] + [x for _, x in marks]
+    xs += [] if expected is None else [expected[1]]
     low, high = min(xs), max(xs)
     span = (high - low) or 1.0
     top = max(b[2] for b in bins) or 1
@@ -107,6 +113,29 @@ def cloud_chart(
             f'<line x1="{at(x):.1f}" y1="{pad / 2:.1f}" x2="{at(x):.1f}" y2="{base:.1f}" '
             f'class="chart-mark" stroke="#b3261e" stroke-width="2" '
             f'vector-effect="non-scaling-stroke"><title>{title}</title></line>'
+        )
+    if low <= 0 <= high:
+        parts.append(
+            f'<line x1="{at(0):.1f}" y1="{pad / 2:.1f}" x2="{at(0):.1f}" y2="{base:.1f}" '
+            'class="chart-zero"/>'
+        )
+        parts.append(f'<text x="{at(0) + 2:.1f}" y="{pad:.1f}" class="chart-axis">0%</text>')
+    if expected is not None:
+        words, x = expected
+        anchor = "end" if at(x) > width / 2 else "start"
+        nudge = -3 if anchor == "end" else 3
+        parts.append(
+            f'<line x1="{at(x):.1f}" y1="{pad / 2:.1f}" x2="{at(x):.1f}" y2="{base:.1f}" '
+            'class="chart-expected"/>'
+        )
+        parts.append(
+            f'<text x="{at(x) + nudge:.1f}" y="{pad + 12:.1f}" text-anchor="{anchor}" '
+            f'class="chart-name">{html.escape(words)}</text>'
+        )
+    if marks:
+        parts.append(
+            f'<text x="{width - 4}" y="{pad:.1f}" text-anchor="end" class="chart-name '
+            "chart-marks-key\">red lines: this table's agents</text>"
         )
     parts.append(f'<text x="4" y="{height - 2}" class="chart-axis">{low:+.2f}%</text>')
     parts.append(
@@ -165,5 +194,81 @@ def scatter_chart(
         )
     parts.append(f'<text x="4" y="{height - 4}" class="chart-axis">benchmark step</text>')
     parts.append('<text x="4" y="12" class="chart-axis">agent step</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class RaceLine:
+    """One agent's line in a race: its name, its account values oldest first, and its kind."""
+
+    name: str
+    values: Sequence[float]
+    baseline: bool = False
+
+
+def _label(x: float, y: float, text: str, css: str) -> str:
+    return f'<text x="{x:.1f}" y="{y:.1f}" class="{css}">{html.escape(text)}</text>'
+
+
+def race_chart(
+    lines: Sequence[RaceLine],
+    start: float,
+    label: str,
+    *,
+    leader: str | None = None,
+    width: int = 640,
+    height: int = 240,
+) -> str:
+    """Return every agent's account value over the season as one SVG, one line per agent.
+
+    Lines share one scale with the starting value drawn across; baselines are
+    drawn lighter; ``leader`` and the best baseline (the one ending highest)
+    are named at their line's end, in the right margin.
+    """
+    head = (
+        f'<svg class="chart race" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{html.escape(label)}" xmlns="http://www.w3.org/2000/svg">'
+    )
+    drawn = [line for line in lines if line.values]
+    if not drawn:
+        return _no_data(head, label)
+    pad, right = 16.0, 132.0
+    every = [v for line in drawn for v in line.values] + [start]
+    low, high = min(every), max(every)
+    span = (high - low) or 1.0
+    longest = max(len(line.values) for line in drawn)
+    step = (width - pad - right) / max(longest - 1, 1)
+
+    def y_of(v: float) -> float:
+        return height - pad - (v - low) / span * (height - 2 * pad)
+
+    parts = [head, f'<rect x="0" y="0" width="{width}" height="{height}" class="chart-bg"/>']
+    y0 = y_of(start)
+    parts.append(
+        f'<line x1="{pad}" y1="{y0:.1f}" x2="{width - right}" y2="{y0:.1f}" class="chart-zero"/>'
+    )
+    parts.append(_label(pad + 2, y0 - 3, f"start {start:,.0f}", "chart-axis"))
+    baselines = [line for line in drawn if line.baseline]
+    best_base = max(baselines, key=lambda b: b.values[-1]).name if baselines else None
+    ends: list[tuple[float, str, str]] = []
+    # baselines first, so the agents' lines are drawn over them
+    for line in sorted(drawn, key=lambda item: (not item.baseline, item.name == leader)):
+        points = " L".join(f"{pad + i * step:.1f},{y_of(v):.1f}" for i, v in enumerate(line.values))
+        css = "race-base" if line.baseline else "race-line"
+        if line.name == leader:
+            css = "race-lead"
+        title = html.escape(f"{line.name}: {line.values[-1]:,.2f}")
+        parts.append(f'<path d="M{points}" class="{css}"><title>{title}</title></path>')
+        if line.name in (leader, best_base):
+            ends.append((y_of(line.values[-1]), line.name, css))
+    ends.sort()
+    last = -1e9
+    for y, name, css in ends:
+        y = max(y + 4, last + 14)  # two names at one height are stacked, not overlaid
+        last = y
+        parts.append(_label(width - right + 4, min(y, height - 2), name[:18], f"chart-name {css}"))
+    parts.append(f'<text x="4" y="12" class="chart-axis">{high:,.0f}</text>')
+    parts.append(f'<text x="4" y="{height - 4}" class="chart-axis">{low:,.0f}</text>')
     parts.append("</svg>")
     return "".join(parts)

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from tradeleague.disclosure import BOARD_CHANGES, LIMITS
 from tradeleague.money import micros_to_str
+from tradeleague.web.formatting import money
 
 __all__ = ["Methodology", "Setting", "methodology"]
 
@@ -110,7 +111,7 @@ def _settings(preset: Any) -> tuple[Setting, ...]:
     out = []
     for f in dataclasses.fields(preset):
         raw = getattr(preset, f.name)
-        value = f"{micros_to_str(raw)} USD" if f.name in _MONEY else _value(raw)
+        value = money(micros_to_str(raw)) if f.name in _MONEY else _value(raw)
         out.append(Setting(f.name, value, described.get(f.name, "")))
     return tuple(out)
 

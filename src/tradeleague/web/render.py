@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Iterable
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -37,10 +36,19 @@ from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
 from tradeleague.stats.alpha import alpha_words
 from tradeleague.stats.verdicts import verdict_words
-from tradeleague.web.charts import cloud_chart, line_chart, scatter_chart, sparkline
+from tradeleague.web.cards import label_cells
+from tradeleague.web.charts import (
+    RaceLine,
+    cloud_chart,
+    line_chart,
+    race_chart,
+    scatter_chart,
+    sparkline,
+)
 from tradeleague.web.errors import NotFound
+from tradeleague.web.formatting import change, code, money, pct, prose, qty, readable, when
 
-__all__ = ["Pages", "cloud", "environment", "shown", "usd"]
+__all__ = ["Pages", "cloud", "environment", "race", "shown", "usd"]
 
 
 def shown(text: object) -> str:
@@ -53,19 +61,11 @@ def shown(text: object) -> str:
 
 
 def usd(text: object) -> str:
-    """Return a money amount (decimal text) with at least two decimals, never fewer digits.
+    """Return a money amount (decimal text) in dollars and cents: ``$99,987.76`` (`money`).
 
-    ``"100000"`` reads ``100000.00``; ``"99987.75728"`` stays as it is, so the
-    page shows the JSON's exact value, to the cent at least.
+    The JSON keeps the exact value; a page shows it to the cent, rounded half up.
     """
-    try:
-        value = Decimal(str(text))
-    except InvalidOperation:
-        return shown(text)
-    exponent = value.as_tuple().exponent
-    if isinstance(exponent, int) and exponent > -2:
-        value = value.quantize(Decimal("0.01"))
-    return format(value, "f")
+    return money(text)
 
 
 def _number(text: object) -> float:
@@ -75,11 +75,15 @@ def _number(text: object) -> float:
         return 0.0
 
 
-def cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | None:
+def cloud(
+    cloud: dict[str, Any] | None, board: str, marked: str, expected: object = None
+) -> Markup | None:
     """Return a board's baseline cloud as SVG (its numbers are in the page's tables).
 
     ``cloud`` is the board JSON's ``baseline_cloud``; ``board`` names the board
-    (``Pro division``), ``marked`` what each line is (``agent``, ``run``).
+    (``Pro division``), ``marked`` what each line is (``agent``, ``run``);
+    ``expected`` the expected best return of the board's N no-skill agents, in
+    percent (the format's luck line), drawn and labelled in the figure.
     """
     if cloud is None:
         return None
@@ -89,7 +93,27 @@ def cloud(cloud: dict[str, Any] | None, board: str, marked: str) -> Markup | Non
         f"{board}: final returns of {cloud['agents']} agents with no skill, "
         f"each {marked}'s return marked"
     )
-    return Markup(cloud_chart(bins, marks, label))  # noqa: S704 - numbers and escaped text
+    line = None
+    if expected is not None:
+        line = (f"expected best of {len(marks)}: {float(str(expected)):+.2f}%", _number(expected))
+    return Markup(  # noqa: S704 - numbers and escaped text
+        cloud_chart(bins, marks, label, expected=line)
+    )
+
+
+def race(race: dict[str, Any] | None, board: str) -> Markup:
+    """Return a board's ``race`` (its JSON key) as one SVG, one line per agent."""
+    if not race:
+        return Markup("")
+    lines = [
+        RaceLine(shown(line["name"]), [_number(v) for v in line["values"]], bool(line["baseline"]))
+        for line in race["lines"]
+    ]
+    leader = None if race.get("leader") is None else shown(race["leader"])
+    label = f"{board}: every agent's account value over the season, in dollars"
+    return Markup(  # noqa: S704 - numbers and escaped text
+        race_chart(lines, _number(race["start"]), label, leader=leader)
+    )
 
 
 def environment(folders: Iterable[Path] = ()) -> Environment:
@@ -106,10 +130,19 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
         autoescape=select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=readable,  # every value a page prints passes the one formatting layer
     )
     env.filters["shown"] = shown
     env.filters["usd"] = usd
     env.filters["seg"] = lambda text: quote(shown(text), safe="")
+    env.filters["money"] = money
+    env.filters["pct"] = pct
+    env.filters["when"] = when
+    env.filters["qty"] = qty
+    env.filters["code"] = code
+    env.filters["prose"] = prose
+    env.globals["change"] = change
+    env.globals["race_chart"] = race
     env.filters["verdict"] = verdict_words
     env.filters["alpha_words"] = alpha_words
     env.filters["zip"] = lambda a, b: zip(a, b, strict=True)
@@ -145,7 +178,7 @@ class Pages:
 
     def page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """Return template ``name`` rendered with ``context`` (``title`` names the page)."""
-        body = self.env.get_template(name).render(**context)
+        body = label_cells(self.env.get_template(name).render(**context))
         return HTMLResponse(body, status_code=status)
 
     def fragment(self, name: str, **context: Any) -> Markup:

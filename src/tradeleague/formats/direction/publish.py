@@ -157,6 +157,8 @@ def round_payload(season: SeasonView, view: RoundView) -> dict[str, Any]:
         }
         calls.append(row)
     body["calls"] = calls
+    # the price the round settled at: every settled call in it shares it (D-RND-1)
+    body["exit_price"] = next((c["exit_price"] for c in calls if c.get("exit_price")), None)
     return _stamp(body)
 
 
@@ -297,7 +299,7 @@ def changelog_payload(ledger: Ledger) -> dict[str, Any]:
             {
                 "date": day,
                 "change": f"Season {season.season} opened: accounts reset to "
-                f"{money(int(s['start_balance']))}, stake {money(int(s['stake']))}.",
+                f"{money(int(s['start_balance']))} USD, stake {money(int(s['stake']))} USD.",
             }
         )
         for key, what in (

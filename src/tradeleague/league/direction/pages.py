@@ -3,18 +3,20 @@
 They read the same functions as ``/api/v1/direction`` (`DirectionReads`), so a
 page and the JSON cannot disagree. The live round's countdown starts from the
 site's clock; ``static/live.js`` polls it, and the page reads fully without it.
-The visitors' call form and board are ``visitor_pages``'.
+A model's log shows newest first, a page at a time, under a summary
+(``log_page``). The visitors' call form and board are ``visitor_pages``'.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from tradeleague.league.direction.log_page import log_page
 from tradeleague.league.direction.reads import DirectionReads
 from tradeleague.league.direction.visitor_pages import CallForm, install_visitor_pages
 from tradeleague.web.errors import NotFound
@@ -82,7 +84,9 @@ def direction_pages(
         return pages.guarded(build)
 
     @router.get("/direction/models/{name:path}", response_class=HTMLResponse)
-    def direction_model(name: str) -> HTMLResponse:
+    def direction_model(
+        name: str, page_no: Annotated[int, Query(alias="page")] = 1
+    ) -> HTMLResponse:
         def build() -> HTMLResponse:
             log = reads.model_log(name)
             config = reads.config()
@@ -90,6 +94,7 @@ def direction_pages(
                 "direction_model.html",
                 title=f"Model {shown(log['model']['name'])}",
                 log=log,
+                shown_log=log_page(log["rows"], page_no),
                 config=config,
             )
 

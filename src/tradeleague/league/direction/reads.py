@@ -12,7 +12,9 @@ round has finished.
 Routes (under ``/direction``): ``GET /`` (index), ``GET /rounds/current``,
 ``GET /rounds`` (finished rounds, every call), ``GET /rounds/{round}``,
 ``GET /models/{name}/log``, ``GET /config`` (the roster, exact model ids),
-``GET /boards``, ``GET /visitors`` (the visitors' board), ``GET /changelog``,
+``GET /boards`` (with ``race``, every model's balance round by round, and
+``story``, one sentence on the leader and luck: ``league.story``),
+``GET /visitors`` (the visitors' board), ``GET /changelog``,
 ``POST /rounds/current/calls``.
 """
 
@@ -62,6 +64,7 @@ from tradeleague.league.direction.models import (
     VisitorCallOut,
     VisitorsBoardOut,
 )
+from tradeleague.league.direction.story import direction_story
 from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
@@ -186,12 +189,17 @@ class DirectionReads:
             }
 
     def round(self, round_id: str, season: str | None = None) -> dict[str, Any]:
-        """Return one round."""
+        """Return one round, with the season's previous and next round ids (``None`` at an end)."""
         with self._view(season) as view:
             found = view.rounds.get(round_id)
             if found is None:
                 raise NotFound(f"no round {round_id} in season {view.season}")
-            return round_payload(view, found)
+            ids = list(view.rounds)
+            at = ids.index(round_id)
+            body = round_payload(view, found)
+            body["previous"] = ids[at - 1] if at > 0 else None
+            body["next"] = ids[at + 1] if at + 1 < len(ids) else None
+            return body
 
     def model_log(self, name: str, season: str | None = None) -> dict[str, Any]:
         """Return a model's full log (D-PUB-3)."""
@@ -225,6 +233,7 @@ class DirectionReads:
         with self._view(season) as view:
             board = self._board(view)
             body = board_payload(board)
+            body.update(direction_story(view, board))
             body["costs"] = self._costs(view, board)
             return body
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
+from urllib.parse import quote
 
 from markupsafe import Markup
 
@@ -30,10 +31,11 @@ from tradeleague.league.direction.plugin import FORMAT
 from tradeleague.league.direction.reads import DirectionReads, direction_router
 from tradeleague.league.direction.visitor_pages import CallForm
 from tradeleague.league.direction.visitors import VisitorDesk
+from tradeleague.league.story import top_rows
 from tradeleague.web.form_csrf import FormTokens
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site, site_prices
-from tradeleague.web.render import Pages
+from tradeleague.web.render import Pages, shown
 
 __all__ = ["SITE", "DirectionSite", "direction_methodology"]
 
@@ -60,8 +62,19 @@ class DirectionSite:
         self.pages = pages
 
     def home(self) -> Markup:
-        """Return the home page's lines: what the arena is, its current season."""
-        return self.pages.fragment("direction_home.html", seasons=self.reads.index()["seasons"])
+        """Return the home page's lines: the current season's leaders and race."""
+        seasons = self.reads.index()["seasons"]
+        board = self.reads.boards() if seasons else None
+        top = (
+            []
+            if board is None
+            else top_rows(
+                board["models"],
+                lambda m: m["roi"],
+                lambda m: f"/direction/models/{quote(shown(m['name']), safe='')}",
+            )
+        )
+        return self.pages.fragment("direction_home.html", seasons=seasons, board=board, top=top)
 
     def methodology(self, season: str | None) -> MethodologyPage:
         """Return the arena's methodology (one season at a time: ``season`` is not read)."""

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tradeleague.league.bodies import ChangeOut
+from tradeleague.league.story import STORY_DESCRIPTION, RaceOut
 
 __all__ = [
     "ID_PATTERN",
@@ -641,6 +642,8 @@ class LeaderboardOut(BaseModel):
             "entries": [],
             "significance": {"test": "…", "luckiest_of_n": None},
             "baseline_cloud": None,
+            "race": {"unit": "USD", "start": "100000", "leader": None, "lines": []},
+            "story": "No run is ranked yet.",
         }
     )
 
@@ -655,6 +658,10 @@ class LeaderboardOut(BaseModel):
         description="No-skill agents' final returns (quantiles, bins) with each run placed "
         "in it; null with no published run."
     )
+    race: RaceOut = Field(
+        description="Every published run's equity step by step, the leader named."
+    )
+    story: str = Field(description=STORY_DESCRIPTION)
 
 
 class BoardScenarioOut(ScenarioOut):

@@ -14,6 +14,7 @@ from tradeleague.formats.scenario.leaderboard import UNRANKED_TEXT
 from tradeleague.formats.scenario.luck import run_luck
 from tradeleague.formats.weights.luck import benchmark_symbol
 from tradeleague.league.scenario.service import ScenarioService
+from tradeleague.league.scenario.story import scenario_story
 from tradeleague.league.scenario.views import decimal_text
 from tradeleague.stats import percent
 
@@ -26,7 +27,9 @@ def leaderboard_payload(service: ScenarioService, scenario_ref: str, metric: str
     Beside the rows: ``significance``, the stated test and the luckiest-of-N line
     (ST-2: the expected best of N no-skill agents under the scenario's rules, N
     the published runs), and ``baseline_cloud``, those agents' distribution of
-    final returns with each run placed in it (``None`` with no published run).
+    final returns with each run placed in it (``None`` with no published run);
+    ``race``, every run's equity step by step, and ``story``, one sentence on
+    the leader and whether its lead is within luck (``league.story``).
 
     ``scenario_ref`` is a version's id or a scenario's name (its latest
     version), as everywhere a scenario is named.
@@ -42,6 +45,16 @@ def leaderboard_payload(service: ScenarioService, scenario_ref: str, metric: str
     records = {e.run_id: service.run_record(e.run_id)[0] for e in entries}
     luck = service.board_luck(scenario_id, list(records.values()))
     ranked = rank(entries, metric)
+    named = [(e.entry.account or e.entry.run_id, e) for e in ranked]
+    story = scenario_story(
+        int(found.config.cash),
+        [
+            (e.rank, name, float(e.entry.results.total_return), int(e.entry.results.final_equity))
+            for name, e in named
+        ],
+        {name: records[e.entry.run_id].equity for name, e in named},
+        luck,
+    )
     return {
         "scenario": found.view(),
         "metric": metric,
@@ -77,6 +90,7 @@ def leaderboard_payload(service: ScenarioService, scenario_ref: str, metric: str
             )
             for e in ranked
         ),
+        **story,
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
+from urllib.parse import quote
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
@@ -31,6 +32,7 @@ from tradeleague.league.scenario.reads import (
     scenarios_payload,
 )
 from tradeleague.league.scenario.routes import install_scenario_routes
+from tradeleague.league.story import top_rows
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site
 from tradeleague.web.render import Pages, cloud
@@ -69,7 +71,12 @@ def scenario_pages(service: ScenarioService, pages: Pages) -> APIRouter:
                 title=f"Leaderboard: {scenario_id}",
                 board=board,
                 metrics=list(METRICS),
-                cloud=cloud(board["baseline_cloud"], f"Scenario {scenario_id}", "run"),
+                cloud=cloud(
+                    board["baseline_cloud"],
+                    f"Scenario {scenario_id}",
+                    "run",
+                    board["significance"]["luckiest_of_n"].get("expected_best"),
+                ),
             )
 
         return guarded(build)
@@ -95,7 +102,19 @@ class ScenarioSite:
     def home(self) -> Markup:
         """Return the home page's lines: what the benchmark is, its scenarios."""
         scenarios = scenarios_payload(self.service)["scenarios"]
-        return self.pages.fragment("scenario_home.html", scenarios=scenarios)
+        played = [s for s in scenarios if s["published_runs"]]
+        board = leaderboard_payload(self.service, played[-1]["id"], "return") if played else None
+        top = (
+            []
+            if board is None
+            else top_rows(
+                board["entries"],
+                lambda e: e["return"] * 100,
+                lambda e: f"/runs/{quote(e['run_id'], safe='')}",
+                lambda e: e["account"] or e["run_id"],
+            )
+        )
+        return self.pages.fragment("scenario_home.html", scenarios=scenarios, board=board, top=top)
 
     def methodology(self, season: str | None) -> MethodologyPage:
         """Return the benchmark's methodology (``season`` is not read)."""

@@ -19,7 +19,7 @@ __all__ = ["install_thesis_pages"]
 
 Page = Callable[..., HTMLResponse]
 Guarded = Callable[[Callable[[], HTMLResponse]], HTMLResponse]
-Cloud = Callable[[dict[str, Any] | None, str, str], Markup | None]
+Cloud = Callable[[dict[str, Any] | None, str, str, object], Markup | None]
 
 
 def install_thesis_pages(
@@ -44,7 +44,12 @@ def install_thesis_pages(
                 "thesis_season.html",
                 title=f"Thesis league: {season}",
                 board=board,
-                cloud=cloud(board["baseline_cloud"], f"Season {season}", "agent"),
+                cloud=cloud(
+                    board["baseline_cloud"],
+                    f"Season {season}",
+                    "agent",
+                    (board["luckiest_of_n"] or {}).get("expected_best_return"),
+                ),
             )
 
         return guarded(build)

@@ -39,7 +39,9 @@ from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import board_rows, build_report, luck_payload, paper_values
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.league.thesis.story import thesis_story
 from tradeleague.llm.token_prices import PriceTable
+from tradeleague.money import micros_to_str
 from tradeleague.stats.null import SeasonNull
 from tradeleague.store import Store, StoredEvent
 from tradeleague.store.live_fold import StreamFold
@@ -171,14 +173,20 @@ class ThesisReads:
                 "rows": rows,
                 "luckiest_of_n": luck_payload(null),
                 "baseline_cloud": _cloud_payload(state, null, rows),
+                **thesis_story(state, null, rows),
                 "costs": self._costs.payload(self._store, season, paper_values(state)),
             }
 
     def agent(self, season: str, name: str) -> dict[str, Any]:
-        """Return one agent's entries, decisions, theses and closes (raises ``NotFound``)."""
+        """Return one agent's entries, decisions, theses, closes and equity (raises ``NotFound``).
+
+        ``equity``: the account's value from the start cash, then after each cycle it played.
+        """
         with self._state(season) as state:
             report = build_report(state, self._null(season, state))
             costs = self._costs.payload(self._store, season, paper_values(state))
+            start = int(state.preset.start_cash)
+            equity = {n: [start, *a.equity] for n, a in state.agents.items()}
         agents = report["agents"]
         for row in agents if isinstance(agents, list) else []:
             if row["name"] == name:
@@ -186,6 +194,7 @@ class ThesisReads:
                     "disclaimer": DISCLAIMER,
                     "season": season,
                     **_escaped(row),
+                    "equity": [micros_to_str(v) for v in equity[name]],
                     "cost": costs["agents"].get(name),
                     "pricing": {k: costs[k] for k in ("pricing_version", "priced", "unit")},
                 }

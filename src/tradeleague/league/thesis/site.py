@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
+from urllib.parse import quote
 
 from fastapi import APIRouter
 from markupsafe import Markup
@@ -18,12 +19,13 @@ from tradeleague.formats.thesis.answer import Reason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.thesis.scoring import UnrankedReason
+from tradeleague.league.story import top_rows
 from tradeleague.league.thesis.pages import install_thesis_pages
 from tradeleague.league.thesis.plugin import FORMAT
 from tradeleague.league.thesis.reads import ThesisReads, thesis_router
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site, site_prices
-from tradeleague.web.render import Pages, cloud
+from tradeleague.web.render import Pages, cloud, shown
 
 __all__ = ["SITE", "ThesisSite", "thesis_methodology"]
 
@@ -45,8 +47,22 @@ class ThesisSite:
         self.pages = pages
 
     def home(self) -> Markup:
-        """Return the home page's lines: what the league is, its seasons."""
-        return self.pages.fragment("thesis_home.html", seasons=self.reads.index()["seasons"])
+        """Return the home page's lines: the latest season's leaders and race, its seasons."""
+        seasons = self.reads.index()["seasons"]
+        board = self.reads.board(seasons[-1]) if seasons else None
+        top = (
+            []
+            if board is None
+            else top_rows(
+                board["rows"],
+                lambda r: r["return"],
+                lambda r: (
+                    f"/thesis/{quote(board['season'], safe='')}/agents/"
+                    f"{quote(shown(r['name']), safe='')}"
+                ),
+            )
+        )
+        return self.pages.fragment("thesis_home.html", seasons=seasons, board=board, top=top)
 
     def methodology(self, season: str | None) -> MethodologyPage:
         """Return the league's methodology (``season`` is not read)."""

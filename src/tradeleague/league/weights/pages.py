@@ -36,7 +36,10 @@ def weights_pages(reads: WeightsReads, pages: Pages) -> APIRouter:
                 tables=tables,
                 clouds={
                     t["division"]: cloud(
-                        t["baseline_cloud"], f"{t['division'].capitalize()} division", "agent"
+                        t["baseline_cloud"],
+                        f"{t['division'].capitalize()} division",
+                        "agent",
+                        t["significance"]["luckiest_of_n"].get("expected_best"),
                     )
                     for t in tables
                 },

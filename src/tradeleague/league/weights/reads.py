@@ -22,7 +22,11 @@ Routes, under ``prefix`` (default ``/api/v1/weights``):
   rounds; and ``baseline_cloud``: that null's distribution of final returns with
   more agents (bins of return and how many agents in each), each row's return
   placed against it (the percent of no-skill agents that ended below it);
-- ``GET /seasons/{season}/agents/{agent}``: an agent's page: entries, trades,
+  ``race``, every agent's account value after each entry, and ``story``, one
+  sentence on the leader and whether its lead is within luck (``league.story``);
+- ``GET /seasons/{season}/agents/{agent}``: an agent's page: entries (each with
+  ``weights``: per symbol the weight it asked for and the weight it held after
+  the round, in percent), trades,
   one chart point per trading day (W-SCO-3), reasons, summary (W-REC-3);
 - ``GET /seasons/{season}/market``: the market's status at the latest round,
   open or closed and why, halted symbols and holds (W-MKT-1, W-MKT-2, W-HOLD-3);
@@ -76,7 +80,9 @@ from tradeleague.league.weights.models import (
 )
 from tradeleague.league.weights.report import paper_values, season_luck
 from tradeleague.league.weights.state import SeasonState
+from tradeleague.league.weights.story import weights_story
 from tradeleague.league.weights.summary import Summary, latest_summaries
+from tradeleague.league.weights.targets import asked_and_got
 from tradeleague.league.weights.universe import universe_view
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.money import micros_to_str
@@ -128,6 +134,7 @@ class _Season:
     market: Event | None = None
     reads: dict[str, list[Mapping[str, object]]] = field(default_factory=dict)
     summaries: dict[str, Summary] = field(default_factory=dict)
+    targets: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
     events: int = 0
 
 
@@ -146,6 +153,12 @@ def _apply(folded: _Season, stored: StoredEvent) -> None:
         p = e.payload
         folded.reads.setdefault(str(p["round"]), []).append(p)
     else:
+        if e.kind == EventKind.DECISION_MADE:
+            p = e.payload
+            asked: Mapping[str, object] = p["targets"]  # type: ignore[assignment]
+            folded.targets[(str(p["agent"]), str(p["round"]))] = {
+                k: int(str(v)) for k, v in asked.items()
+            }
         folded.summaries.update(latest_summaries([e]))
 
 
@@ -245,6 +258,7 @@ def _table_payload(
         "significance": luck.to_payload(),
         "baseline_cloud": _cloud_payload(luck, rows),
         "rows": [_row(r, luck.rows[r.agent]) for r in rows],
+        **weights_story(state, division, luck),
     }
 
 
@@ -272,6 +286,12 @@ def _agent_payload(
     entries = []
     for entry, (value, cash, holdings) in zip(a.entries, books, strict=True):
         reason = reasons.get(entry.round) if entry.reason_code is None else None
+        hour = ev.iso(entry.round)
+        prices = {
+            str(r["symbol"]): int(str(r["price"]))
+            for r in s.reads.get(hour, [])
+            if r.get("price") is not None
+        }
         entries.append(
             {
                 "round": ev.iso(entry.round),
@@ -281,6 +301,7 @@ def _agent_payload(
                 "value": micros_to_str(value),
                 "cash": micros_to_str(cash),
                 "holdings": {k: micros_to_str(q) for k, q in sorted(holdings.items())},
+                "weights": asked_and_got(s.targets.get((agent, hour)), holdings, value, prices),
             }
         )
     summary = s.summaries.get(agent, Summary(None, None))

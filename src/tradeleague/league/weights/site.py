@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import quote
 
 from markupsafe import Markup
 
@@ -22,6 +23,7 @@ from tradeleague.formats.weights.market_status import ClosedReason, HaltReason
 from tradeleague.formats.weights.price_checks import PriceInvalid
 from tradeleague.formats.weights.rounds import SkipCode
 from tradeleague.formats.weights.scoring import EntryKind, UnrankedReason
+from tradeleague.league.story import top_rows
 from tradeleague.league.weights.pages import weights_pages
 from tradeleague.league.weights.plugin import FORMAT
 from tradeleague.league.weights.reads import WeightsReads, weights_router
@@ -30,7 +32,7 @@ from tradeleague.stats.verdicts import VERDICT_NOTE
 from tradeleague.web.errors import NotFound
 from tradeleague.web.methodology import Methodology, methodology
 from tradeleague.web.plugin import MethodologyPage, Site, site_prices
-from tradeleague.web.render import Pages
+from tradeleague.web.render import Pages, shown
 
 __all__ = ["SITE", "WeightsSite", "weights_methodology"]
 
@@ -63,8 +65,22 @@ class WeightsSite:
         return seasons
 
     def home(self) -> Markup:
-        """Return the home page's lines: what the league is, its seasons."""
-        return self.pages.fragment("weights_home.html", seasons=self._seasons())
+        """Return the home page's lines: the latest season's pro leaders and race, its seasons."""
+        seasons = self._seasons()
+        board = None if not seasons else self.reads.table(seasons[-1], "pro")
+        top = (
+            []
+            if board is None
+            else top_rows(
+                board["rows"],
+                lambda r: r["season_return"],
+                lambda r: (
+                    f"/weights/{quote(board['season'], safe='')}/agents/"
+                    f"{quote(shown(r['agent']), safe='')}"
+                ),
+            )
+        )
+        return self.pages.fragment("weights_home.html", seasons=seasons, board=board, top=top)
 
     def methodology(self, season: str | None) -> MethodologyPage:
         """Return the methodology with the universe of ``season`` (default: the latest)."""

@@ -1,0 +1,117 @@
+"""Agent, model and round pages with a head: targets beside holdings, a paged log, prev/next.
+
+The weights agent page shows the weights asked for each round beside the
+weights held after it; the arena's model log reads newest first, 50 a page,
+under a summary of calls, outcomes, skips by cause and the current streak;
+a round page names its entry and exit prices and links its neighbours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tradeleague.league.direction.log_page import LOG_PAGE, log_page
+from tradeleague.league.weights.targets import asked_and_got
+from tradeleague.web.formatting import pct
+from web.site_fill import (  # type: ignore[import-not-found]
+    SEASON,
+    SLASHED,
+    THESIS_SEASON,
+    WEIGHTS_SLASHED,
+    filled_client,
+)
+
+
+def test_asked_and_got_weights_in_percent() -> None:
+    """W-PF-3: what was asked (basis points) beside what the fills left held, at the prices."""
+    got = asked_and_got(
+        {"A": 4000, "B": 2500},
+        {"A": 2_000_000, "C": 1_000_000},  # 2 A at 20 USD, 1 C at 10 USD
+        100_000_000,
+        {"A": 20_000_000, "C": 10_000_000},
+    )
+    assert got == {
+        "A": {"asked": "40.00", "got": "40.00"},
+        "B": {"asked": "25.00", "got": None},  # no price this round
+        "C": {"asked": "0.00", "got": "10.00"},
+    }
+    assert asked_and_got(None, {"A": 1}, 0, {}) == {"A": {"asked": None, "got": None}}
+
+
+def test_a_log_page_is_newest_first_fifty_at_a_time_with_its_summary() -> None:
+    rows: list[dict[str, str | None]] = [
+        {"round": str(i), "direction": "up", "result": "win"} for i in range(120)
+    ]
+    rows += [{"round": "120", "direction": None, "result": "timeout"}]
+    rows += [{"round": "121", "direction": "down", "result": "loss"}]
+    first = log_page(rows, 1)
+    assert LOG_PAGE == 50
+    assert (first["page"], first["pages"]) == (1, 3)
+    assert [r["round"] for r in first["rows"][:3]] == ["121", "120", "119"]
+    assert len(first["rows"]) == 50
+    last = log_page(rows, 99)  # past the end: the last page
+    assert last["page"] == 3
+    assert [r["round"] for r in last["rows"]][-1] == "0"
+    summary = first["summary"]
+    assert summary["calls"] == 121
+    assert summary["outcomes"] == {"win": 120, "loss": 1, "draw": 0}
+    assert summary["skips"] == {"timeout": 1}
+    assert summary["streak"] == ("loss", 1)
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    yield from filled_client(tmp_path_factory)
+
+
+def test_the_weights_agent_page_shows_targets_beside_holdings(client: TestClient) -> None:
+    agent = quote(WEIGHTS_SLASHED, safe="")
+    body = client.get(f"/api/v1/weights/seasons/{SEASON}/agents/{agent}").json()
+    decided = [e for e in body["entries"] if e["kind"] == "decision" and e["weights"]]
+    assert decided, body["entries"]
+    page = client.get(f"/weights/{SEASON}/agents/{agent}").text
+    for symbol, w in decided[0]["weights"].items():
+        assert w["asked"] is not None
+        assert f"{symbol} {w['asked']}% → {w['got']}%" in page, symbol
+
+
+def test_a_round_page_has_its_prices_and_links_its_neighbours(client: TestClient) -> None:
+    rounds = client.get("/api/v1/direction/rounds").json()["rounds"]
+    middle = rounds[len(rounds) // 2]["round"]
+    body = client.get(f"/api/v1/direction/rounds/{middle}").json()
+    assert body["previous"]
+    assert body["next"]
+    assert body["exit_price"] is not None
+    page = client.get(f"/direction/rounds/{middle}").text
+    assert f'rel="prev" href="/direction/rounds/{body["previous"]}"' in page
+    assert f'rel="next" href="/direction/rounds/{body["next"]}"' in page
+    assert re.search(r'data-field="exit_price">\$[\d,]+\.\d\d<', page)
+    back = client.get(f"/api/v1/direction/rounds/{body['previous']}").json()
+    assert back["next"] == middle
+
+
+def test_the_model_page_reads_newest_first_under_its_summary(client: TestClient) -> None:
+    log = client.get(f"/api/v1/direction/models/{quote(SLASHED, safe='')}/log").json()
+    page = client.get(f"/direction/models/{quote(SLASHED, safe='')}").text
+    rounds = re.findall(r'<a href="/direction/rounds/([^"]+)">', page)
+    assert rounds == [r["round"] for r in reversed(log["rows"])][:LOG_PAGE]
+    settled = sum(1 for r in log["rows"] if r["direction"])
+    assert f"{settled} calls over {len(log['rows'])} rounds" in page
+
+
+def test_the_thesis_agent_page_opens_with_its_return_and_equity(client: TestClient) -> None:
+    board = client.get(f"/api/v1/thesis/{THESIS_SEASON}").json()
+    name = board["rows"][0]["name"]
+    body = client.get(f"/api/v1/thesis/{THESIS_SEASON}/agents/{quote(name, safe='')}").json()
+    assert body["equity"][0] == "10000.000000"
+    assert len(body["equity"]) > 1  # the start, then each cycle played
+    page = client.get(f"/thesis/{THESIS_SEASON}/agents/{quote(name, safe='')}").text
+    figure = re.search(r'data-field="summary_return">([^<]*)<', page)
+    assert figure is not None
+    assert figure.group(1) == pct(body["metrics"]["return"])
+    assert 'aria-label="Account value after each cycle, in dollars"' in page

@@ -1,0 +1,289 @@
+"""Who is winning: every board's race and story, and the home page that shows them.
+
+Over a store holding all four formats (``site_fill.fill_all``): every board's
+JSON carries ``race`` (one line per agent, the leader named) and ``story``
+(one sentence on the lead and luck); the arena's story rests on the p-value of
+its top hit rate (D-LCK-3) and the return boards' on their no-skill null
+(ST-2); the home page names each format's leader with its figure and draws one
+race chart per format with one line per agent, in Chromium at 390 and 1440 px.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from tradeleague.clock import WallClock
+from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.story import LUCK_LEVEL, RACE_POINTS, Lead, Runner, race_payload, story_text
+from tradeleague.site import create_site
+from tradeleague.stats import top_hit_rate_p_value
+from tradeleague.store import open_store
+from tradeleague.testing.server import serve_asgi
+from tradeleague.web.cards import label_cells
+from tradeleague.web.charts import RaceLine, race_chart
+from web.axe_check import serious  # type: ignore[import-not-found]
+from web.site_fill import (  # type: ignore[import-not-found]
+    SEASON,
+    STREAM,
+    THESIS_SEASON,
+    fill_all,
+)
+
+
+def test_race_chart_draws_one_line_per_agent_baselines_lighter_leader_named() -> None:
+    lines = [
+        RaceLine("momentum", [100.0, 104.0, 103.0]),
+        RaceLine("cash", [100.0, 100.0, 100.0], baseline=True),
+        RaceLine("<b>", [100.0, 98.0, 97.0]),
+    ]
+    svg = race_chart(lines, 100.0, "a board", leader="momentum")
+    assert svg.count("<path ") == 3
+    assert svg.count('class="race-base"') == 1
+    assert svg.count('class="race-lead"') == 1
+    names = re.findall(r'class="chart-name [^"]*">([^<]*)<', svg)
+    assert sorted(names) == ["cash", "momentum"]  # the leader and the best baseline
+    assert 'class="chart-zero"' in svg  # the starting value, drawn across
+    assert "<b>" not in svg  # a name is escaped
+    assert "no data" in race_chart([], 100.0, "empty")
+
+
+def test_race_payload_keeps_exact_values_and_thins_long_seasons() -> None:
+    long = Runner("a", list(range(10_000_000, 10_000_000 + 1000)))
+    body = race_payload([long, Runner("b", [10_000_000, 10_500_001], True)], 10_000_000, "a")
+    assert body["start"] == "10.000000"
+    assert body["leader"] == "a"
+    first, second = body["lines"]
+    assert len(first["values"]) == RACE_POINTS
+    assert first["values"][0] == "10.000000"
+    assert first["values"][-1] == "10.000999"
+    assert second == {"name": "b", "baseline": True, "values": ["10.000000", "10.500001"]}
+
+
+def test_story_says_who_leads_and_whether_the_lead_is_beyond_luck() -> None:
+    lead = Lead(name="momentum", figure="+2.90%", agents=3, expected="+1.70%", p_value=0.4)
+    assert story_text(lead) == (
+        "momentum leads at +2.90%; the best of 3 agents with no skill would be expected "
+        "at +1.70%: this lead is within luck (p = 0.4)."
+    )
+    beyond = Lead(name="m", figure="+9.00%", agents=3, expected="+1.70%", p_value=0.01)
+    assert story_text(beyond).endswith("this lead is beyond luck (p = 0.01).")
+    assert LUCK_LEVEL == 0.05
+    early = Lead(name="m", figure="+1.00%", agents=3, expected=None, p_value=None)
+    assert "too little has been played" in story_text(early)
+    assert story_text(None, "No run is ranked yet.") == "No run is ranked yet."
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('story') / 'site.db'}"
+    service = ScenarioService(open_store(url), WallClock())
+    scenario = fill_all(service)
+    with serve_asgi(create_site(service, direction_stream=STREAM)) as base:
+        yield base, scenario
+    service.store.close()
+
+
+def _boards(base: str, scenario: str) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Return each format's board JSON with its rows, by the key the pages use."""
+
+    def get(path: str, **query: str) -> Any:
+        return httpx.get(base + path, params=query).json()
+
+    weights = get(f"/api/v1/weights/seasons/{SEASON}/tables/pro")
+    arena = get("/api/v1/direction/boards")
+    thesis = get(f"/api/v1/thesis/{THESIS_SEASON}")
+    scen = get("/api/v1/leaderboard", scenario=scenario)
+    return {
+        "weights": (weights, weights["rows"]),
+        "direction": (arena, arena["models"]),
+        "thesis": (thesis, thesis["rows"]),
+        "scenario": (scen, scen["entries"]),
+    }
+
+
+def _name(row: dict[str, Any]) -> str:
+    return str(row.get("name") or row.get("account") or row["run_id"])
+
+
+def test_every_board_json_has_its_race_and_story(site: tuple[str, str]) -> None:
+    """Every format's board: one race line per row, the leader named, one sentence on luck.
+
+    The arena's sentence gives the p-value of its leader's hits as the best of N
+    coins (D-LCK-3); the return boards give the expected best of N (ST-2).
+    """
+    base, scenario = site
+    for key, (board, rows) in _boards(base, scenario).items():
+        race, story = board["race"], board["story"]
+        assert [line["name"] for line in race["lines"]] == [_name(r) for r in rows], key
+        leader = next(r for r in rows if r["rank"] == 1)
+        assert race["leader"] == _name(leader), key
+        assert story.startswith(f"{_name(leader)} leads at "), (key, story)
+        assert re.search(r"this lead is (within|beyond) luck \(p = [<\d. ]+\)\.$", story), story
+        for line in race["lines"]:
+            assert line["values"][0] == race["start"], key  # every account from the start
+    arena, models = _boards(base, scenario)["direction"]
+    top = next(m for m in models if m["rank"] == 1)
+    p = top_hit_rate_p_value(top["wins"], top["wins"] + top["losses"], len(models))
+    assert f"(p = {p:.3f}".rstrip("0") in arena["story"] or f"p = {p:.3f}" in arena["story"]
+    assert {line["name"]: line["baseline"] for line in arena["race"]["lines"]}["momentum"]
+
+
+def test_the_leaderboard_response_model_documents_race_and_story(site: tuple[str, str]) -> None:
+    base, _ = site
+    schema = httpx.get(f"{base}/openapi.json").json()["components"]["schemas"]
+    fields = schema["LeaderboardOut"]["properties"]
+    assert {"race", "story"} <= set(fields)
+    assert "luck" in fields["story"]["description"]
+    assert set(schema["RaceOut"]["properties"]) == {"unit", "start", "leader", "lines"}
+
+
+@pytest.mark.parametrize("width", [390, 1440])
+def test_home_names_each_leader_and_draws_one_race_per_format(
+    site: tuple[str, str], browser: Any, width: int
+) -> None:
+    """Each format's section: its leader with its figure, its top rows, one line per agent."""
+    base, scenario = site
+    boards = _boards(base, scenario)
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(base + "/", wait_until="networkidle")
+    for key, (board, rows) in boards.items():
+        story = page.locator(f'[data-story="{key}"]').inner_text()
+        assert story == board["story"].replace("&lt;", "<").replace("&gt;", ">"), key
+        leader = next(r for r in rows if r["rank"] == 1)
+        top = page.locator(f'table[data-top="{key}"] tbody tr')
+        assert top.count() == min(5, len(rows)), key
+        assert _name(leader).replace("&lt;", "<").replace("&gt;", ">") in top.first.inner_text()
+        figure = top.first.locator('[data-field="figure"]').inner_text()
+        assert re.fullmatch(r"[+-]\d+\.\d\d%", figure), figure
+        assert figure.rstrip("%").lstrip("+") in story or figure in story, (figure, story)
+        chart = page.locator(f'figure.race[data-race="{key}"] svg')
+        assert chart.count() == 1, key
+        assert chart.locator("path").count() == len(board["race"]["lines"]), key
+        box = chart.bounding_box()
+        assert box is not None, key
+        assert 0 <= box["x"] <= box["x"] + box["width"] <= width, key
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width + 1, scroll
+    context.close()
+
+
+def test_every_board_page_opens_with_its_story(site: tuple[str, str], browser: Any) -> None:
+    base, scenario = site
+    pages = {
+        "pro": f"/weights/{SEASON}",
+        "direction": "/direction",
+        "thesis": f"/thesis/{THESIS_SEASON}",
+        "scenario": f"/scenarios/{quote(scenario, safe='')}",
+    }
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    for key, path in pages.items():
+        page.goto(base + path, wait_until="networkidle")
+        assert page.locator(f'[data-story="{key}"]').inner_text().count(" leads at ") == 1, path
+        assert page.locator(f'figure.race[data-race="{key}"] svg path').count() >= 1, path
+    context.close()
+
+
+BOARDS = {
+    "weights": f"/weights/{SEASON}",
+    "direction": "/direction",
+    "thesis": f"/thesis/{THESIS_SEASON}",
+}
+
+
+@pytest.mark.parametrize("width", [390, 1440])
+def test_a_boards_first_five_rows_show_rank_name_return_verdict_unscrolled(
+    site: tuple[str, str], browser: Any, width: int
+) -> None:
+    """On a phone and a desktop: rank, name, return and verdict of rows 1-5 lie in the viewport.
+
+    At 390 px no table is wider than the viewport unless it is a card list.
+    """
+    base, scenario = site
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    for path in [*BOARDS.values(), f"/scenarios/{quote(scenario, safe='')}"]:
+        page.goto(base + path, wait_until="networkidle")
+        rows = page.locator("table.board").first.locator("tbody tr")
+        for i in range(min(5, rows.count())):
+            row = rows.nth(i)
+            cells = [row.locator("td, th").nth(0), row.locator("td, th").nth(1)]
+            cells += [
+                row.locator(f'[data-label^="{label}"]').first
+                for label in ("Return", "ROI", "vs cash")
+                if row.locator(f'[data-label^="{label}"]').count()
+            ]
+            assert len(cells) >= 3, path
+            for cell in cells:
+                box = cell.bounding_box()
+                assert box is not None, path
+                assert box["x"] >= 0, (path, i)
+                assert box["x"] + box["width"] <= width + 1, (path, i, cell.inner_text())
+        if width == 390:
+            wide = page.evaluate(
+                "[...document.querySelectorAll('table')].filter(t => "
+                "getComputedStyle(t).display === 'table' && "
+                "t.getBoundingClientRect().width > innerWidth).map(t => t.className)"
+            )
+            assert wide == [], (path, wide)
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_home_and_boards_pass_axe_in_light_and_dark(
+    site: tuple[str, str], browser: Any, scheme: str
+) -> None:
+    """Axe finds no serious or critical violation, colour contrast included, in both schemes."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, scenario = site
+    axe = Axe()
+    for path in ["/", *BOARDS.values(), f"/scenarios/{quote(scenario, safe='')}"]:
+        for width in (390, 1440):
+            context = browser.new_context(
+                viewport={"width": width, "height": 900}, color_scheme=scheme
+            )
+            page = context.new_page()
+            page.goto(base + path, wait_until="networkidle")
+            dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+            assert dark is (scheme == "dark")
+            assert serious(axe, page, path) == [], (path, width, scheme)
+            context.close()
+
+
+def test_board_cells_carry_their_headings_for_the_phone_cards() -> None:
+    page = (
+        '<table class="board" data-board="x"><thead><tr><th scope="col">Rank</th>'
+        '<th scope="col">Return <abbr>%</abbr></th></tr></thead><tbody>'
+        '<tr><td data-field="rank">1</td><td class="num">2.5</td></tr>'
+        '<tr><td colspan="2">none</td></tr></tbody></table>'
+        "<table><thead><tr><th>A</th></tr></thead><tbody><tr><td>1</td></tr></tbody></table>"
+    )
+    shown = label_cells(page)
+    assert '<td data-field="rank" data-label="Rank">1</td>' in shown
+    assert '<td class="num" data-label="Return %">2.5</td>' in shown
+    assert '<td colspan="2">none</td>' in shown  # a spanning cell has no one heading
+    assert shown.endswith("<tbody><tr><td>1</td></tr></tbody></table>")  # not a board: as written
+
+
+def test_the_cloud_names_what_it_draws_in_the_figure() -> None:
+    """ST-2: the expected best of N is drawn and labelled; the marks are named; zero is drawn."""
+    from tradeleague.web.charts import cloud_chart
+
+    svg = cloud_chart(
+        [(-2.0, -1.0, 3), (-1.0, 1.0, 5)],
+        [("a", 0.5), ("b", -1.5)],
+        "cloud",
+        expected=("expected best of 2: +0.80%", 0.8),
+    )
+    assert 'class="chart-expected"' in svg
+    assert ">expected best of 2: +0.80%</text>" in svg
+    assert "red lines: this table's agents" in svg
+    assert 'class="chart-zero"' in svg
