@@ -231,6 +231,8 @@ class WeightsTable(TypedDict):
     baseline_cloud: dict[str, Any] | None
     rows: list[dict[str, Any]]
     costs: dict[str, Any]
+    race: dict[str, Any]
+    story: str
 
 
 class WeightsAgent(TypedDict):
@@ -268,6 +270,8 @@ class ThesisBoard(TypedDict):
     luckiest_of_n: dict[str, Any] | None
     baseline_cloud: dict[str, Any] | None
     costs: dict[str, Any]
+    race: dict[str, Any]
+    story: str
 
 
 class ThesisAgent(TypedDict):
@@ -292,6 +296,7 @@ class ThesisAgent(TypedDict):
     unranked_text: str | None
     cost: dict[str, Any] | None
     pricing: dict[str, Any]
+    equity: list[str]
 
 
 class DirectionBoards(TypedDict):
@@ -310,6 +315,8 @@ class DirectionBoards(TypedDict):
     tiers: list[dict[str, Any]]
     visitors: list[dict[str, Any]]
     costs: dict[str, Any]
+    race: dict[str, Any]
+    story: str
 
 
 class ModelLog(TypedDict):

@@ -58,6 +58,7 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "unknown_nonce": (401, "Sign-in: the nonce is unknown, used or expired; ask a new one."),
     "wrong_domain": (401, "Sign-in: the message names another domain."),
     "wrong_chain": (401, "Sign-in: the message names another chain id."),
+    "wrong_uri": (401, "Sign-in: the message's URI is not on the configured domain."),
     "message_expired": (401, "Sign-in: the message has expired; sign a new one."),
     "message_not_yet_valid": (401, "Sign-in: the message is not valid yet."),
     "invalid_signature": (401, "Sign-in: the signature does not match the message's address."),

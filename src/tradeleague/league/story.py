@@ -106,6 +106,18 @@ STORY_DESCRIPTION: Final = (
 )
 """What a board's ``story`` key holds, as the response models say it."""
 
+RACE_EXAMPLE: Final = {"unit": "USD", "start": "100000", "leader": None, "lines": []}
+"""A board's ``race`` as the response models' examples show it: no agent ranked yet."""
+
+
+class StoriedOut(BaseModel):
+    """A board answer's ``race`` and ``story``: mixed into each format's board model."""
+
+    race: RaceOut = Field(
+        description="Every agent's account value over the season, the leader named."
+    )
+    story: str = Field(description=STORY_DESCRIPTION)
+
 
 def _thinned(values: Sequence[int]) -> list[int]:
     if len(values) <= RACE_POINTS:

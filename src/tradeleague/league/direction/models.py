@@ -15,6 +15,7 @@ from pydantic import Field
 
 from tradeleague.api.models import declare_error_codes
 from tradeleague.league.bodies import ReadOut, read_config
+from tradeleague.league.story import RACE_EXAMPLE, StoriedOut
 
 __all__ = [
     "DirectionBoardsOut",
@@ -34,6 +35,7 @@ declare_error_codes(
         "no_open_round": (409, "No round takes calls now; come back when one opens."),
         "late": (409, "Calls on this round have closed; call the next one."),
         "already_called": (409, "This name has already called this round."),
+        "name_taken": (409, "Another visitor called under this name first; choose another."),
     }
 )
 
@@ -78,6 +80,18 @@ class DirectionRoundOut(ReadOut):
     open_at: str = Field(description="When the round opened (ISO 8601, UTC).")
     expiry: str = Field(description="When it is scored (ISO 8601, UTC).")
     entry_price: str | None = Field(description="The price at open (USD, decimal text).")
+    exit_price: str | None = Field(
+        default=None,
+        description="finished: the price at expiry it was scored on (USD, decimal text).",
+    )
+    previous: str | None = Field(
+        default=None,
+        description="One round's answer: the round before it in the season; null for the first.",
+    )
+    next: str | None = Field(
+        default=None,
+        description="One round's answer: the round after it in the season; null for the latest.",
+    )
     candles: list[list[Any]] = Field(
         description="The candles the models saw: time (UTC), open, high, low, close, volume."
     )
@@ -167,7 +181,7 @@ class _Board(ReadOut):
     )
 
 
-class DirectionBoardsOut(_Board):
+class DirectionBoardsOut(_Board, StoriedOut):
     """The season's boards: models, providers and tiers ranked by balance, with costs."""
 
     model_config = read_config(
@@ -184,6 +198,8 @@ class DirectionBoardsOut(_Board):
             "tiers": [{"name": "-", "members": ["down"], "roi": "-0.04"}],
             "visitors": [],
             "costs": {"pricing_version": None, "priced": False, "unit": "USD", "agents": {}},
+            "race": RACE_EXAMPLE,
+            "story": "No agent is ranked yet.",
         }
     )
 

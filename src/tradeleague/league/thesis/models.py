@@ -14,13 +14,14 @@ from typing import Any
 from pydantic import Field
 
 from tradeleague.league.bodies import ReadOut, read_config
+from tradeleague.league.story import RACE_EXAMPLE, StoriedOut
 
 __all__ = ["ThesisAgentOut", "ThesisBoardOut"]
 
 _PERCENT = "percent to the hundredth, as decimal text"
 
 
-class ThesisBoardOut(ReadOut):
+class ThesisBoardOut(ReadOut, StoriedOut):
     """A season's board: agents ranked by return, with the luck test and costs."""
 
     model_config = read_config(
@@ -36,6 +37,8 @@ class ThesisBoardOut(ReadOut):
             "luckiest_of_n": {"kind": "coin-flip", "agents": 5, "luckiest": "0.69"},
             "baseline_cloud": {"kind": "coin-flip", "agents": 1000},
             "costs": {"pricing_version": None, "priced": False, "unit": "USD", "agents": {}},
+            "race": RACE_EXAMPLE,
+            "story": "No agent is ranked yet.",
         }
     )
 
@@ -78,6 +81,7 @@ class ThesisAgentOut(ReadOut):
             "verdicts": {"steps": 4, "vs_cash": "not_distinguishable", "vs_spy": "worse"},
             "alpha": {"steps": 4, "beta": "-0.320", "outcome": "not_distinguishable"},
             "scatter": [{"benchmark": 0.01, "agent": 0.002}],
+            "equity": ["100000.000000", "100350.000000"],
             "rank": 1,
             "unranked_reason": None,
             "unranked_text": None,
@@ -92,6 +96,10 @@ class ThesisAgentOut(ReadOut):
     agentic: bool = Field(description="True when it may call tools between decisions.")
     spec: str = Field(description="How the agent was specified (its spec text).")
     entered_cycle: int = Field(description="The cycle it joined at (0: from the start).")
+    equity: list[str] = Field(
+        description="Its account value after each cycle, oldest first, the first the "
+        "starting value (USD, decimal text)."
+    )
     entries: list[dict[str, Any]] = Field(
         description="Each cycle: outcome, reasoning, decisions and theses, equity and cash "
         "(USD), positions."

@@ -15,6 +15,7 @@ from pydantic import Field
 
 from tradeleague.api.models import declare_error_codes
 from tradeleague.league.bodies import ReadOut, read_config
+from tradeleague.league.story import RACE_EXAMPLE, StoriedOut
 
 __all__ = [
     "OwnedAgentOut",
@@ -87,7 +88,7 @@ class WeightsSeasonOut(ReadOut):
     holds: list[str] = Field(description="Symbols held back from trading this season, if any.")
 
 
-class WeightsTableOut(ReadOut):
+class WeightsTableOut(ReadOut, StoriedOut):
     """A division's table: agents ranked by value, with the luck test and costs beside."""
 
     model_config = read_config(
@@ -101,6 +102,8 @@ class WeightsTableOut(ReadOut):
             "baseline_cloud": {"kind": "coin-flip", "agents": 1000},
             "rows": [{"rank": 1, "agent": "eq", "value": "10073.000000", "season_return": "0.73"}],
             "costs": {"priced": False, "unit": "USD", "agents": {}},
+            "race": RACE_EXAMPLE,
+            "story": "No agent is ranked yet.",
         }
     )
 
