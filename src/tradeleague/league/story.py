@@ -106,7 +106,12 @@ STORY_DESCRIPTION: Final = (
 )
 """What a board's ``story`` key holds, as the response models say it."""
 
-RACE_EXAMPLE: Final = {"unit": "USD", "start": "100000", "leader": None, "lines": []}
+RACE_EXAMPLE: Final[dict[str, Any]] = {
+    "unit": "USD",
+    "start": "100000",
+    "leader": None,
+    "lines": [],
+}
 """A board's ``race`` as the response models' examples show it: no agent ranked yet."""
 
 
