@@ -91,7 +91,7 @@ SHARED_COMMANDS: dict[str, CommandEntry] = {
         (_M + "store",),
     ),
     "log": CommandEntry(
-        "Print every recorded model call of a season: answer, latency, outcome and fault.",
+        "Print every recorded answer of a season: model calls, scripted and baseline answers.",
         (_M + "log",),
     ),
     "formats": CommandEntry(
