@@ -1,6 +1,7 @@
-"""A max drawdown reads as a fall, one sign (negative, W-SCO-2's) on every page and terminal table.
+"""What a page says, said truly: a drawdown's sign, a scenario's name, a season's kind.
 
-Formats keep it as documented in their JSON (the weights league a negative
+A max drawdown reads as a fall, one sign (negative, W-SCO-2's) on every page
+and terminal table. Formats keep it as documented in their JSON (the weights league a negative
 percent, the arena and the thesis league a positive percent, the scenario
 benchmark a positive fraction of one); only what a person reads is signed
 one way, by ``web.formatting.drawdown``.
@@ -84,3 +85,20 @@ def test_the_thesis_terminal_board_shows_the_drawdown_as_a_fall_w_sco_2() -> Non
     table = board_table([row])
     column = next(c for c in table.columns if c.header == "max drawdown")
     assert list(column.cells) == ["-0.18"]
+
+
+def test_scenario_pages_name_the_scenario_not_its_id(site: tuple[TestClient, list[str]]) -> None:
+    client, pages = site
+    board_path = next(p for p in pages if p.startswith("/scenarios/"))
+    run_path = next(p for p in pages if p.startswith("/runs/"))
+    scenario = client.get("/api/v1/leaderboard", params={"scenario": board_path.split("/")[-1]})
+    view = scenario.json()["scenario"]
+    named = f"{view['name']} (version {view['version']})"
+    for path in ("/", "/scenarios", run_path):  # each links the board by its name
+        page = client.get(path).text
+        links = re.findall(rf'<a href="/scenarios/{view["id"]}"[^>]*>([^<]*)</a>', page)
+        assert links, path
+        assert all(view["name"] in t and view["id"] not in t for t in links), (path, links)
+        assert named in html.unescape(page), path
+    board = client.get(board_path).text
+    assert f"<h1>Leaderboard: {named}</h1>" in board
