@@ -18,12 +18,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tradeleague.clock import WallClock
+from tradeleague.events.streams import season_stream
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.thesis.board_table import board_table
 from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.web.formatting import drawdown
-from web.site_fill import SEASON, STREAM, fill_all, site_pages  # type: ignore[import-not-found]
+from web.site_fill import (  # type: ignore[import-not-found]
+    SEASON,
+    STREAM,
+    THESIS_SEASON,
+    fill_all,
+    site_pages,
+)  # type: ignore[import-not-found]
 
 CELL = re.compile(r'data-field="max_drawdown"[^>]*>([^<]*)<')
 A_FALL = re.compile(r"-\d+\.\d\d%|0\.00%")
@@ -41,13 +48,18 @@ def test_drawdown_reads_as_a_fall_whatever_sign_a_format_keeps_w_sco_2() -> None
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, list[str]]]:
+def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ScenarioService, str]]:
     url = f"sqlite:///{Path(tmp_path_factory.mktemp('dd')) / 'site.db'}"
     service = ScenarioService(open_store(url), WallClock())
-    scenario = fill_all(service)
+    yield service, fill_all(service)
+    service.store.close()
+
+
+@pytest.fixture(scope="module")
+def site(filled: tuple[ScenarioService, str]) -> Iterator[tuple[TestClient, list[str]]]:
+    service, scenario = filled
     with TestClient(create_site(service, direction_stream=STREAM)) as client:
         yield client, site_pages(service, scenario)
-    service.store.close()
 
 
 def test_every_pages_drawdown_is_negative_and_the_json_keeps_its_own_w_sco_2(
@@ -102,3 +114,22 @@ def test_scenario_pages_name_the_scenario_not_its_id(site: tuple[TestClient, lis
         assert named in html.unescape(page), path
     board = client.get(board_path).text
     assert f"<h1>Leaderboard: {named}</h1>" in board
+
+
+def test_each_season_says_replay_or_live_as_its_record_says(
+    filled: tuple[ScenarioService, str], site: tuple[TestClient, list[str]]
+) -> None:
+    """The weights and thesis season pages say "replay" or "live" from the season's first event."""
+    service, _ = filled
+    client, _ = site
+    for kind, season, page, api in (
+        ("weights", SEASON, f"/weights/{SEASON}", f"/api/v1/weights/seasons/{SEASON}"),
+        ("thesis", THESIS_SEASON, f"/thesis/{THESIS_SEASON}", f"/api/v1/thesis/{THESIS_SEASON}"),
+    ):
+        first = next(service.store.events(season_stream(kind, season), batch=1))
+        recorded = first.event.payload["replay"]
+        assert client.get(api).json()["replay"] is recorded, kind
+        said = re.search(r'data-field="kind">([^<]*)<', client.get(page).text)
+        assert said is not None, page
+        assert said.group(1) == ("replay over past prices" if recorded else "live"), kind
+        assert recorded is True  # the site's fill replays both; a live host writes False
