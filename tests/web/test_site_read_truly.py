@@ -30,7 +30,7 @@ from web.site_fill import (  # type: ignore[import-not-found]
     THESIS_SEASON,
     fill_all,
     site_pages,
-)  # type: ignore[import-not-found]
+)
 
 CELL = re.compile(r'data-field="max_drawdown"[^>]*>([^<]*)<')
 A_FALL = re.compile(r"-\d+\.\d\d%|0\.00%")
