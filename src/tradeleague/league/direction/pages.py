@@ -94,10 +94,13 @@ def direction_pages(
         def build() -> HTMLResponse:
             log = reads.model_log(name)
             config = reads.config()
+            models = reads.boards()["models"] if reads.index()["seasons"] else []
+            standing = next((m for m in models if m["name"] == log["model"]["name"]), None)
             return page(
                 "direction_model.html",
                 title=f"Model {shown(log['model']['name'])}",
                 log=log,
+                standing=standing,
                 shown_log=log_page(log["rows"], page_no),
                 config=config,
             )
