@@ -147,3 +147,13 @@ def test_the_model_page_heads_with_its_standing_and_latest_call(client: TestClie
     latest = log["rows"][-1]
     assert f'data-field="latest_round" href="/direction/rounds/{latest["round"]}"' in page
     assert 'data-field="latest_reasoning"' in page
+
+
+def test_the_model_pages_reason_codes_read_as_words_with_the_code_in_a_tooltip(
+    client: TestClient,
+) -> None:
+    log = client.get(f"/api/v1/direction/models/{quote(SLASHED, safe='')}/log").json()
+    page = client.get(f"/direction/models/{quote(SLASHED, safe='')}").text
+    for result in {r["result"] for r in log["rows"][-LOG_PAGE:]}:
+        words = result.replace("_", " ")
+        assert f'<span class="code" title="code: {result}">{words}</span>' in page, result
