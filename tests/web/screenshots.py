@@ -19,10 +19,14 @@ from tradeleague.league.scenario import ScenarioService
 from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
-from web.site_fill import DOCS_DRAWN, STREAM, fill_all, site_pages  # type: ignore[import-not-found]
+from web.site_fill import DOCS_DRAWN, SEASON, STREAM, fill_all, site_pages  # type: ignore[import-not-found]
 
 CHROMIUM = Path("/usr/bin/chromium")
 WIDTHS = (390, 1440)
+# The README's two pictures (docs/images/), the first screen of each at 1440 px:
+# ``make screenshots`` rewrites them beside the full pages.
+README_IMAGES = {"/": "home.png", f"/weights/{SEASON}": "board.png"}
+README_DIR = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
 def slug(path: str) -> str:
@@ -55,6 +59,9 @@ def main(out: Path) -> int:
                     target = out / f"{slug(path)}-{width}.png"
                     page.screenshot(path=str(target), full_page=True)
                     print(target)
+                    if width == max(WIDTHS) and path in README_IMAGES:
+                        README_DIR.mkdir(parents=True, exist_ok=True)
+                        page.screenshot(path=str(README_DIR / README_IMAGES[path]))
                 context.close()
             browser.close()
         service.store.close()

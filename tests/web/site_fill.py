@@ -98,7 +98,7 @@ def fill_weights(service: ScenarioService) -> None:
     )
 
 
-async def _direction(service: ScenarioService) -> None:
+async def fill_direction(service: ScenarioService, stream: str = STREAM) -> None:
     preset = DirectionPreset()
     candles = synthetic_dataset(
         1, 400, seed=7, bar_size=timedelta(minutes=1), calendar="24/7", symbols=[preset.symbol]
@@ -117,7 +117,7 @@ async def _direction(service: ScenarioService) -> None:
             start=last - timedelta(minutes=40),
             end=last,
             preset=preset,
-            stream=STREAM,
+            stream=stream,
         )
 
 
@@ -229,7 +229,7 @@ def fill_all(service: ScenarioService) -> str:
     Returns the scenario id.
     """
     fill_weights(service)
-    asyncio.run(_direction(service))
+    asyncio.run(fill_direction(service))
     fill_thesis(service)
     return fill_scenario(service)
 

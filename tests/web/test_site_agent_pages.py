@@ -8,6 +8,7 @@ a round page names its entry and exit prices and links its neighbours.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from urllib.parse import quote
@@ -17,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from tradeleague.league.direction.log_page import LOG_PAGE, log_page
 from tradeleague.league.weights.targets import asked_and_got
-from tradeleague.web.formatting import pct
+from tradeleague.web.formatting import drawdown, money, pct
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     SLASHED,
@@ -115,3 +116,44 @@ def test_the_thesis_agent_page_opens_with_its_return_and_equity(client: TestClie
     assert figure is not None
     assert figure.group(1) == pct(body["metrics"]["return"])
     assert 'aria-label="Account value after each cycle, in dollars"' in page
+
+
+def test_the_weights_agent_page_heads_with_its_holdings_and_latest_reasoning(
+    client: TestClient,
+) -> None:
+    agent = quote(WEIGHTS_SLASHED, safe="")
+    body = client.get(f"/api/v1/weights/seasons/{SEASON}/agents/{agent}").json()
+    latest = body["entries"][-1]
+    page = client.get(f"/weights/{SEASON}/agents/{agent}").text
+    held = re.search(r'data-field="positions">(.*?)</dd>', page, re.S)
+    assert held is not None
+    for symbol, w in latest["weights"].items():
+        if w["got"] is not None and float(w["got"]) != 0:
+            assert f"{symbol} {w['got']}%" in held.group(1), symbol
+    reasoning = re.search(r'data-field="latest_reasoning">(.*?)</dd>', page, re.S)
+    assert reasoning is not None
+    assert html.escape(latest["reason"] or "", quote=False)[:40] in reasoning.group(1)
+    assert 'data-field="max_drawdown"' in page  # with return, value and cost above
+
+
+def test_the_model_page_heads_with_its_standing_and_latest_call(client: TestClient) -> None:
+    models = client.get("/api/v1/direction/boards").json()["models"]
+    row = next(m for m in models if m["name"] == SLASHED)
+    log = client.get(f"/api/v1/direction/models/{quote(SLASHED, safe='')}/log").json()
+    page = client.get(f"/direction/models/{quote(SLASHED, safe='')}").text
+    assert f'data-field="balance">{money(row["balance"])}<' in page
+    assert f'data-field="roi">{pct(row["roi"])}<' in page
+    assert f'data-field="max_drawdown">{drawdown(row["max_drawdown"])}<' in page
+    latest = log["rows"][-1]
+    assert f'data-field="latest_round" href="/direction/rounds/{latest["round"]}"' in page
+    assert 'data-field="latest_reasoning"' in page
+
+
+def test_the_model_pages_reason_codes_read_as_words_with_the_code_in_a_tooltip(
+    client: TestClient,
+) -> None:
+    log = client.get(f"/api/v1/direction/models/{quote(SLASHED, safe='')}/log").json()
+    page = client.get(f"/direction/models/{quote(SLASHED, safe='')}").text
+    for result in {r["result"] for r in log["rows"][-LOG_PAGE:]}:
+        words = result.replace("_", " ")
+        assert f'<span class="code" title="code: {result}">{words}</span>' in page, result

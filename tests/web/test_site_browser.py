@@ -23,7 +23,7 @@ from tradeleague.site import create_site
 from tradeleague.stats import verdict_words
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
-from tradeleague.web.formatting import code, money, qty, readable
+from tradeleague.web.formatting import code, drawdown, money, pct, qty, readable
 from web.axe_check import serious as _serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     DOCS_DRAWN,
@@ -124,17 +124,21 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
     context, page, _ = _visit(browser, base, f"/weights/{SEASON}", 1440)
     for row in table["rows"]:
         tr = page.locator(f'table[data-division="pro"] tr[data-agent="{row["agent"]}"]')
-        for field in ("value", "season_return", "max_drawdown", "trades"):
+        for field in ("value", "season_return", "trades"):
             assert tr.locator(f'[data-field="{field}"]').inner_text() == str(readable(row[field]))
+        shown_dd = tr.locator('[data-field="max_drawdown"]').inner_text()
+        assert shown_dd == drawdown(row["max_drawdown"])  # a fall, one sign (W-SCO-2)
     _cloud_shows(page, "pro", table["baseline_cloud"], len(table["rows"]))
     context.close()
     board = httpx.get(f"{base}/api/v1/direction/boards").json()
     context, page, _ = _visit(browser, base, "/direction", 1440)
     cells = page.locator('table[data-board="models"] [data-field="balance"]').all_inner_texts()
     assert cells == [money(m["balance"]) for m in board["models"]]
-    for field in ("roi", "max_drawdown", "settled"):
+    for field in ("roi", "settled"):
         shown = page.locator(f'table[data-board="models"] [data-field="{field}"]')
         assert shown.all_inner_texts() == [str(m[field]) for m in board["models"]], field
+    falls = page.locator('table[data-board="models"] [data-field="max_drawdown"]')
+    assert falls.all_inner_texts() == [drawdown(m["max_drawdown"]) for m in board["models"]]
     context.close()
     lb = httpx.get(f"{base}/api/v1/leaderboard", params={"scenario": scenario}).json()
     context, page, _ = _visit(browser, base, f"/scenarios/{scenario}", 1440)
@@ -146,8 +150,10 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], brow
             text: str = row.locator(f'[data-field="{field}"]').inner_text()
             return text
 
-        for field in ("value", "return", "max_drawdown", "steps", "trades"):
+        for field in ("value", "steps", "trades"):
             assert cell(field) == str(readable(entry[field])), field
+        assert cell("return") == pct(entry["return"], fraction=True)  # a fraction, in percent
+        assert cell("max_drawdown") == drawdown(entry["max_drawdown"], fraction=True)
         assert cell("final_equity") == money(entry["final_equity"])  # to the cent
         for side, baseline in (("vs_cash", "cash"), ("vs_buy_and_hold", "buy-and-hold")):
             verdict = entry[side]
@@ -282,6 +288,8 @@ def test_thesis_board_numbers_equal_the_json_api(
         assert tr.locator('[data-field="name"] a').inner_text() == row["name"]
         for field in BOARD_FIELDS:
             want = "–" if row[field] is None else str(row[field])
+            if field == "max_drawdown":  # a fall, one sign on every page (W-SCO-2)
+                want = drawdown(row[field])
             assert tr.locator(f'[data-field="{field}"]').inner_text() == want, (row["name"], field)
         for field, baseline in (("vs_cash", "cash"), ("vs_spy", "holding SPY")):
             want = verdict_words(row[field], baseline)  # with its direction, never a bare yes

@@ -18,7 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from markupsafe import Markup
 
-__all__ = ["change", "code", "money", "pct", "prose", "qty", "readable", "when"]
+__all__ = ["change", "code", "drawdown", "money", "pct", "prose", "qty", "readable", "when"]
 
 _CENT = Decimal("0.01")
 _EXACT_USD = re.compile(r"-?\d+\.\d{6}")
@@ -53,13 +53,34 @@ def money(value: object) -> str:
     return f"{sign}${abs(cents):,.2f}"
 
 
-def pct(value: object, places: int = 2, *, sign: bool = True) -> str:
-    """Return a percent value (``2.9``, ``"-0.47"``) as ``+2.90%``, two decimals by default."""
+def pct(value: object, places: int = 2, *, sign: bool = True, fraction: bool = False) -> str:
+    """Return a percent value (``2.9``, ``"-0.47"``) as ``+2.90%``, two decimals by default.
+
+    ``fraction``: the value is a fraction of one (the scenario benchmark's ``0.029``).
+    """
     number = _decimal(value)
     if number is None:
         return "" if value is None else str(value)
+    if fraction:
+        number *= 100
     shown = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     return f"{shown:+.{places}f}%" if sign else f"{shown:.{places}f}%"
+
+
+def drawdown(value: object, *, fraction: bool = False, unit: bool = True) -> str:
+    """Return a max drawdown as a fall, one sign on every page: ``-1.92%`` (W-SCO-2's sign).
+
+    Formats store it either way (the weights league as a negative percent, the
+    others as a positive size, the scenario benchmark as a fraction of one;
+    the JSON keeps each as documented); a page always shows the fall negative,
+    and no fall as ``0.00%``; ``unit=False`` leaves off the ``%`` (a terminal
+    table's column says it).
+    """
+    number = _decimal(value)
+    if number is None:
+        return "" if value is None else str(value)
+    shown = pct(0, sign=False) if number == 0 else pct(-abs(number), fraction=fraction)
+    return shown if unit else shown.removesuffix("%")
 
 
 def change(start: object, end: object) -> str:

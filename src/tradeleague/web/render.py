@@ -46,7 +46,17 @@ from tradeleague.web.charts import (
     sparkline,
 )
 from tradeleague.web.errors import NotFound
-from tradeleague.web.formatting import change, code, money, pct, prose, qty, readable, when
+from tradeleague.web.formatting import (
+    change,
+    code,
+    drawdown,
+    money,
+    pct,
+    prose,
+    qty,
+    readable,
+    when,
+)
 
 __all__ = ["Pages", "cloud", "environment", "race", "shown", "usd"]
 
@@ -137,6 +147,7 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.filters["seg"] = lambda text: quote(shown(text), safe="")
     env.filters["money"] = money
     env.filters["pct"] = pct
+    env.filters["drawdown"] = drawdown
     env.filters["when"] = when
     env.filters["qty"] = qty
     env.filters["code"] = code

@@ -4,7 +4,8 @@ They read the same functions as ``/api/v1/direction`` (`DirectionReads`), so a
 page and the JSON cannot disagree. The live round's countdown starts from the
 site's clock; ``static/live.js`` polls it, and the page reads fully without it.
 A model's log shows newest first, a page at a time, under a summary
-(``log_page``). The visitors' call form and board are ``visitor_pages``'.
+(``log_page``). The board lists every arena in the store, the one shown marked.
+The visitors' call form and board are ``visitor_pages``'.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from tradeleague.league.direction.log_page import log_page
 from tradeleague.league.direction.reads import DirectionReads
+from tradeleague.league.direction.serving import found_arenas
 from tradeleague.league.direction.visitor_pages import CallForm, install_visitor_pages
 from tradeleague.web.errors import NotFound
 from tradeleague.web.render import Pages, shown
@@ -35,6 +37,8 @@ def direction_pages(
     def direction_page(request: Request, status: int, extra: dict[str, Any]) -> Response:
         seasons: list[str] = reads.index()["seasons"]
         form = calls.context(request, **extra) if calls is not None else {}
+        form["arenas"] = found_arenas(reads.store)
+        form["arena"] = reads.stream
         if not seasons:
             response: Response = page(
                 "direction.html", status, title="Direction arena", board=None, live=None, **form
@@ -90,10 +94,13 @@ def direction_pages(
         def build() -> HTMLResponse:
             log = reads.model_log(name)
             config = reads.config()
+            models = reads.boards()["models"] if reads.index()["seasons"] else []
+            standing = next((m for m in models if m["name"] == log["model"]["name"]), None)
             return page(
                 "direction_model.html",
                 title=f"Model {shown(log['model']['name'])}",
                 log=log,
+                standing=standing,
                 shown_log=log_page(log["rows"], page_no),
                 config=config,
             )

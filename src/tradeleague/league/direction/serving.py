@@ -3,7 +3,8 @@
 The arena's stream is ``--direction-stream``, else the league file's
 (``--config``), else the store's own: ``direction`` if it holds that arena,
 else the arena started last (the demo's); with a league file, visitors' calls
-are taken by its rounds' rules (drill or the seed's).
+are taken by its rounds' rules (drill or the seed's). The arena's page lists
+every arena the store holds (``found_arenas``), each with its first season.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from tradeleague.host.config import LeagueConfig
 from tradeleague.league.direction.config import DirectionConfig, direction_preset
 from tradeleague.store import Store
 
-__all__ = ["SERVE", "DirectionServe", "found_arena"]
+__all__ = ["SERVE", "DirectionServe", "found_arena", "found_arenas"]
 
 _DEFAULT: Final = "direction"
 
@@ -39,8 +40,8 @@ class DirectionServe:
         serving.settings["direction_stream"] = stream
 
 
-def found_arena(store: Store) -> str:
-    """Return the arena a store holds: ``direction`` if it is there, else the one started last.
+def found_arenas(store: Store) -> dict[str, str]:
+    """Return every arena a store holds, in the order they started: stream -> its first season.
 
     An arena is a stream of no format's ``KIND/ID`` form whose first event starts
     a direction season (the demo's ``demo-direction-...`` is one).
@@ -48,18 +49,25 @@ def found_arena(store: Store) -> str:
     from tradeleague.events import EventKind
     from tradeleague.formats.direction.preset import FORMAT
 
-    started: dict[str, int] = {}
+    started: dict[str, tuple[int, str]] = {}
     for stream in store.streams():
         if "/" in stream:
             continue
         first = next(store.events(stream, batch=1), None)
         if first is None or first.event.kind != EventKind.SEASON_STARTED:
             continue
-        if first.event.payload.get("format") == FORMAT:
-            started[stream] = first.seq
+        payload = first.event.payload
+        if payload.get("format") == FORMAT:
+            started[stream] = (first.seq, str(payload.get("season", "")))
+    return {s: started[s][1] for s in sorted(started, key=lambda s: started[s][0])}
+
+
+def found_arena(store: Store) -> str:
+    """Return the arena a store holds: ``direction`` if it is there, else the one started last."""
+    started = list(found_arenas(store))
     if _DEFAULT in started or not started:
         return _DEFAULT
-    return max(started, key=started.__getitem__)
+    return started[-1]
 
 
 SERVE: Final = DirectionServe()

@@ -66,14 +66,15 @@ def scenario_pages(service: ScenarioService, pages: Pages) -> APIRouter:
         def build() -> HTMLResponse:
             chosen = metric if metric in METRICS else "return"
             board = leaderboard_payload(service, scenario_id, chosen)
+            name = f"{board['scenario']['name']} (version {board['scenario']['version']})"
             return page(
                 "scenario_board.html",
-                title=f"Leaderboard: {scenario_id}",
+                title=f"Leaderboard: {name}",
                 board=board,
                 metrics=list(METRICS),
                 cloud=cloud(
                     board["baseline_cloud"],
-                    f"Scenario {scenario_id}",
+                    f"Scenario {name}",
                     "run",
                     board["significance"]["luckiest_of_n"].get("expected_best"),
                 ),
@@ -83,11 +84,12 @@ def scenario_pages(service: ScenarioService, pages: Pages) -> APIRouter:
 
     @router.get("/runs/{run_id}", response_class=HTMLResponse)
     def scenario_run(run_id: str) -> HTMLResponse:
-        return guarded(
-            lambda: page(
-                "scenario_run.html", title=f"Run {run_id}", run=run_payload(service, run_id)
-            )
-        )
+        def build() -> HTMLResponse:
+            run = run_payload(service, run_id)
+            scenario = service.scenario(str(run["scenario_id"])).view()  # its name, not its id
+            return page("scenario_run.html", title=f"Run {run_id}", run=run, scenario=scenario)
+
+        return guarded(build)
 
     return router
 

@@ -7,6 +7,7 @@ from rich.table import Table
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.stats.verdicts import verdict_words
 from tradeleague.terminal.alpha import ALPHA_TEXT, alpha_cells
+from tradeleague.web.formatting import drawdown
 
 __all__ = ["board_table"]
 
@@ -64,4 +65,6 @@ def _cell(row: dict[str, object], head: str) -> str:
         return verdict_words(str(value), _BASELINES[head])
     if head == "unranked_text":
         return "" if value is None else str(value)
+    if head == "max_drawdown" and value is not None:
+        return drawdown(value, unit=False)  # a fall, negative, as on every page
     return "-" if value is None else str(value)

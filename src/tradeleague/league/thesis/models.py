@@ -31,6 +31,7 @@ class ThesisBoardOut(ReadOut, StoriedOut):
             "end": "2026-02-17T00:00:00.000000Z",
             "cycles": 5,
             "ended": True,
+            "replay": True,
             "scoring_version": "thesis-scoring-v2",
             "prompt_version": "thesis-prompt-2026-12-01.2",
             "rows": [{"rank": 1, "name": "hold", "return": "0.35", "max_drawdown": "0.18"}],
@@ -47,6 +48,7 @@ class ThesisBoardOut(ReadOut, StoriedOut):
     end: str = Field(description="When it ends (ISO 8601, UTC).")
     cycles: int = Field(description="Decision cycles played so far.")
     ended: bool = Field(description="True once the season is over and the board final.")
+    replay: bool = Field(description="True when the season was replayed over past prices.")
     scoring_version: str = Field(description="The scoring rules.")
     prompt_version: str = Field(description="The prompt the model agents were given.")
     rows: list[dict[str, Any]] = Field(

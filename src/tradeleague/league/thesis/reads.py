@@ -168,6 +168,7 @@ class ThesisReads:
                 "end": state.end,
                 "cycles": len(state.cycles),
                 "ended": state.ended,
+                "replay": state.replay,
                 "scoring_version": state.scoring_version,
                 "prompt_version": state.prompt_version,
                 "rows": rows,

@@ -60,6 +60,7 @@ class WeightsSeasonOut(ReadOut):
             "symbols": ["BTC", "ETH"],
             "source": "chainlink",
             "synthetic": False,
+            "replay": False,
             "scoring_version": "weights-scoring-v1",
             "prompt_version": "weights-prompt-2026-10-06.1",
             "divisions": {"open": {"agents": 12, "cap": 200}, "pro": {"agents": 4, "cap": 50}},
@@ -78,6 +79,7 @@ class WeightsSeasonOut(ReadOut):
     symbols: list[str] = Field(description="The symbols agents may weight.")
     source: str = Field(description="Where the prices come from.")
     synthetic: bool = Field(description="True when the prices are generated, not read.")
+    replay: bool = Field(description="True when the season was replayed over past prices.")
     scoring_version: str = Field(description="The scoring rules the table was computed with.")
     prompt_version: str = Field(description="The prompt the model agents were given.")
     divisions: dict[str, dict[str, Any]] = Field(

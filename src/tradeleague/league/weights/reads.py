@@ -227,6 +227,7 @@ def _season_payload(s: _Season, now: datetime) -> dict[str, Any]:
         "symbols": list(state.symbols),
         "source": state.source,
         "synthetic": state.synthetic,
+        "replay": state.replay,
         "scoring_version": state.preset.scoring_version,
         "prompt_version": state.preset.prompt_version,
         "divisions": {

@@ -101,6 +101,7 @@ class SeasonState:
     decimals: dict[str, int] = field(default_factory=dict)
     source: str = ""
     synthetic: bool = False
+    replay: bool = False
     agents: dict[str, AgentState] = field(default_factory=dict)
     rounds: list[RoundRecord] = field(default_factory=list)
     closed_hours: dict[datetime, list[str]] = field(default_factory=dict)
@@ -154,6 +155,7 @@ class SeasonState:
             self.decimals = {str(k): int(v) for k, v in p["decimals"].items()}  # type: ignore[attr-defined]
             self.source = str(p.get("source", ""))
             self.synthetic = bool(p.get("synthetic", False))
+            self.replay = bool(p.get("replay", False))
         elif kind == ev.UNIVERSE_CHOSEN:
             self.universe = e.payload  # a copy of its own: the report keeps it
         elif kind == EventKind.SEASON_ENDED:
