@@ -272,6 +272,7 @@ class ThesisBoard(TypedDict):
     costs: dict[str, Any]
     race: dict[str, Any]
     story: str
+    replay: bool
 
 
 class ThesisAgent(TypedDict):
