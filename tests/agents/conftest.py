@@ -15,7 +15,10 @@ from tradeleague.llm.records import CallKey, CallRecord
 from tradeleague.testing.fake_provider import FakeProvider
 
 AGENT_KEY = "sk-agents-test-0000"
-FAST = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=0.8)
+FAST = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=10.0)
+"""For answers that must come: a deadline no loaded machine comes near."""
+CUT = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=0.8)
+"""For turns that must time out: only ever against a model that hangs far past it."""
 PROMPT = (Message("system", "You trade."), Message("user", "Up or down?"))
 
 
@@ -35,6 +38,12 @@ def make_turn(
         params=params,
         view=view,
     )
+
+
+@pytest.fixture
+def cut() -> CallParams:
+    """The short deadline of a turn that must time out (``CUT``)."""
+    return CUT
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from tradeleague.agents.base import Agent, Turn
 from tradeleague.agents.llm import LlmAgent, ReplayMissed, SealedKeyReader
-from tradeleague.calls import Outcome
+from tradeleague.calls import CallParams, Outcome
 from tradeleague.keys import KeyVault, MasterKey, generate_master_key
 from tradeleague.llm.gateway import Gateway
 from tradeleague.llm.records import CallRecord, MissReason
@@ -82,12 +82,13 @@ async def test_llm_agent_turns_faults_into_outcomes(
     turn: Callable[..., Turn],
     behaviour: Behaviour,
     outcome: Outcome,
+    cut: CallParams,
 ) -> None:
     """W-VAL-8: a rejected key or model, an error or no answer in time is an outcome."""
     gw, _ = gateway
     fake.script_model("m", behaviour)
     reply = await LlmAgent(name="a1", model="m", provider="openrouter", gateway=gw).answer(
-        turn("a1")
+        turn("a1", params=cut)  # a short deadline: only the hang needs one, no answer is due
     )
     assert reply.outcome is outcome
     assert reply.text is None
@@ -138,20 +139,23 @@ async def test_llm_agent_unreadable_sealed_key_is_key_unreadable(
 
 
 async def test_llm_agent_replays_the_recorded_reply(
-    fake: FakeProvider, gateway: tuple[Gateway, list[CallRecord]], turn: Callable[..., Turn]
+    fake: FakeProvider,
+    gateway: tuple[Gateway, list[CallRecord]],
+    turn: Callable[..., Turn],
+    cut: CallParams,
 ) -> None:
     """C-5: under the replay gateway the agent gets the recorded text, outcome and latency."""
     gw, log = gateway
     fake.enqueue("m", Behaviour(text=ANSWER, latency_s=0.03), Behaviour(fault=Fault.HANG))
     live = LlmAgent(name="a1", model="m", provider="openrouter", gateway=gw)
     first = await live.answer(turn("a1", round="r1"))
-    second = await live.answer(turn("a1", round="r2"))
+    second = await live.answer(turn("a1", round="r2", params=cut))
     assert second.outcome is Outcome.TIMEOUT
     replay = ReplayGateway(RecordedAnswers(log))
     again = LlmAgent(name="a1", model="m", provider="openrouter", gateway=replay)
     sent = len(fake.requests)
     assert await again.answer(turn("a1", round="r1")) == first
-    assert await again.answer(turn("a1", round="r2")) == second
+    assert await again.answer(turn("a1", round="r2", params=cut)) == second
     assert len(fake.requests) == sent  # nothing live
 
 

@@ -26,7 +26,7 @@ def _replay(shared_data: Path, tmp_path: Path, *agents: str) -> tuple[str, int]:
     done = run_cli(
         "replay", "weights", "--market", str(shared_data / "us_equities_daily"),
         "--symbols", "SPY,QQQ", "--start", "2025-06-02", "--end", "2025-06-07",
-        *[a for spec in agents for a in ("--agent", spec)], "--timeout", "1",
+        *[a for spec in agents for a in ("--agent", spec)], "--timeout", "3",
         "--db", f"sqlite:///{tmp_path / 'league.db'}", "--no-check",
         cwd=tmp_path,
     )  # fmt: skip
@@ -62,7 +62,7 @@ def test_four_refusals_and_one_timeout_name_the_refusals_not_the_timeout(
 ) -> None:
     """The issue's case: 4 not_in_format and 1 timeout said "raise --timeout"; now the truth."""
     with FakeProvider() as fake:
-        fake.enqueue("m", PROSE, PROSE, PROSE, PROSE, Behaviour(text=PROSE, latency_s=4))
+        fake.enqueue("m", PROSE, PROSE, PROSE, PROSE, Behaviour(text=PROSE, latency_s=60))
         out, status = _replay(shared_data, tmp_path, f"m=openai:m@{fake.url}")
     assert status == EXIT_NO_DECISIONS, out
     flat = " ".join(out.split())

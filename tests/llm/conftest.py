@@ -16,7 +16,10 @@ from tradeleague.llm.types import ChatRequest
 from tradeleague.testing.fake_provider import FakeProvider
 
 TEST_KEY = "sk-test-0000"
-FAST = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=0.6)
+FAST = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=10.0)
+"""For answers that must come: a deadline no loaded machine comes near."""
+CUT = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=0.6)
+"""For calls that must time out: only ever against a model that hangs far past it."""
 
 
 @pytest.fixture
@@ -49,6 +52,12 @@ async def gateway(fake: FakeProvider) -> AsyncIterator[tuple[Gateway, list[CallR
 def provider_on() -> Callable[..., OpenAICompatProvider]:
     """Build the OpenRouter preset pointed at a URL, its key in a private environment."""
     return _openrouter_on
+
+
+@pytest.fixture
+def cut() -> CallParams:
+    """The short deadline of a call that must time out (``CUT``)."""
+    return CUT
 
 
 @pytest.fixture

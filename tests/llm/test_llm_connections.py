@@ -72,14 +72,17 @@ async def test_llm_sequential_calls_reuse_one_connection(
 
 
 async def test_llm_a_call_cut_at_the_deadline_never_hands_its_connection_on(
-    fake: FakeProvider, gateway: tuple[Gateway, list[CallRecord]], ask: Callable[..., Call]
+    fake: FakeProvider,
+    gateway: tuple[Gateway, list[CallRecord]],
+    ask: Callable[..., Call],
+    cut: CallParams,
 ) -> None:
     """D-RND-3: the deadline closes a hanging call's connection (its answer is still due);
     the next call opens a new one and gets its own answer."""
     gw, _ = gateway
     fake.script_model("hangs", Behaviour(fault=Fault.HANG))
     fake.script_model("m", ANSWER)
-    assert (await gw.call(ask("hangs"))).outcome is Outcome.TIMEOUT
+    assert (await gw.call(ask("hangs", params=cut))).outcome is Outcome.TIMEOUT
     record = await gw.call(ask("m"))
     assert (record.outcome, record.text) == (Outcome.ANSWERED, ANSWER)
     assert fake.connections == 2

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from tradeleague.agents.spec import EnvKey, KeyNotSet
-from tradeleague.calls import Outcome
+from tradeleague.calls import CallParams, Outcome
 from tradeleague.keys import KeyUnreadable, KeyVault, MasterKey, generate_master_key
 from tradeleague.llm.gateway import Call, Gateway, key_error_text
 from tradeleague.llm.openai_compat import CLIENT_TIMEOUT_SLACK_S, OpenAICompatProvider
@@ -103,12 +103,12 @@ async def test_wrong_key_is_key_rejected(fake: FakeProvider, ask: Callable[..., 
 
 
 async def test_hang_is_timeout_at_the_deadline(
-    fake: FakeProvider, gateway: GW, ask: Callable[..., Call]
+    fake: FakeProvider, gateway: GW, ask: Callable[..., Call], cut: CallParams
 ) -> None:
     """D-RND-3: a model that has not replied by the deadline is aborted: ``timeout``."""
     gw, _ = gateway
     fake.script_model("m", Behaviour(fault=Fault.HANG))
-    record = await gw.call(ask("m"))
+    record = await gw.call(ask("m", params=cut))
     assert record.outcome is Outcome.TIMEOUT
     # the gateway's deadline ended it, not the client's own timeout (1 s later)
     assert record.error == f"no reply within {record.params.timeout_s} s of the ask"
@@ -119,14 +119,14 @@ async def test_hang_is_timeout_at_the_deadline(
 
 
 async def test_slow_answer_past_deadline_is_timeout(
-    fake: FakeProvider, gateway: GW, ask: Callable[..., Call]
+    fake: FakeProvider, gateway: GW, ask: Callable[..., Call], cut: CallParams
 ) -> None:
     """D-RND-3: an answer that would arrive after the window is not waited for."""
     gw, _ = gateway
-    fake.script_model("m", Behaviour(text=ANSWER, latency_s=1.5))
-    record = await gw.call(ask("m"))
+    fake.script_model("m", Behaviour(text=ANSWER, latency_s=60.0))  # released when the fake stops
+    record = await gw.call(ask("m", params=cut))
     assert record.outcome is Outcome.TIMEOUT
-    assert record.elapsed_ms < 1000
+    assert record.elapsed_ms < 30_000  # the window ended it, not the answer
 
 
 async def test_connection_refused_is_provider_error(

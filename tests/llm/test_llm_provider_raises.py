@@ -45,7 +45,7 @@ def _call(model: str, agent: str, retries: int = 0) -> Call:
         request=ChatRequest(
             model=model,
             messages=(Message("user", "Up?"),),
-            params=CallParams(timeout_s=2.0, retries=retries),
+            params=CallParams(timeout_s=10.0, retries=retries),
         ),
         provider="custom",
         key=CallKey("s1", "r1", agent, 0),
@@ -109,5 +109,5 @@ async def test_llm_providers_own_timeout_error_is_not_mistaken_for_the_deadline(
     async with Gateway([_Flaky(TimeoutError(f"read timed out for {KEY}"))]) as gw:
         record = await gw.call(_call("bad", "a"))
     assert record.outcome is Outcome.TIMEOUT
-    assert record.error == "the provider raised TimeoutError"  # not "no reply within 2.0 s"
-    assert record.elapsed_ms < 1000  # it did not wait for the 2 s deadline
+    assert record.error == "the provider raised TimeoutError"  # not "no reply within 10.0 s"
+    assert record.elapsed_ms < 5000  # it did not wait for the 10 s deadline

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
-from tradeleague.calls import Message, Outcome
+from tradeleague.calls import CallParams, Message, Outcome
 from tradeleague.llm.gateway import Call, Gateway
 from tradeleague.llm.openai_compat import OpenAICompatProvider
 from tradeleague.llm.records import CallKey, CallRecord, MissReason, ReplayMiss
@@ -33,10 +33,14 @@ async def _live_round(
 
 
 async def test_replay_gives_identical_replies_without_calling(
-    fake: FakeProvider, provider_on: Callable[..., OpenAICompatProvider], ask: Callable[..., Call]
+    fake: FakeProvider,
+    provider_on: Callable[..., OpenAICompatProvider],
+    ask: Callable[..., Call],
+    cut: CallParams,
 ) -> None:
     """C-5, D-RND-3: text, outcome, tokens, cost and latencies replay identically."""
     calls = [ask(m, agent=m) for m in ("good", "fenced", "hang", "limited", "missing-model")]
+    calls[2] = ask("hang", agent="hang", params=cut)  # the only one that must time out
     finals, log = await _live_round(fake, provider_on, calls)
     assert [r.outcome for r in finals] == [
         Outcome.ANSWERED,

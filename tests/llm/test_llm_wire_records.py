@@ -32,7 +32,11 @@ from tradeleague.testing.ports import refusing_port
 
 PINNED = Path(__file__).with_name("wire_records.json")
 KEY = "sk-test-golden-000011112222"
-PARAMS = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=0.8)
+PARAMS = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=10.0)
+"""For every case but the two that must time out: the deadline enters no record of theirs."""
+CUT = CallParams(temperature=0.3, max_tokens=320, reasoning=False, timeout_s=0.8)
+"""For ``hang`` and ``late``: their records say "no reply within 0.8 s", as pinned."""
+MUST_TIME_OUT = frozenset({"hang", "late"})
 TOOL = {"id": "call_1", "type": "function", "function": {"name": "price", "arguments": "{}"}}
 TOOL_SPEC = {"type": "function", "function": {"name": "price", "parameters": {"type": "object"}}}
 DEEP = b"[" * 70_000 + b"]" * 70_000
@@ -88,7 +92,7 @@ BEHAVIOURS: dict[str, Behaviour] = {
     "ratelim_ra": Behaviour(fault=Fault.RATE_LIMITED, retry_after_s=2.0),
     "ratelim_ra_small": Behaviour(fault=Fault.RATE_LIMITED, retry_after_s=0.25),
     "hang": Behaviour(fault=Fault.HANG),
-    "late": Behaviour(latency_s=1.2),
+    "late": Behaviour(latency_s=60.0),  # far past the deadline; released when the fake stops
 }
 
 
@@ -110,7 +114,8 @@ def _call(model: str) -> Call:
             Message("assistant", "", tool_calls=(TOOL,)),
             Message("tool", "64000", tool_call_id="call_1"),
         )
-    request = ChatRequest(model=model, messages=messages, params=PARAMS, tools=tools)
+    params = CUT if model in MUST_TIME_OUT else PARAMS
+    request = ChatRequest(model=model, messages=messages, params=params, tools=tools)
     return Call(request=request, provider="openrouter", key=CallKey("s", "r", "a", 0))
 
 

@@ -52,6 +52,7 @@ SYMBOLS = [
     "NFLX",
 ]
 GOOD = json.dumps({"targets": {"SPY": 30, "QQQ": 30, "SGOV": 20}, "reason": "Core funds."})
+DEADLINE_S = 5.0
 
 
 def script(path: Path, texts: Sequence[str | dict[str, object]]) -> str:
@@ -111,7 +112,9 @@ def fake() -> FakeProvider:
     f.script_model("missing", Behaviour(fault=Fault.NOT_FOUND))
     f.script_model("broken", Behaviour(fault=Fault.SERVER_ERROR))
     f.script_model("limited", Behaviour(fault=Fault.RATE_LIMITED))
-    f.script_model("slow", Behaviour(text=GOOD, latency_s=1.0))
+    # hangs far past the deadline in the first round only (one round waits it out), then answers
+    f.enqueue("slow", Behaviour(fault=Fault.HANG))
+    f.script_model("slow", GOOD)
     f.script_model("big", json.dumps({"targets": {"AAPL": 100}, "reason": "r" * 500}))
     return f
 
@@ -132,7 +135,8 @@ async def _replay(
         RosterEntry(name=p.name, spec=s, division=division)
         for p, s in zip(parsed, specs, strict=True)
     ]
-    config = RoundConfig(params=CallParams(timeout_s=0.25, max_tokens=200))
+    # ample for every answer that must come, even on a loaded machine; only "slow" waits it out
+    config = RoundConfig(params=CallParams(timeout_s=DEADLINE_S, max_tokens=200))
     try:
         with open_store(url) as store:
             state = await run_season(
@@ -189,6 +193,7 @@ def test_28_day_open_replay(shared_data: Path, tmp_path: Path, sqlite_url: str) 
         assert codes[expected] > 0, expected
     assert agents["cash"]["entries"][-1]["value"] == "10000.000000"
     assert agents["m_good"]["rank"] is not None
+    assert [e["reason_code"] for e in agents["m_slow"]["entries"][:2]] == ["timeout", None]
     assert agents["m_401"]["rank"] is None
     assert agents["m_401"]["unranked_reason"] == "fewer_than_3_decisions"
     assert agents["m_good"]["trades"] > 0
