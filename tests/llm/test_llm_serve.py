@@ -141,6 +141,7 @@ def test_llm_a_replay_decides_through_model_serve(shared_data: Path, tmp_path: P
                 "--agent", "cash=baseline:cash",
                 "--start", "2025-06-02", "--end", "2025-06-09",
                 "--timeout", "600",  # a bound for a loaded machine, not a speed check
+                "--no-check",  # the check is held by its own tests; here every call is a round
                 "--db", f"sqlite:///{tmp_path / 'league.db'}", "--out", str(report),
             ],
             cwd=tmp_path,
