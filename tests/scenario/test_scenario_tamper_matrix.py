@@ -18,16 +18,19 @@ import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from typer.testing import CliRunner
 
 from conftest import make_service, synthetic_scenario  # type: ignore[import-not-found]
 from tradeleague.accounts import Tier
+from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario.tables import metadata as scenario_tables
 from tradeleague.money import MICRO, Qty
 from tradeleague.sim import Order, Side
 from tradeleague.store import open_store, verify
@@ -45,7 +48,7 @@ NOT_DERIVED = {
 class Built:
     """The store every case copies, and the ids a case edits."""
 
-    path: Path
+    url: str
     clock: ReplayClock
     scenario: str
     other: str
@@ -54,17 +57,15 @@ class Built:
     quit: str
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    from datetime import UTC, datetime
-
-    path = tmp_path_factory.mktemp("tamper") / "store.db"
+def _build(url: str) -> Built:
+    """Fill a store at ``url``: a complete published run, an active one, an abandoned one."""
     clock = ReplayClock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
-    service = make_service(f"sqlite:///{path}", clock)
+    service = make_service(url, clock)
     try:
         scenario = synthetic_scenario(service, bars=12)
         other = synthetic_scenario(service, bars=12, name="other", seed=9)
         alice = service.authenticate(service.create_key("alice", Tier.PRO))
+        service.create_key("bob", Tier.FREE)  # the account an edit moves a run to
         buy = Order("SPY", Side.BUY, Qty(10 * MICRO))
         done = str(service.create_run(alice, scenario.id)["id"])
         service.trade(alice, done, [buy, Order("AAPL", Side.BUY, Qty(5 * MICRO))])
@@ -87,7 +88,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         assert verify(service.store).ok
     finally:
         service.store.close()
-    return Built(path, clock, scenario.id, other.id, done, active, quit)
+    return Built(url, clock, scenario.id, other.id, done, active, quit)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    return _build(f"sqlite:///{tmp_path_factory.mktemp('tamper') / 'store.db'}")
 
 
 Edit = Callable[[sa.Connection, Built], None]
@@ -350,7 +356,7 @@ def _key(case: Case, b: Built) -> str:
 
 def _copy(built: Built, tmp_path: Path) -> str:
     path = tmp_path / "copy.db"
-    shutil.copyfile(built.path, path)
+    shutil.copyfile(built.url.removeprefix("sqlite:///"), path)
     return f"sqlite:///{path}"
 
 
@@ -438,3 +444,84 @@ def test_cash_raised_behind_the_log_then_traded_is_named(built: Built, tmp_path:
         "state",
     )
     assert "fill" in first.detail
+
+
+def test_the_cli_fails_naming_the_first_edited_row(built: Built, tmp_path: Path) -> None:
+    """C-4: `tradeleague verify` exits 1 and ends on one sentence naming table, row and column."""
+    url = _copy(built, tmp_path)
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            _sql("UPDATE scenario_runs SET account = 'bob' WHERE id = :done")(conn, built)
+    finally:
+        engine.dispose()
+    result = CliRunner().invoke(app, ["verify", "--db", url])
+    assert result.exit_code == 1, result.output
+    last = " ".join(result.output.split()).rpartition("FAILED: ")[2]
+    assert last == (
+        f"1 mismatch(es); the first: scenario_runs row {built.done}, column account: differs "
+        "from the run's start event."
+    )
+
+
+PG_CASES = [
+    case
+    for case in CASES
+    if (case.table, case.column, case.row)
+    in {
+        ("scenario_runs", "account", "done"),
+        ("scenario_runs", "state", "active"),
+        ("scenario_runs", "published_at", "active"),
+        ("scenario_run_equity", "equity", "done"),
+        ("scenario_bars", "close", "scenario"),
+        ("scenario_versions", "config", "scenario"),
+    }
+]
+
+
+def test_the_matrix_holds_on_postgresql(pg_url: str) -> None:
+    """C-4, S-SCN-2: on PostgreSQL, one edit per table (its triggers disabled, the rows put
+    back after each case) is named by table, row and column. No case edits a key, so the rows
+    are put back by key."""
+    assert {c.table for c in PG_CASES} == set(scenario_tables.tables)
+    b = _build(pg_url)
+    engine = sa.create_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            kept = {
+                t: conn.execute(sa.select(scenario_tables.tables[t])).all()
+                for t in scenario_tables.tables
+            }
+        for case in PG_CASES:
+            with engine.begin() as conn:
+                conn.execute(sa.text(f"ALTER TABLE {case.table} DISABLE TRIGGER USER"))
+                case.edit(conn, b)
+            store = open_store(pg_url, upgrade=False)
+            try:
+                report = verify(store)
+            finally:
+                store.close()
+            named = {(m.projection, m.key, m.column) for m in report.mismatches}
+            expected = (case.named_table or case.table, _key(case, b), case.named_column)
+            assert expected in named, (case.id, report.mismatches)
+            with engine.begin() as conn:  # the rows as built, for the next case
+                table = scenario_tables.tables[case.table]
+                keys = [c for c in table.columns if c.primary_key]
+                update = (
+                    sa.update(table)
+                    .where(*(c == sa.bindparam(f"k_{c.name}") for c in keys))
+                    .values({c.name: sa.bindparam(f"v_{c.name}") for c in table.columns})
+                )
+                rows = [
+                    {f"{p}_{k}": v for k, v in r._mapping.items() for p in ("k", "v")}
+                    for r in kept[case.table]
+                ]
+                conn.execute(update, rows)
+                conn.execute(sa.text(f"ALTER TABLE {case.table} ENABLE TRIGGER USER"))
+        store = open_store(pg_url, upgrade=False)
+        try:
+            assert verify(store).ok  # every case's rows were put back as built
+        finally:
+            store.close()
+    finally:
+        engine.dispose()
