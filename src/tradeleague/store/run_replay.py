@@ -89,7 +89,7 @@ class RunReplay:
     """The canonical results text the run publishes once complete."""
     published_at: datetime | None = None
     problem: Problem | None = None
-    _fills: list[str] = field(default_factory=list)
+    _fills: list[dict[str, object]] = field(default_factory=list)
     _next_fill: int = 0
     _forced: bool = False
     _liquidation: str | None = None
@@ -197,7 +197,7 @@ class RunReplay:
                 return False
             state, report = step(state, bars, config, rules=rules)
             self.path.append(int(report.equity))
-            self._fills = [canonical_json(f.to_payload()) for f in report.fills]
+            self._fills = [f.to_payload() for f in report.fills]
             self._next_fill, self._forced = 0, report.liquidated
             self._liquidation = str(int(report.equity)) if report.liquidated else None
         self.state = state
@@ -226,10 +226,10 @@ class RunReplay:
             self._fail(f"the log has a fill at bar {index} that the run's orders do not give")
             return
         expected = self._fills[self._next_fill]
-        if canonical_json(payload["fill"]) != expected or payload.get("forced") != self._forced:
+        if payload["fill"] != expected or payload.get("forced") is not self._forced:
             self._fail(
                 f"the log's fill {self._next_fill} at bar {index} differs from the one the "
-                f"run's orders give on the scenario's bars ({expected})"
+                f"run's orders give on the scenario's bars ({canonical_json(expected)})"
             )
             return
         self._next_fill += 1
