@@ -16,7 +16,8 @@ the replayed one; its equity rows are the replayed path, bar 0 first; its
 results are the ones that path gives, and ``published_at`` is when the log
 published it. Each scenario version's bars must hash to its content hash
 (``formats.scenario.ScenarioBars.content_hash``), and its row must be the one
-every run of it started on (the start event's ``version_hash``).
+every run of it started on (the start event's ``version_hash``); a version no
+run has started on is held to its bars' hash and its own rules alone.
 
 Each mismatch names the table, the row and the column. The only column not
 derived is ``scenario_runs.active_at``: reading a run's market marks it
@@ -218,8 +219,8 @@ class ScenarioRecords:
             version = self._versions[version_id]
             if version is None or version.bars is None:
                 detail = (
-                    f"the bars of scenario {version_id} do not hash to the content hash it was "
-                    "provisioned under"
+                    "the bars stored for this scenario version are not the ones its content "
+                    "hash was taken over when it was provisioned"
                 )
                 out.append(Found("scenario_bars", "scenario_bars", version_id, "*", detail))
             out.extend(_own_columns(row, version))
@@ -230,9 +231,8 @@ class ScenarioRecords:
             expected = {r.version_hash for r in self.runs.values() if r.scenario == version_id}
             if expected - {None} != {version.digest}:
                 detail = (
-                    f"scenario_versions row {version_id} differs from the version its runs "
-                    "started on (its name, number, rules, content hash, bar counts or creation "
-                    "time was changed)"
+                    "the version row differs from the one its runs started on (its name, "
+                    "number, rules, content hash, bar counts or creation time was changed)"
                 )
                 out.append(Found("scenario_version", "scenario_versions", version_id, "*", detail))
         return out

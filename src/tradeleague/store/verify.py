@@ -324,7 +324,8 @@ def verify(
                 out.append(Mismatch("unsigned_tail", detail, checkpoint[0] + 1))
         checks = tuple(_compare(connection, r, last_seq, out) for r in rebuilds)
         for found in records.compare(connection):
-            detail = f"{found.table} row {found.key}, column {found.column}: {found.detail}"
+            column = "" if found.column == "*" else f", column {found.column}"
+            detail = f"{found.table} row {found.key}{column}: {found.detail}"
             out.append(
                 Mismatch(found.check, detail, found.seq, found.table, found.key, found.column)
             )
