@@ -268,6 +268,13 @@ CASES = [
         "done",
         "created_at",
     ),
+    Case(
+        "scenario_runs",
+        "created_at",
+        _sql("UPDATE scenario_runs SET created_at = 'not a time' WHERE id = :active"),
+        "active",
+        "created_at",
+    ),
     # scenario_run_equity
     Case(
         "scenario_run_equity",
@@ -297,6 +304,13 @@ CASES = [
             "UPDATE scenario_run_equity SET equity = equity + 1 WHERE run_id = :active AND idx = 1"
         ),
         "active",
+        "equity",
+    ),
+    Case(
+        "scenario_run_equity",
+        "equity",
+        _sql("UPDATE scenario_run_equity SET equity = 'x' WHERE run_id = :quit AND idx = 1"),
+        "quit",
         "equity",
     ),
     # scenario_bars: the content hash pins every column of every bar

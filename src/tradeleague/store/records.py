@@ -47,27 +47,18 @@ from tradeleague.store.run_replay import RunReplay, Version
 
 __all__ = ["Found", "ScenarioRecords", "completed_results"]
 
+# Columns are read untyped: a value edited into a form its type cannot parse (SQLite keeps
+# any text in any column) is a mismatch to name, not an error that stops verify.
 _RUNS = sa.table(
     "scenario_runs",
     *(sa.column(name) for name in ("id", "scenario_id", "account", "status", "state")),
-    sa.column("results", sa.Text),
-    sa.column("published_at", sa.DateTime),
-    sa.column("created_at", sa.DateTime),
+    *(sa.column(name) for name in ("results", "published_at", "created_at")),
 )
 
-_EQUITY = sa.table(
-    "scenario_run_equity",
-    sa.column("run_id", sa.String),
-    sa.column("idx", sa.Integer),
-    sa.column("equity", sa.BigInteger),
-)
+_EQUITY = sa.table("scenario_run_equity", *map(sa.column, ("run_id", "idx", "equity")))
 
 _VERSION_COLUMNS = ("id", "name", "version", "config", "content_hash", "bars", "dropped")
-_VERSIONS = sa.table(
-    "scenario_versions",
-    *(sa.column(name) for name in _VERSION_COLUMNS),
-    sa.column("created_at", sa.DateTime),
-)
+_VERSIONS = sa.table("scenario_versions", *map(sa.column, (*_VERSION_COLUMNS, "created_at")))
 
 _BAR_COLUMNS = ("symbol", "idx", "ts", "open", "high", "low", "close", "volume")
 _BARS = sa.table("scenario_bars", sa.column("scenario_id"), *map(sa.column, _BAR_COLUMNS))
@@ -310,7 +301,7 @@ class ScenarioRecords:
             _EQUITY.c.run_id, _EQUITY.c.idx
         )
         current: str | None = None
-        values: list[tuple[int, int]] = []
+        values: list[tuple[int | None, int | None]] = []
         checked: set[str] = set()
         for row in connection.execute(query):
             run = str(row.run_id)
@@ -319,7 +310,7 @@ class ScenarioRecords:
                     out.extend(self._compare_path(current, values, runs))
                     checked.add(current)
                 current, values = run, []
-            values.append((int(row.idx), int(row.equity)))
+            values.append((_int(row.idx), _int(row.equity)))
         if current is not None:
             out.extend(self._compare_path(current, values, runs))
             checked.add(current)
@@ -327,7 +318,9 @@ class ScenarioRecords:
             out.extend(self._compare_path(run, [], runs))
         return out
 
-    def _compare_path(self, run: str, rows: list[tuple[int, int]], runs: set[str]) -> list[Found]:
+    def _compare_path(
+        self, run: str, rows: list[tuple[int | None, int | None]], runs: set[str]
+    ) -> list[Found]:
         replay = self.runs.get(run)
         if run not in runs:
             detail = "equity rows of a run that has no row in scenario_runs"
@@ -388,7 +381,20 @@ def _state_parts(stored: RunState, derived: RunState) -> Iterator[tuple[str, obj
     yield "text", stored.to_json(), derived.to_json()
 
 
+def _int(value: object) -> int | None:
+    """Return a stored integer, or ``None`` for a value that is not one."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
 def _utc(value: object) -> datetime:
+    """Return a stored time as aware UTC (SQLite keeps naive UTC text)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
     if not isinstance(value, datetime):
         raise TypeError("not a time")
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
@@ -398,7 +404,7 @@ def _same_moment(stored: object, logged: datetime) -> bool:
     """Return whether a stored time is the logged one (a naive stored time is UTC)."""
     try:
         return _utc(stored) == logged
-    except TypeError:
+    except (TypeError, ValueError):
         return False
 
 

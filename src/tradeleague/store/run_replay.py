@@ -19,6 +19,7 @@ alone.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -82,8 +83,9 @@ class RunReplay:
     version_hash: str | None
     version: Version | None
     state: RunState | None = None
-    path: list[int] = field(default_factory=list)
-    """Equity at bar 0 (the starting cash), then after each step."""
+    path: array[int] = field(default_factory=lambda: array("q"))
+    """Equity at bar 0 (the starting cash), then after each step (8 bytes a bar: a verify
+    of many long runs holds every path)."""
     status: RunStatus = RunStatus.ACTIVE
     results: str | None = None
     """The canonical results text the run publishes once complete."""
@@ -123,13 +125,12 @@ class RunReplay:
         if kind == SCENARIO_RUN_ABANDONED:
             self.status = RunStatus.ABANDONED
             return
-        if kind == SCENARIO_RUN_COMPLETED:
-            self.status = RunStatus.COMPLETE
-            self._logged_completion(payload)
-        if not self.live:
-            return
         try:
-            self._see(kind, payload)
+            if kind == SCENARIO_RUN_COMPLETED:
+                self.status = RunStatus.COMPLETE
+                self._logged_completion(payload)
+            if self.live:
+                self._see(kind, payload)
         except _FAULTS as error:
             self._fail(f"the event cannot be replayed: {error}")
 
@@ -141,13 +142,13 @@ class RunReplay:
         self.results = canonical_json({k: v for k, v in payload.items() if k not in _NOT_RESULTS})
         path = payload.get("equity")
         if not self.live and isinstance(path, list):
-            self.path = [int(str(v)) for v in path]
+            self.path = array("q", (int(str(v)) for v in path))
 
     def _see(self, kind: str, payload: dict[str, object]) -> None:
         if kind == EventKind.ACCOUNT_OPENED:
             cash = Usd(int(str(payload["cash"])))
             self.state = RunState(0, Portfolio.open(cash), ())
-            self.path = [int(cash)]
+            self.path = array("q", (int(cash),))
             return
         index = int(str(payload.get("index", -1)))
         if kind == EventKind.ORDER_FILLED:
