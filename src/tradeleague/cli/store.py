@@ -1,7 +1,7 @@
 """CLI commands for the event store: ``verify`` and ``db upgrade | info | refresh``.
 
 ``tradeleague verify`` walks the whole hash chain and rebuilds every read model
-from events alone (SPEC C-4, C-5); it exits 0 when everything agrees, 1 on any
+(and every scenario run) from events alone (SPEC C-4, C-5); it exits 0 when everything agrees, 1 on any
 mismatch, and 2 (one sentence, from the CLI root) when the database cannot be
 reached.
 """
@@ -171,6 +171,12 @@ def verify_command(
     ] = None,
 ) -> None:
     """Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch.
+
+    Every scenario run is replayed from its events on its scenario's bars, and
+    each column of the scenario tables (a run's account, status, state, equity
+    rows, results, publication time; each scenario's version row and bars)
+    must be what the replay gives: the last line names the first table, row
+    and column that differ.
 
     A projection's "behind" counts the events recorded after its stored state
     was last refreshed, not yet folded into it: expected while a host writes
