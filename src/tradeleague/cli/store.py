@@ -1,9 +1,9 @@
 """CLI commands for the event store: ``verify`` and ``db upgrade | info | refresh``.
 
 ``tradeleague verify`` walks the whole hash chain and rebuilds every read model
-(and every scenario run) from events alone (SPEC C-4, C-5); it exits 0 when everything agrees, 1 on any
-mismatch, and 2 (one sentence, from the CLI root) when the database cannot be
-reached.
+(and every scenario run) from events alone (SPEC C-4, C-5); it exits 0 when
+everything agrees, 1 on any mismatch, and 2 (one sentence, from the CLI root)
+when the database cannot be reached.
 """
 
 from __future__ import annotations
