@@ -76,11 +76,18 @@ def _direction(data: Path, folder: Path) -> tuple[str, str, Path]:
 
 
 def _thesis(data: Path, folder: Path) -> tuple[str, str, Path]:
+    # The folders are copies removed after the replay: the auditor has the bundle alone
+    # (a report over folders still at hand re-reads them; one without reads the record).
+    crypto, stocks = folder / "crypto_4h", folder / "us_equities_daily"
+    shutil.copytree(data / "crypto_4h", crypto)
+    shutil.copytree(data / "us_equities_daily", stocks)
     db, report = _replay(
-        folder, "thesis", "--crypto", str(data / "crypto_4h"),
-        "--stocks", str(data / "us_equities_daily"), "--start", "2025-03-03", "--end", "2025-03-06",
+        folder, "thesis", "--crypto", str(crypto), "--stocks", str(stocks),
+        "--start", "2025-03-03", "--end", "2025-03-06",
         "--agent", "hold=baseline:buy-and-hold", "--agent", "cash=baseline:cash", "--season", "T1",
     )  # fmt: skip
+    shutil.rmtree(crypto)
+    shutil.rmtree(stocks)
     return "T1", db, report
 
 
