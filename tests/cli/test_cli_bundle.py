@@ -51,7 +51,9 @@ def signing(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 def _replay(folder: Path, fmt: str, *args: str) -> tuple[str, Path]:
     db = f"sqlite:///{folder / 'league.db'}"
-    code, output = _cli("replay", fmt, *args, "--no-check", "--db", db, "--out", str(folder / "r.json"))
+    code, output = _cli(
+        "replay", fmt, *args, "--no-check", "--db", db, "--out", str(folder / "r.json")
+    )
     assert code == 0, output
     return db, folder / "r.json"
 
@@ -125,9 +127,7 @@ def _scenario(folder: Path) -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def bundles(
-    tmp_path_factory: pytest.TempPathFactory, signing: tuple[Path, str]
-) -> Bundles:
+def bundles(tmp_path_factory: pytest.TempPathFactory, signing: tuple[Path, str]) -> Bundles:
     """Export each format's season once (on first use); return its bundle and replay report."""
     made: dict[str, tuple[Path, Path | None]] = {}
 
@@ -183,11 +183,14 @@ def test_a_replayed_season_round_trips_c_5(
     assert replayed is not None
     bundled = json.loads((out / "REPORT.json").read_text(encoding="utf-8"))
     assert bundled == json.loads(replayed.read_text(encoding="utf-8"))
-    assert "tradeleague verify --bundle . --signer " + signing[1] in (out / "README.txt").read_text()
+    assert (
+        "tradeleague verify --bundle . --signer " + signing[1] in (out / "README.txt").read_text()
+    )
     code, output = _cli("verify", "--bundle", str(out), "--signer", signing[1], "--json")
     assert code == 0, output
     checked = json.loads(output)
-    assert checked["ok"] is True and checked["signer_pinned"] is True
+    assert checked["ok"] is True
+    assert checked["signer_pinned"] is True
     assert checked["report_figures"] > 10  # the recomputation compared real figures
 
 
@@ -201,9 +204,12 @@ def test_a_scenario_round_trips_with_its_bars_s_scn_2(
     report = json.loads((out / "REPORT.json").read_text(encoding="utf-8"))
     runs = report["runs"]
     assert [r["status"] for r in runs] == ["complete", "complete"]
-    assert runs[0]["published_at"] is not None and runs[1]["published_at"] is None
+    assert runs[0]["published_at"] is not None
+    assert runs[1]["published_at"] is None
     assert all(r["account"] == "alice" and len(r["equity"]) == report["bars"] for r in runs)
-    assert {r["results"]["final_equity"] for r in runs} != {r["results"]["starting_cash"] for r in runs}
+    assert {r["results"]["final_equity"] for r in runs} != {
+        r["results"]["starting_cash"] for r in runs
+    }
     assert sorted(p.name for p in (out / "market").iterdir()) == ["bars.jsonl", "scenario.json"]
 
 
@@ -217,7 +223,9 @@ def test_one_byte_changed_in_an_event_names_its_seq_c_4(
     lines = (copy / "events.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     index = next(i for i, line in enumerate(lines) if '"kind":"PriceRead"' in line)
     seq = json.loads(lines[index])["seq"]
-    lines[index] = re.sub(r'"price":"(\d)', lambda m: f'"price":"{(int(m[1]) + 1) % 10}', lines[index], count=1)
+    lines[index] = re.sub(
+        r'"price":"(\d)', lambda m: f'"price":"{(int(m[1]) + 1) % 10}', lines[index], count=1
+    )
     (copy / "events.jsonl").write_text("".join(lines), encoding="utf-8")
     code, output = _verify(copy)
     assert code == 1
@@ -235,7 +243,9 @@ def test_one_byte_changed_in_a_report_figure_names_the_field(
     copy = _copy(out, tmp_path)
     report = json.loads((copy / "REPORT.json").read_text(encoding="utf-8"))
     board = report["board"][0]
-    name = next(k for k, v in board.items() if isinstance(v, str) and re.fullmatch(r"-?\d+\.\d+", v))
+    name = next(
+        k for k, v in board.items() if isinstance(v, str) and re.fullmatch(r"-?\d+\.\d+", v)
+    )
     value = board[name]
     changed = value[:-1] + str((int(value[-1]) + 1) % 10)
     board[name] = changed  # the file is written as export writes it: one digit differs
@@ -257,9 +267,7 @@ def _write_bars(copy: Path, rows: list[dict[str, int | str]]) -> None:
     (copy / "market" / "bars.jsonl").write_text(text, encoding="utf-8")
 
 
-def test_one_byte_changed_in_a_bar_names_the_bar_s_scn_2(
-    bundles: Bundles, tmp_path: Path
-) -> None:
+def test_one_byte_changed_in_a_bar_names_the_bar_s_scn_2(bundles: Bundles, tmp_path: Path) -> None:
     """S-SCN-2: a held symbol's close changed by one micro-dollar fails, naming the bar."""
     out, _ = bundles("scenario")
     copy = _copy(out, tmp_path)
@@ -284,7 +292,9 @@ def test_one_byte_changed_in_a_bar_names_the_bar_s_scn_2(
 
     copy = _copy(out, tmp_path / "volume")
     rows = _bars(copy)
-    rows[0]["volume"] = int(rows[0]["volume"]) + 1  # read by no fill: only the content hash holds it
+    rows[0]["volume"] = (
+        int(rows[0]["volume"]) + 1
+    )  # read by no fill: only the content hash holds it
     _write_bars(copy, rows)
     code, output = _verify(copy)
     assert code == 1
@@ -340,7 +350,17 @@ def test_export_refuses_an_unknown_season_and_verify_a_missing_folder(
     from tradeleague.errors import ConfigError
 
     with pytest.raises(ConfigError, match="The store holds no season 'nope'"):
-        _cli("export", "--season", "nope", "--out", str(tmp_path / "b"), "--key", str(signing[0]), "--db", db)
+        _cli(
+            "export",
+            "--season",
+            "nope",
+            "--out",
+            str(tmp_path / "b"),
+            "--key",
+            str(signing[0]),
+            "--db",
+            db,
+        )
     with pytest.raises(ConfigError, match="Give exactly one of --key"):
         _cli("export", "--season", "nope", "--out", str(tmp_path / "b"), "--db", db)
     with pytest.raises(ConfigError, match="There is no bundle folder at"):

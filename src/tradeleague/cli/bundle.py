@@ -32,7 +32,9 @@ def export_command(
     ],
     out: Annotated[
         Path,
-        typer.Option("--out", metavar="DIR", help="A new (or empty) folder to write the bundle to."),
+        typer.Option(
+            "--out", metavar="DIR", help="A new (or empty) folder to write the bundle to."
+        ),
     ],
     key: Annotated[
         Path | None,
@@ -62,15 +64,12 @@ def export_command(
     head.json is that head signed with Ed25519; REPORT.json is the season's
     report; market/ holds the market data the season read when its format keeps
     it in the store (a scenario's bars); README.txt says how to check it all
-    with `tradeleague verify --bundle DIR --signer PUBLIC_KEY`.
+    with `tradeleague verify --bundle DIR --signer PUBLIC_KEY`. Make a key once
+    with `tradeleague db keygen --out head.key` and publish its public key.
 
-    Examples:
+    Example: tradeleague export --season S1 --out bundle-S1 --key head.key --db sqlite:///league.db
 
-      tradeleague db keygen --out head.key
-
-      tradeleague export --season S1 --out bundle-S1 --key head.key --db sqlite:///league.db
-
-      tradeleague export --season S1 --out bundle-S1 --head head.json --db sqlite:///league.db
+    Example: tradeleague export --season S1 --out bundle-S1 --head head.json --db sqlite:///league.db
     """
     from tradeleague.host.bundle import export_bundle
     from tradeleague.store import open_store
@@ -83,7 +82,9 @@ def export_command(
         f"Wrote season {summary.season}'s bundle to {summary.out}: {summary.events:,} events "
         f"(seq {summary.first_seq} to {summary.head.seq}), signed by {summary.head.public_key}."
     )
-    typer.echo(f"Check it with: tradeleague verify --bundle {out} --signer {summary.head.public_key}")
+    typer.echo(
+        f"Check it with: tradeleague verify --bundle {out} --signer {summary.head.public_key}"
+    )
 
 
 def verify_bundle_command(folder: Path, signer: str | None, as_json: bool) -> None:

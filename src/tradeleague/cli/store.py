@@ -179,17 +179,17 @@ def verify_command(
     written by `tradeleague export` and names the first event, bar or report
     figure that does not hold.
 
-    Examples:
+    Example: tradeleague verify --db sqlite:///league.db --checkpoint 1234:<64 hex digits>
 
-      tradeleague verify --db sqlite:///league.db --checkpoint 1234:<64 hex digits>
-
-      tradeleague verify --bundle bundle-S1 --signer <the league's public key, 64 hex digits>
+    Example: tradeleague verify --bundle bundle-S1 --signer <the league's public key, 64 hex>
     """
     from tradeleague.store import open_store, verify
 
     if bundle is not None:
         if checkpoint is not None or to_head or db is not None:
-            raise ConfigError("--bundle checks a bundle alone: drop --db, --checkpoint and --to-head.")
+            raise ConfigError(
+                "--bundle checks a bundle alone: drop --db, --checkpoint and --to-head."
+            )
         from tradeleague.cli.bundle import verify_bundle_command
 
         verify_bundle_command(bundle, signer, as_json)

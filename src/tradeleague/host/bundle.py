@@ -55,8 +55,8 @@ from tradeleague.store.rows import strict_loads
 from tradeleague.store.signing import SignedHead, read_signed_head, sign_head
 
 __all__ = [
-    "BundlePart",
     "BundleMismatch",
+    "BundlePart",
     "ExportSummary",
     "VerifySummary",
     "export_bundle",
@@ -84,9 +84,7 @@ class BundlePart(Protocol):
         """Return the market data the season read, as files (name to text) for ``market/``."""
         ...
 
-    def report(
-        self, store: Store, season: str, market: Mapping[str, str]
-    ) -> dict[str, Any] | None:
+    def report(self, store: Store, season: str, market: Mapping[str, str]) -> dict[str, Any] | None:
         """Return the season's REPORT.json from ``store``'s events and ``market``.
 
         Raises
@@ -208,12 +206,16 @@ def export_bundle(
         this store's, or a folder that cannot be written.
     """
     if (key is None) == (head_file is None):
-        raise ConfigError("Give exactly one of --key (sign the head now) or --head (a signed head).")
+        raise ConfigError(
+            "Give exactly one of --key (sign the head now) or --head (a signed head)."
+        )
     try:
         streams, market = _season_streams(store, season)
         expected = _report(store, season, market)
     except BundleMismatch as exc:
-        raise ConfigError(f"Season {season!r} does not check out in the store itself: {exc}") from None
+        raise ConfigError(
+            f"Season {season!r} does not check out in the store itself: {exc}"
+        ) from None
     if expected is None:
         raise ConfigError(f"The store holds no season {season!r}.")
     first = last = 0
@@ -310,7 +312,9 @@ def _read_market(folder: Path) -> dict[str, str]:
         try:
             files[path.name] = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            raise BundleMismatch(f"The bundle's {MARKET_DIR}/{path.name} is not UTF-8 text.") from None
+            raise BundleMismatch(
+                f"The bundle's {MARKET_DIR}/{path.name} is not UTF-8 text."
+            ) from None
     return files
 
 
@@ -322,7 +326,9 @@ def _read_report(folder: Path) -> object:
             raise ValueError("too large")
         return strict_loads(data.decode("utf-8"))
     except OSError as exc:
-        raise BundleMismatch(f"The bundle's {REPORT_FILE} cannot be read: {exc.strerror}.") from None
+        raise BundleMismatch(
+            f"The bundle's {REPORT_FILE} cannot be read: {exc.strerror}."
+        ) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise BundleMismatch(f"The bundle's {REPORT_FILE} is not JSON.") from None
 

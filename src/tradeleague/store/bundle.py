@@ -232,7 +232,9 @@ def read_manifest(folder: Path) -> Manifest:
             raise ValueError("too large")
         doc = strict_loads(data.decode("utf-8"))
     except OSError as exc:
-        raise BundleMismatch(f"The bundle's {MANIFEST_FILE} cannot be read: {exc.strerror}.") from None
+        raise BundleMismatch(
+            f"The bundle's {MANIFEST_FILE} cannot be read: {exc.strerror}."
+        ) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise BundleMismatch(f"The bundle's {MANIFEST_FILE} is not a small JSON object.") from None
     season = doc.get("season") if isinstance(doc, dict) else None

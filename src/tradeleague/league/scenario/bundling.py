@@ -59,16 +59,17 @@ def _read_bars(text: str) -> ScenarioBars:
             if not isinstance(doc, dict) or sorted(doc) != sorted(_FIELDS):
                 raise ValueError("fields")
             symbol = doc["symbol"]
-            values = [doc[name] for name in _FIELDS[1:]]
-            if not isinstance(symbol, str) or any(type(v) is not int for v in values):
+            index, time, o, h, low, c, v = (doc[name] for name in _FIELDS[1:])
+            row = (symbol, index, time, o, h, low, c, v)
+            if not isinstance(symbol, str) or any(type(x) is not int for x in row[1:]):
                 raise ValueError("types")
-            if _bar_line((symbol, *values)) != line:  # type: ignore[arg-type]
+            if _bar_line(row) != line:
                 raise ValueError("not canonical")
         except (ValueError, RecursionError):
             raise BundleMismatch(
                 f"Line {number} of market/{BARS_FILE} is not a bar written in canonical form."
             ) from None
-        rows.append((symbol, *values))  # type: ignore[arg-type]
+        rows.append(row)
     try:
         return ScenarioBars.from_rows(rows)
     except (ValueError, IndexError, KeyError):
@@ -150,30 +151,36 @@ def _advance(run: _Run, to: int, version: _Version, stored: StoredEvent) -> None
 def _completed(run: _Run, stored: StoredEvent, version: _Version) -> None:
     payload = stored.event.payload_view
     steps = payload.get("steps")
-    if type(steps) is not int or not 1 <= steps <= version.bars.last:
+    if not isinstance(steps, int) or isinstance(steps, bool) or not 1 <= steps <= version.bars.last:
         raise EventMismatch(stored.seq, "completes the run after a number of steps it never had")
     _advance(run, steps, version, stored)
     recorded = payload.get("equity")
     if isinstance(recorded, list):
         for i, (text, value) in enumerate(zip(recorded, run.equity, strict=False)):
             if text != str(value):
-                where = "the starting cash" if i == 0 else f"the equity at {_bar_name(version.bars, i)}'s close"
+                where = (
+                    "the starting cash"
+                    if i == 0
+                    else f"the equity at {_bar_name(version.bars, i)}'s close"
+                )
                 raise EventMismatch(
                     stored.seq,
                     f"records {where} as {text} micro-dollars, but the run's fills and the bars "
                     f"give {value}",
                 )
         if len(recorded) != len(run.equity):
-            raise EventMismatch(stored.seq, f"records {len(recorded)} equity values, not {len(run.equity)}")
+            raise EventMismatch(
+                stored.seq, f"records {len(recorded)} equity values, not {len(run.equity)}"
+            )
     results = compute_results(
         run.equity, periods_per_year=version.config.periods_per_year, liquidated=run.liquidated
     ).to_payload()
-    for name, value in results.items():
-        if payload.get(name) != value:
+    for name, figure in results.items():
+        if payload.get(name) != figure:
             raise EventMismatch(
                 stored.seq,
                 f"records the run's {name} as {payload.get(name)!r}, but its equity path gives "
-                f"{value!r}",
+                f"{figure!r}",
             )
     run.status, run.result = "complete", dict(results)
 
@@ -226,9 +233,7 @@ class ScenarioBundlePart:
         bars = "".join(_bar_line(row) + "\n" for row in scenario.bars.rows())
         return {SCENARIO_FILE: json.dumps(body, indent=2, sort_keys=True) + "\n", BARS_FILE: bars}
 
-    def report(
-        self, store: Store, season: str, market: Mapping[str, str]
-    ) -> dict[str, Any] | None:
+    def report(self, store: Store, season: str, market: Mapping[str, str]) -> dict[str, Any] | None:
         """Return the version's REPORT.json from its runs' events and the bars in ``market``."""
         version = _version(season, market)
         if version is None:
@@ -276,7 +281,8 @@ class ScenarioBundlePart:
         return [
             s.event.stream
             for s in store.events()
-            if s.event.kind == SCENARIO_RUN_STARTED and s.event.payload_view.get("scenario") == season
+            if s.event.kind == SCENARIO_RUN_STARTED
+            and s.event.payload_view.get("scenario") == season
         ]
 
 
