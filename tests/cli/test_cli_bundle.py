@@ -365,3 +365,19 @@ def test_export_refuses_an_unknown_season_and_verify_a_missing_folder(
         _cli("export", "--season", "nope", "--out", str(tmp_path / "b"), "--db", db)
     with pytest.raises(ConfigError, match="There is no bundle folder at"):
         _cli("verify", "--bundle", str(tmp_path / "absent"))
+
+
+def test_export_to_a_published_signed_head(tmp_path: Path, signing: tuple[Path, str]) -> None:
+    """A head the host (or `db sign-head`) published ends the bundle; it verifies under its key."""
+    season, db = _scenario(tmp_path)
+    head = tmp_path / "head.json"
+    code, output = _cli("db", "sign-head", "--key", str(signing[0]), "--out", str(head), "--db", db)
+    assert code == 0, output
+    out = tmp_path / "bundle"
+    code, output = _cli(
+        "export", "--season", season, "--out", str(out), "--head", str(head), "--db", db
+    )
+    assert code == 0, output
+    assert json.loads((out / "head.json").read_text()) == json.loads(head.read_text())
+    code, output = _verify(out, "--signer", signing[1])
+    assert code == 0, output

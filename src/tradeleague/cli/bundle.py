@@ -54,6 +54,14 @@ def export_command(
             "or `db sign-head`).",
         ),
     ] = None,
+    stream: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME",
+            help="The arena's stream, when its seasons are not in the default one (as for "
+            "`tradeleague report`).",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Write a season's audit bundle: its events, signed head, REPORT.json and market data.
@@ -77,7 +85,7 @@ def export_command(
 
     private = None if key is None else load_key(key)
     with open_store(db, upgrade=False) as store:
-        summary = export_bundle(store, season, out, key=private, head_file=head)
+        summary = export_bundle(store, season, out, key=private, head_file=head, stream=stream)
     typer.echo(
         f"Wrote season {summary.season}'s bundle to {summary.out}: {summary.events:,} events "
         f"(seq {summary.first_seq} to {summary.head.seq}), signed by {summary.head.public_key}."

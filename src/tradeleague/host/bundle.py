@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from tradeleague.errors import ConfigError
+from tradeleague.errors import ConfigError, TradeleagueError
 from tradeleague.events import Event
 from tradeleague.events.streams import season_stream
 from tradeleague.host.reads import season_report
@@ -104,13 +104,15 @@ def _normal(body: object) -> Any:
     return json.loads(json.dumps(body))
 
 
-def _report(store: Store, season: str, market: Mapping[str, str]) -> dict[str, Any] | None:
+def _report(
+    store: Store, season: str, market: Mapping[str, str], stream: str | None
+) -> dict[str, Any] | None:
     for part in _parts():
         body = part.report(store, season, market)
         if body is not None:
             return _normal(body)  # type: ignore[no-any-return]
     try:
-        return _normal(season_report(store, season))  # type: ignore[no-any-return]
+        return _normal(season_report(store, season, stream=stream))  # type: ignore[no-any-return]
     except ConfigError:
         return None
 
@@ -142,7 +144,7 @@ class ExportSummary:
 
 
 def _scratch_report(
-    events: Iterable[StoredEvent], season: str, market: Mapping[str, str]
+    events: Iterable[StoredEvent], season: str, market: Mapping[str, str], stream: str | None
 ) -> dict[str, Any] | None:
     """Return the report recomputed from ``events`` alone, in a scratch store thrown away."""
     batch = list(events)
@@ -151,11 +153,19 @@ def _scratch_report(
         tempfile.TemporaryDirectory(prefix="tradeleague-bundle-") as folder,
         open_store(f"sqlite:///{Path(folder) / 'bundle.db'}") as scratch,
     ):
-        scratch.append(s.event for s in batch)  # seq 1 here is the bundle's first
         try:
-            return _report(scratch, season, market)
+            scratch.append(s.event for s in batch)  # seq 1 here is the bundle's first
+            return _report(scratch, season, market, stream)
         except EventMismatch as exc:
             raise EventMismatch(exc.seq + offset, exc.detail) from None
+        except BundleMismatch:
+            raise
+        except (TradeleagueError, ValueError, TypeError, LookupError, ArithmeticError) as exc:
+            # a chain can be whole and still hold events no league wrote (signed by another key)
+            raise BundleMismatch(
+                "The season's report cannot be recomputed from the bundle's events: "
+                f"{str(exc).rstrip('.')}."
+            ) from None
 
 
 def _head_of(store: Store, head_file: Path, last_seq: int) -> tuple[SignedHead, int]:
@@ -187,6 +197,7 @@ def export_bundle(
     *,
     key: Any | None = None,
     head_file: Path | None = None,
+    stream: str | None = None,
 ) -> ExportSummary:
     """Write ``season``'s audit bundle into the new folder ``out``.
 
@@ -198,6 +209,9 @@ def export_bundle(
     head_file
         Or a signed head already published (`HeadPublisher`, ``db sign-head``)
         at or after the season's last event: the bundle runs to it.
+    stream
+        The stream of a format whose seasons share one (the arena's), when not
+        its default; kept in ``bundle.json`` for the verifier.
 
     Raises
     ------
@@ -211,7 +225,7 @@ def export_bundle(
         )
     try:
         streams, market = _season_streams(store, season)
-        expected = _report(store, season, market)
+        expected = _report(store, season, market, stream)
     except BundleMismatch as exc:
         raise ConfigError(
             f"Season {season!r} does not check out in the store itself: {exc}"
@@ -235,7 +249,7 @@ def export_bundle(
     for start, stop in spans:
         chosen = [s for s in store.events(after_seq=start - 1) if s.seq <= stop]
         try:
-            if _scratch_report(chosen, season, market) == expected:
+            if _scratch_report(chosen, season, market, stream) == expected:
                 break
         except BundleMismatch:
             continue  # a run of events too short to hold the season: widen it
@@ -251,7 +265,7 @@ def export_bundle(
         count, _ = write_events(out / EVENTS_FILE, chosen)
         (out / HEAD_FILE).write_text(head.to_json(), encoding="ascii")
         (out / REPORT_FILE).write_text(json.dumps(expected, indent=2) + "\n", encoding="utf-8")
-        (out / MANIFEST_FILE).write_text(Manifest(season).to_json(), encoding="utf-8")
+        (out / MANIFEST_FILE).write_text(Manifest(season, stream).to_json(), encoding="utf-8")
         if market:
             (out / MARKET_DIR).mkdir()
             for name, text in sorted(market.items()):
@@ -385,7 +399,7 @@ def verify_bundle(folder: Path, signer: str | None = None) -> VerifySummary:
     head = check_head(folder, chain[-1], signer)
     market = _read_market(folder)
     recorded = _read_report(folder)
-    computed = _scratch_report(chain, manifest.season, market)
+    computed = _scratch_report(chain, manifest.season, market, manifest.stream)
     if computed is None:
         raise BundleMismatch(f"The bundle's events hold no season {manifest.season!r}.")
     difference = first_difference(recorded, computed)

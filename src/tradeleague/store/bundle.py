@@ -207,13 +207,20 @@ def check_head(folder: Path, last: StoredEvent, signer: str | None) -> SignedHea
 
 @dataclass(frozen=True, slots=True)
 class Manifest:
-    """What ``bundle.json`` says: the season the bundle is of."""
+    """What ``bundle.json`` says: the season the bundle is of, and its stream when named."""
 
     season: str
+    stream: str | None = None
 
     def to_json(self) -> str:
         """Return the file's text."""
-        body = {"v": 1, "season": self.season, "events": EVENTS_FILE, "head": HEAD_FILE}
+        body = {
+            "v": 1,
+            "season": self.season,
+            "stream": self.stream,
+            "events": EVENTS_FILE,
+            "head": HEAD_FILE,
+        }
         return json.dumps(body, indent=2, sort_keys=True) + "\n"
 
 
@@ -240,4 +247,7 @@ def read_manifest(folder: Path) -> Manifest:
     season = doc.get("season") if isinstance(doc, dict) else None
     if not isinstance(season, str) or not season or len(season) > 200:
         raise BundleMismatch(f"The bundle's {MANIFEST_FILE} names no season.")
-    return Manifest(season)
+    stream = doc.get("stream") if isinstance(doc, dict) else None
+    if stream is not None and (not isinstance(stream, str) or not 0 < len(stream) <= 200):
+        raise BundleMismatch(f"The bundle's {MANIFEST_FILE} names a malformed stream.")
+    return Manifest(season, stream)
