@@ -42,7 +42,7 @@ def export_command(
             "--key",
             metavar="FILE",
             help="Sign the chain head at the season's last event with this Ed25519 key "
-            "(see `db keygen`).",
+            "(see `db keygen`). No default: give --key or --head.",
         ),
     ] = None,
     head: Annotated[
@@ -51,15 +51,15 @@ def export_command(
             "--head",
             metavar="FILE",
             help="Or end the bundle at a signed head already published (the host's head_out, "
-            "or `db sign-head`).",
+            "or `db sign-head`). No default: give --key or --head.",
         ),
     ] = None,
     stream: Annotated[
         str | None,
         typer.Option(
             metavar="NAME",
-            help="The arena's stream, when its seasons are not in the default one (as for "
-            "`tradeleague report`).",
+            help="The arena's stream, as for `tradeleague report` (default: the format's "
+            "default stream).",
         ),
     ] = None,
     db: DbOption = None,

@@ -164,7 +164,7 @@ def verify_command(
             metavar="DIR",
             help="Check a season's audit bundle (see `tradeleague export`) instead of a "
             "database: its chain, its signed head, and every figure of its REPORT.json "
-            "recomputed from its events and market data.",
+            "recomputed from its events and market data (default: check the database).",
             show_default=False,
         ),
     ] = None,
