@@ -21,7 +21,7 @@ from tradeleague.terminal.options import DbOption, JsonOption
 
 if TYPE_CHECKING:
     from tradeleague.cli.plugin import ProjectionsPart
-    from tradeleague.store import DbInfo, VerifyReport
+    from tradeleague.store import DbInfo, Mismatch, VerifyReport
 
 __all__ = ["DbOption", "register", "register_projections"]
 
@@ -87,12 +87,25 @@ def _verify_tables(
         hidden = len(report.mismatches) - _SHOWN_MISMATCHES
         if hidden > 0:
             console.print(f"... and {hidden} more (use --json for all).")
-        console.print(f"[bold red]FAILED[/]: {len(report.mismatches)} mismatch(es).")
+        console.print(
+            f"[bold red]FAILED[/]: {len(report.mismatches)} mismatch(es); the first: "
+            f"{_first_words(report.mismatches[0])}",
+            highlight=False,
+            soft_wrap=True,
+        )
     else:
         console.print(
             f"[bold green]OK[/]: {report.events:,} events chain correctly and "
             f"{len(report.projections)} projection(s) match their events."
         )
+
+
+def _first_words(mismatch: Mismatch) -> str:
+    """Return the first mismatch as the one sentence the FAILED line ends on."""
+    where = "" if mismatch.seq is None else f"event {mismatch.seq}: "
+    if mismatch.projection is not None and mismatch.column is None and mismatch.key is not None:
+        where += f"{mismatch.projection} {mismatch.key}: "
+    return f"{where}{mismatch.detail.rstrip('.')}."
 
 
 def _behind_words(behind: int, url: str) -> str:
