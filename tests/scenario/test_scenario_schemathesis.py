@@ -98,5 +98,5 @@ def test_the_run_reached_every_operation_and_their_work(contract: tuple[Contract
     run, _ = contract
     assert run.checks > 1000
     assert len(run.operations) >= 13
-    assert run.accepted > 50
+    assert run.accepted > 20
     assert {401, 404, 422} <= set(run.statuses)
