@@ -5,8 +5,9 @@ in flight (another connection locks its run's row), then its database backend
 is terminated with ``pg_terminate_backend``, as a crashed or restarted database
 would. Each request fails with a 503 sentence; retried with the same
 ``Idempotency-Key``, each runs exactly once, and a further retry replays it. A
-claim whose holder died before it could release the key (the process killed
-after claiming) blocks retries only for the lease, then the key is usable.
+claim committed without its answer (only an earlier version, which recorded
+answers in a later transaction, could leave one) blocks retries only for the
+lease, then the key is usable.
 """
 
 from __future__ import annotations
@@ -121,16 +122,16 @@ def test_connections_cut_mid_step_leave_every_key_usable(
 def test_a_claim_whose_holder_died_lapses_after_the_lease(
     served: tuple[ScenarioService, ReplayClock, str, str, str],
 ) -> None:
-    """S-SVC-1: a key claimed by a process killed before its release is 409 only for the lease."""
+    """S-SVC-1: an earlier version's claim left without its answer is 409 only for the lease."""
     service, clock, base, key, scenario = served
     account = service.authenticate(key)
     with httpx.Client(base_url=base, headers={"X-API-Key": key}, timeout=30) as client:
         run_id = client.post("/api/v1/runs", json={"scenario": scenario}).json()["id"]
         path = f"/api/v1/runs/{run_id}/step"
-        # what a server killed right after its claim committed leaves behind
-        assert (
-            claim(service, account, "dead", fingerprint("POST", f"/runs/{run_id}/step", {})) is None
-        )
+        # what a server of an earlier version, killed right after its claim committed, left
+        with service.write("claim a key in") as conn:
+            digest = fingerprint("POST", f"/runs/{run_id}/step", {})
+            assert claim(conn, service, account, "dead", digest) is None
         blocked = client.post(path, headers={"Idempotency-Key": "dead"})
         assert blocked.status_code == 409, blocked.text
         assert blocked.json()["error"]["code"] == "idempotency_in_flight"

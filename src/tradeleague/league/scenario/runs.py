@@ -29,6 +29,7 @@ from tradeleague.events.scenario import (
 )
 from tradeleague.formats.scenario import (
     OrderRefused,
+    RunState,
     RunStatus,
     ServicePreset,
     can_transition,
@@ -214,6 +215,11 @@ class AgentLoop:
             self.abandon(conn, run_id, now)
         raise abandoned(run_id, self.preset.idle_limit)
 
+    def _keep(self, run_id: str, text: str, state: RunState) -> None:
+        """Keep the run's new state once it is committed (an enclosing transaction's commit)."""
+        book = self.book
+        self.ledger.after_commit(lambda: book.remember(run_id, text, state))
+
     def run(self, account: Account, run_id: str) -> dict[str, object]:
         """Return one of the account's runs: its scenario, status, bar and queued orders.
 
@@ -302,7 +308,7 @@ class AgentLoop:
                 raise ServiceError(422, "invalid_order", str(exc)) from None
             text = state.to_json()
             conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
-        self.book.remember(run_id, text, state)
+        self._keep(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
@@ -332,7 +338,7 @@ class AgentLoop:
             state = replace(state, queued=state.queued[:position] + state.queued[position + 1 :])
             text = state.to_json()
             conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
-        self.book.remember(run_id, text, state)
+        self._keep(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
