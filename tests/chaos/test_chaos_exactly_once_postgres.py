@@ -14,7 +14,6 @@ import threading
 
 import pytest
 import sqlalchemy as sa
-
 from exactly_once import (  # type: ignore[import-not-found]
     CommitCutter,
     Drill,
@@ -24,6 +23,7 @@ from exactly_once import (  # type: ignore[import-not-found]
     run_drill,
     serve_asgi,
 )
+
 from tradeleague.store import open_store
 
 pytestmark = pytest.mark.postgres

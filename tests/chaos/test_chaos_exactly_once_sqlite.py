@@ -9,7 +9,6 @@ lost), through the store's commit seam.
 from __future__ import annotations
 
 import sqlalchemy as sa
-
 from exactly_once import (  # type: ignore[import-not-found]
     CommitCutter,
     Drill,
@@ -19,11 +18,12 @@ from exactly_once import (  # type: ignore[import-not-found]
     run_drill,
     serve_asgi,
 )
+
 from tradeleague.store import open_store
 
 
 def _close_under(conn: sa.Connection) -> None:
-    """Close the SQLite connection under ``conn``, then use it: the driver's error, as a lost file."""
+    """Close the SQLite connection under ``conn``, then use it: the driver's error follows."""
     conn.connection.dbapi_connection.close()  # type: ignore[union-attr]
     conn.exec_driver_sql("SELECT 1")
 

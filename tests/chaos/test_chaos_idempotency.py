@@ -23,7 +23,7 @@ import sqlalchemy as sa
 
 from tradeleague.accounts import Tier
 from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, fingerprint
-from tradeleague.accounts.idempotency import _claim as claim
+from tradeleague.accounts.idempotency import claim
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.league.scenario.routes import create_app

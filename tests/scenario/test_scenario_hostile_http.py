@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, _claim
+from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, claim
 from tradeleague.api.app import idempotency_key
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ServiceError
@@ -122,7 +122,7 @@ def test_a_key_left_in_flight_lapses_after_its_lease(
 
         digest = fingerprint("POST", f"/runs/{run}/step", {})
         with service.write("claim a key in") as conn:  # an earlier version's claim, then death
-            assert _claim(conn, service, account, "lost", digest) is None
+            assert claim(conn, service, account, "lost", digest) is None
         stuck = client.post(f"/api/v1/runs/{run}/step", headers={"Idempotency-Key": "lost"})
         assert stuck.status_code == 409
         clock.advance(IN_FLIGHT_LEASE)

@@ -176,13 +176,13 @@ def test_idempotency_in_flight_is_409_and_keys_expire_after_24h(
 ) -> None:
     """S-SVC-1: an unanswered claim (an earlier version's) is 409; a key is forgotten after 24 h."""
     from tradeleague.accounts import fingerprint
-    from tradeleague.accounts.idempotency import _claim
+    from tradeleague.accounts.idempotency import claim
 
     run = _run(api, scenario)
     account = service.authenticate(key)
     with service.write("claim a key in") as conn:  # as an earlier version left it, unanswered
         digest = fingerprint("POST", f"/runs/{run}/step", {})
-        assert _claim(conn, service, account, "busy", digest) is None
+        assert claim(conn, service, account, "busy", digest) is None
     _error(
         api.post(f"/api/v1/runs/{run}/step", json={"idempotency_key": "busy"}),
         409,

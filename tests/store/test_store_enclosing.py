@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from tradeleague.errors import StoreError
 from tradeleague.events import Event, EventKind
-from tradeleague.store import open_store
+from tradeleague.store import Store, open_store
 from tradeleague.store.transactions import CommitPoint
 
 T0 = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)
@@ -27,6 +27,29 @@ def _event(n: int) -> Event:
     return Event("season-e", EventKind.MODEL_CALLED, {"n": n}, T0)
 
 
+def _refused(store: Store, done: list[str], opened: list[sa.Connection]) -> None:
+    """Write inside a transaction, defer work, then fail, as a refused request does."""
+    with store.transaction("write", write=True) as inner:
+        opened.append(inner)
+        store.append([_event(2)])
+        store.after_commit(lambda: done.append("undone block"))
+        raise ValueError("refused")
+
+
+def _failed_request(store: Store, done: list[str]) -> None:
+    """Write and defer work in an enclosing transaction that then fails."""
+    with store.transaction("write", write=True, enclosing=True):
+        store.append([_event(3)])
+        store.after_commit(lambda: done.append("rolled back"))
+        raise RuntimeError("the request failed")
+
+
+def _request(store: Store, kept: list[int]) -> None:
+    with store.transaction("write", write=True, enclosing=True):
+        store.append([_event(1)])
+        store.after_commit(lambda: kept.append(1))
+
+
 def test_inner_transactions_join_the_enclosing_one(db_url: str) -> None:
     """S-SVC-1: inner writes commit with the enclosing transaction; a failed one is undone alone."""
     done: list[str] = []
@@ -34,11 +57,10 @@ def test_inner_transactions_join_the_enclosing_one(db_url: str) -> None:
         with store.transaction("write", write=True, enclosing=True) as outer:
             assert store.joining(write=True)
             store.append([_event(1)])
-            with pytest.raises(ValueError), store.transaction("write", write=True) as inner:
-                assert inner is outer
-                store.append([_event(2)])
-                store.after_commit(lambda: done.append("undone block"))
-                raise ValueError("refused")
+            opened: list[sa.Connection] = []
+            with pytest.raises(ValueError, match="refused"):
+                _refused(store, done, opened)
+            assert opened == [outer]
             with store.transaction("read") as read:
                 assert read is outer
                 assert store.count("season-e") == 1, "the inner block's write was undone"
@@ -47,11 +69,8 @@ def test_inner_transactions_join_the_enclosing_one(db_url: str) -> None:
         assert done == ["kept"]
         assert [e.event.payload["n"] for e in store.events("season-e")] == [1]
 
-        with pytest.raises(RuntimeError):
-            with store.transaction("write", write=True, enclosing=True):
-                store.append([_event(3)])
-                store.after_commit(lambda: done.append("rolled back"))
-                raise RuntimeError("the request failed")
+        with pytest.raises(RuntimeError, match="failed"):
+            _failed_request(store, done)
         assert store.count("season-e") == 1, "nothing of a rolled-back request is kept"
         assert done == ["kept"]
         assert not store.joining(write=False), "nothing stays open"
@@ -70,9 +89,7 @@ def test_the_commit_seam_cuts_before_or_after_the_commit(db_url: str, point: Com
         store.commit_fault = cut
         kept: list[int] = []
         with pytest.raises(StoreError):
-            with store.transaction("write", write=True, enclosing=True):
-                store.append([_event(1)])
-                store.after_commit(lambda: kept.append(1))
+            _request(store, kept)
         store.commit_fault = None
         assert kept == [], "a cut transaction's deferred work never runs"
         assert store.count("season-e") == (1 if point == "committed" else 0)

@@ -50,8 +50,11 @@ __all__ = [
     "MAX_KEY_LENGTH",
     "IdempotencyWindow",
     "IdempotentService",
+    "check_key",
+    "claim",
     "fingerprint",
     "idempotent",
+    "record",
 ]
 
 MAX_KEY_LENGTH: Final = 255
@@ -104,10 +107,12 @@ _IN_FLIGHT = (
 )
 
 
-def _claim(
+def claim(
     conn: sa.Connection, service: IdempotentService, account: Account, key: str, digest: str
 ) -> tuple[int, str] | None:
     """Claim ``key`` inside the request's transaction; return its recorded answer if it has one.
+
+    Pair it with `record` in the same transaction (`idempotent` does both).
 
     The claim is a row without an answer, written in the same transaction as
     the request's effect: no other transaction ever sees it unanswered (on
@@ -141,6 +146,23 @@ def _claim(
         conn.execute(sa.update(idempotency_keys).where(*where).values(created_at=now))
         return None
     return int(row.status_code), str(row.body)
+
+
+def record(conn: sa.Connection, account: Account, key: str, status: int, body: str) -> None:
+    """Record the answer of the request that claimed ``key``, in the transaction of its claim."""
+    conn.execute(
+        sa.update(idempotency_keys)
+        .where(idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
+        .values(status_code=status, body=body)
+    )
+
+
+def check_key(key: str) -> None:
+    """Refuse an empty or over-long key: 422 ``invalid_idempotency_key``."""
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise ServiceError(
+            422, "invalid_idempotency_key", f"An idempotency_key is 1 to {MAX_KEY_LENGTH} chars."
+        )
 
 
 _CLAIM_TRIES: Final = 3
@@ -178,24 +200,18 @@ def idempotent(
         The database failed: nothing of the request was committed, or all of
         it was (a retry then replays it).
     """
-    if not key or len(key) > MAX_KEY_LENGTH:
-        raise ServiceError(
-            422, "invalid_idempotency_key", f"An idempotency_key is 1 to {MAX_KEY_LENGTH} chars."
-        )
-    where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
+    check_key(key)
     for attempt in range(_CLAIM_TRIES):
         try:
             with service.write("run an idempotent request in", enclosing=True) as conn:
-                replay = _claim(conn, service, account, key, digest)
+                replay = claim(conn, service, account, key, digest)
                 if replay is not None:
                     return replay[0], replay[1], True
                 try:
                     status, body = action()
                 except ServiceError as exc:
                     status, body = exc.status, canonical_json(exc.body())
-                conn.execute(
-                    sa.update(idempotency_keys).where(*where).values(status_code=status, body=body)
-                )
+                record(conn, account, key, status, body)
             return status, body, False
         except StoreError as exc:
             # another request with the key committed first (PostgreSQL): read its answer

@@ -3,13 +3,14 @@
 Routers stay thin: each parses its request, calls `ScenarioService`, and
 returns the JSON body. Every write of a run (``runs``, ``trades``, ``step``,
 cancelling an order) goes through the idempotency layer when the request
-carries an ``Idempotency-Key`` header (``trades`` and ``step`` also take the
-body's ``idempotency_key``) (S-SVC-1): the effect and its recorded answer
-commit together, and the replayed body is the stored text, byte for byte. They are built on the generic HTTP
-kit of `tradeleague.api.app` (the app factory, the worker-thread hand-off
-`call`, keys and idempotency). A bare step (no body, no idempotency key) is
-answered before routing by `tradeleague.league.scenario.steplane.StepLane`,
-with the same calls and the same bytes.
+carries an ``Idempotency-Key`` header, or the body's ``idempotency_key``
+(``trades`` and ``step``) (S-SVC-1): the effect and its recorded answer
+commit together, and the replayed body is the stored text, byte for byte.
+They are built on the generic HTTP kit of `tradeleague.api.app` (the app
+factory, the worker-thread hand-off `call`, keys and idempotency). A bare
+step (no body, no idempotency key) is answered before routing by
+`tradeleague.league.scenario.steplane.StepLane`, with the same calls and the
+same bytes.
 """
 
 from __future__ import annotations
