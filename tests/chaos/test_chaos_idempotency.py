@@ -3,7 +3,8 @@
 A real uvicorn serves the scenario API on PostgreSQL. Each step request is held
 in flight (another connection locks its run's row), then its database backend
 is terminated with ``pg_terminate_backend`` (again and again, while it is
-retried inside the service), as a crashed or restarted database would. Each request fails with a 503 sentence; retried with the same
+retried inside the service), as a crashed or restarted database would. Each
+request fails with a 503 sentence; retried with the same
 ``Idempotency-Key``, each runs exactly once, and a further retry replays it. A
 claim committed without its answer (only an earlier version, which recorded
 answers in a later transaction, could leave one) blocks retries only for the
@@ -22,8 +23,7 @@ import pytest
 import sqlalchemy as sa
 
 from tradeleague.accounts import Tier
-from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, fingerprint
-from tradeleague.accounts.idempotency import claim
+from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, claim, fingerprint
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.league.scenario.routes import create_app

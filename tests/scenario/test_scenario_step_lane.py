@@ -1,9 +1,10 @@
 """The bare step's lane answers byte for byte as the step route does (S-API-3, S-SVC-2, S-SVC-4).
 
 `StepLane` answers ``POST /api/v1/runs/{id}/step`` without a body itself
-(with or without an ``Idempotency-Key`` header). Two services on two stores with one replay clock run
-the same calls, one app with the lane and one with the lane taken out: every
-status, header and body byte must agree, errors included.
+(with or without an ``Idempotency-Key`` header). Two services on two stores
+with one replay clock run the same calls, one app with the lane and one with
+the lane taken out: every status, header and body byte must agree, errors
+included.
 """
 
 from __future__ import annotations

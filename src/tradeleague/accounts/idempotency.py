@@ -55,6 +55,7 @@ __all__ = [
     "fingerprint",
     "idempotent",
     "record",
+    "recorded",
 ]
 
 MAX_KEY_LENGTH: Final = 255
@@ -92,6 +93,10 @@ class IdempotentService(Protocol):
         """Return a writer's transaction (``enclosing``: the service's writes inside join it)."""
         ...
 
+    def read(self, doing: str) -> AbstractContextManager[sa.Connection]:
+        """Return a read transaction."""
+        ...
+
 
 def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
     """Return the SHA-256 of a request's method, path and parameters (key excluded)."""
@@ -100,11 +105,42 @@ def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-_IN_FLIGHT = (
+_REUSED: Final = (
+    422,
+    "idempotency_key_reused",
+    "This idempotency_key was used with different parameters; use a new key.",
+)
+_IN_FLIGHT: Final = (
     409,
     "idempotency_in_flight",
     "A request with this idempotency_key is still in progress; retry shortly.",
 )
+
+
+def recorded(
+    service: IdempotentService, account: Account, key: str, digest: str
+) -> tuple[int, str] | None:
+    """Return the answer recorded for ``key``, read without taking the write lock, if any.
+
+    A retry of a request that completed is answered from here; anything else
+    (no record, an expired one, an earlier version's unanswered claim) is
+    decided by `claim` in the request's own transaction.
+
+    Raises
+    ------
+    ServiceError
+        422 ``idempotency_key_reused`` if the key was answered for other parameters.
+    """
+    where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
+    with service.read("read an idempotency key in") as conn:
+        row = conn.execute(sa.select(idempotency_keys).where(*where)).one_or_none()
+    if row is None or row.status_code is None or row.body is None:
+        return None
+    if service.clock.now() - row.created_at >= service.preset.idempotency_ttl:
+        return None
+    if row.request_hash != digest:
+        raise ServiceError(*_REUSED)
+    return int(row.status_code), str(row.body)
 
 
 def claim(
@@ -135,11 +171,7 @@ def claim(
         )
         return None
     if row.request_hash != digest:
-        raise ServiceError(
-            422,
-            "idempotency_key_reused",
-            "This idempotency_key was used with different parameters; use a new key.",
-        )
+        raise ServiceError(*_REUSED)
     if row.status_code is None or row.body is None:
         if now - row.created_at < IN_FLIGHT_LEASE:
             raise ServiceError(*_IN_FLIGHT)
@@ -201,6 +233,9 @@ def idempotent(
         it was (a retry then replays it).
     """
     check_key(key)
+    replay = recorded(service, account, key, digest)
+    if replay is not None:
+        return replay[0], replay[1], True
     for attempt in range(_CLAIM_TRIES):
         try:
             with service.write("run an idempotent request in", enclosing=True) as conn:

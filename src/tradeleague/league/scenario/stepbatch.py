@@ -15,9 +15,10 @@ cancelled while its batch is written still has its step written, as a step
 on its own would; one cancelled before its batch starts is left out of it.
 
 A step with an idempotency key is batched too, exactly once (S-SVC-1): the
-batch's keyed steps go in one *enclosing* transaction of their own (the
-bare steps keep theirs, so a fault of one kind never fails the other): each
-key is claimed (a recorded answer is replayed instead), the steps are taken
+batch's keyed steps whose answer is not recorded yet (a recorded one is
+replayed, read without the write lock) go in one *enclosing* transaction of
+their own (the bare steps keep theirs, so a fault of one kind never fails
+the other): each key is claimed, the steps are taken
 (`ScenarioService.step_many` joins the transaction), and each answer is
 recorded, all committed together or not at all. A key sent twice in one
 batch is stepped once and the second is its replay. If that transaction
@@ -29,12 +30,19 @@ failed commit had in fact happened, and otherwise steps for the first time.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
 
 from tradeleague.accounts import Account
 from tradeleague.accounts.credentials import HEADER, Credential
-from tradeleague.accounts.idempotency import claim, fingerprint, idempotent, record
+from tradeleague.accounts.idempotency import (
+    claim,
+    fingerprint,
+    idempotent,
+    record,
+    recorded,
+)
 from tradeleague.errors import ServiceError
 from tradeleague.events import canonical_json
 from tradeleague.league.scenario.service import ScenarioService
@@ -46,7 +54,7 @@ Reply = tuple[int, bytes, bool]
 """A step's answer: its status, its response body (UTF-8 JSON) and whether it was replayed."""
 
 _Pending = tuple[str, str, str | None, "asyncio.Future[Reply]"]
-"""A waiting step: the API key, the run id, its idempotency key and the future its answer settles."""
+"""A waiting step: the API key, run id and idempotency key, and the future its answer settles."""
 
 Answers = list[Reply | BaseException]
 """Each step's answer, or its error, in request order."""
@@ -55,6 +63,8 @@ _Keyed = tuple[int, Account, str, str]
 """A keyed step of a batch: its place in the batch, account, run id and idempotency key."""
 
 _NOT_ANSWERED: Final = "the batch ended without an answer for this step"
+
+_LOG = logging.getLogger(__name__)
 
 
 class _Queue:
@@ -164,15 +174,28 @@ class StepBatcher:
                     if isinstance(result, BaseException)
                     else (200, dumps(result).encode("utf-8"), False)
                 )
-        if len(keyed) > 1:
-            try:
-                self._keyed_together(keyed, out)
-                keyed = []
-            except Exception:  # nothing of them committed, or all did: each on its own now
-                pass
+        keyed = self._unanswered(keyed, out)
+        if len(keyed) > 1 and self._keyed_together(keyed, out):
+            keyed = []
         for i, account, run_id, once in keyed:
             out[i] = self._keyed_alone(account, run_id, once)
         return out
+
+    def _unanswered(self, keyed: list[_Keyed], out: Answers) -> list[_Keyed]:
+        """Answer the keyed steps already recorded (their replays); return the others."""
+        fresh: list[_Keyed] = []
+        for i, account, run_id, once in keyed:
+            digest = fingerprint("POST", f"/runs/{run_id}/step", {})
+            try:
+                replay = recorded(self._service, account, once, digest)
+            except Exception as exc:  # 422 for other parameters, or the database's error
+                out[i] = exc
+                continue
+            if replay is None:
+                fresh.append((i, account, run_id, once))
+            else:
+                out[i] = (replay[0], replay[1].encode("utf-8"), True)
+        return fresh
 
     def _keyed_alone(self, account: Account, run_id: str, once: str) -> Reply | BaseException:
         """Step once per key as the step route does (`tradeleague.accounts.idempotent`)."""
@@ -190,15 +213,24 @@ class StepBatcher:
             return exc
         return status, text.encode("utf-8"), replayed
 
-    def _keyed_together(self, keyed: list[_Keyed], out: Answers) -> None:
+    def _keyed_together(self, keyed: list[_Keyed], out: Answers) -> bool:
         """Claim, step and record the keyed steps in one transaction (see the module notes).
 
-        Raises
-        ------
-        Exception
-            Whatever failed the transaction (a step that failed other than
-            with a service error included): nothing in ``out`` is then kept.
+        Returns whether it committed. If anything failed it (a step that
+        failed other than with a service error included), nothing of it or
+        all of it committed, and ``out`` is left as it was: each step then
+        goes on its own.
         """
+        try:
+            answers = self._claim_step_record(keyed)
+        except Exception:
+            _LOG.info("a batch of keyed steps failed; each goes again alone", exc_info=True)
+            return False
+        for i, answer in answers.items():
+            out[i] = answer
+        return True
+
+    def _claim_step_record(self, keyed: list[_Keyed]) -> dict[int, Reply | BaseException]:
         service, dumps = self._service, self._dumps
         answers: dict[int, Reply | BaseException] = {}
         first: dict[tuple[str, str], tuple[int, str]] = {}  # (account, key) -> (place, digest)
@@ -243,8 +275,7 @@ class StepBatcher:
                 answers[i] = answer
             else:
                 answers[i] = (answer[0], answer[1], True)
-        for i, answer in answers.items():
-            out[i] = answer
+        return answers
 
     async def _write(self, queue: _Queue, batch: list[_Pending]) -> None:
         requests = [(key, run_id, once) for key, run_id, once, _ in batch]
