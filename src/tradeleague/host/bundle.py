@@ -22,6 +22,7 @@ the run to the head, then to the whole log, when it is not.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import tempfile
@@ -181,6 +182,11 @@ def _head_of(store: Store, head_file: Path, last_seq: int) -> tuple[SignedHead, 
     return head, head.seq
 
 
+def _run_of_chain(store: Store, start: int, stop: int) -> list[StoredEvent]:
+    """Return the stored events from seq ``start`` to seq ``stop``, both included."""
+    return list(itertools.takewhile(lambda s: s.seq <= stop, store.events(after_seq=start - 1)))
+
+
 def _empty_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -247,7 +253,7 @@ def export_bundle(
         spans = [(first, last), (first, end), (1, end)]
     chosen: list[StoredEvent] = []
     for start, stop in spans:
-        chosen = [s for s in store.events(after_seq=start - 1) if s.seq <= stop]
+        chosen = _run_of_chain(store, start, stop)
         try:
             if _scratch_report(chosen, season, market, stream) == expected:
                 break
