@@ -9,9 +9,16 @@ process, checks each page answers once, and then, for at most ``--seconds``:
   (indexes, seasons, agents, rounds, models, methodology, scenario boards and
   a published run);
 - ``--clients`` scenario agents each create a run, trade and step it;
-- a prober, in a process of its own, asks ``/healthz`` every 50 ms.
+- a prober, in a process of its own, asks ``/healthz`` and ``/metrics`` in
+  turn, every 50 ms.
 
-It prints ``/healthz`` p50/p99/max, the requests served and failed by kind,
+With ``--store postgresql`` the store is a fresh database on the PostgreSQL
+server of the test suite (``tradeleague.testing.env.find_postgres``, or
+``--pg URL``), dropped afterwards: the case of issue 24, 200 scenario clients
+stepping on PostgreSQL (``--readers 0``) while ``/healthz`` and ``/metrics``
+must stay fast (p99 under 50 ms).
+
+It prints ``/healthz`` and ``/metrics`` p50/p99/max, the requests served and failed by kind,
 and the server's resident memory before, at its peak and after. Then, with
 the prober running again, ``--hostile`` senders send the hostile corpus
 (``tradeleague.testing.hostile``: deep JSON, a gzip bomb, 50 MB bodies,
@@ -21,12 +28,14 @@ should be a 4xx). Loopback only, bounded in clients and time; figures only,
 nothing is asserted. Usage::
 
     .venv/bin/python bench/load.py [--readers 100] [--clients 200] [--seconds 60] [--hostile 4]
+    .venv/bin/python bench/load.py --store postgresql --readers 0 --clients 200 --hostile 0
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -35,7 +44,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,6 +58,7 @@ from tradeleague.clock import WallClock
 from tradeleague.league.scenario import ScenarioService, provision_from_market
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
+from tradeleague.testing.env import find_postgres
 from tradeleague.testing.hostile import hostile_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,8 +111,10 @@ def _latest_round(db: str) -> str | None:
     return str(rounds[0]["round"]) if rounds else None
 
 
-def _build(db: str, published: int) -> tuple[str, list[str], list[str]]:
+def _build(db: str, published: int, leagues: bool = True) -> tuple[str, list[str], list[str]]:
     """Fill the store; return the scenario id, the page paths and API keys for the clients.
+
+    ``leagues=False`` (no readers) replays no league season: the scenario only.
 
     The pages are every board page and JSON board the site serves for what was
     built: each format's index, season, agent and methodology pages, the
@@ -113,6 +127,8 @@ def _build(db: str, published: int) -> tuple[str, list[str], list[str]]:
         SHARED / "crypto_1m",
         SHARED / "crypto_4h",
     )
+    if not leagues:
+        daily = minutes = four_hour = Path("/nonexistent")
     if daily.is_dir():
         _cli(
             "replay", "weights", "--market", str(daily),
@@ -209,6 +225,7 @@ class Tally:
     """What the load did: latencies of ``/healthz``, outcomes by kind, peak memory."""
 
     health_ms: list[float] = field(default_factory=list)
+    metrics_ms: list[float] = field(default_factory=list)
     outcomes: Counter[str] = field(default_factory=Counter)
     peak_mib: float = 0.0
     rss_mib: list[float] = field(default_factory=list)
@@ -252,23 +269,26 @@ async def _agent(client: httpx.AsyncClient, key: str, scenario: str, stop: float
 _PROBE = """
 import json, signal, sys, time, httpx
 base, stop = sys.argv[1], time.monotonic() + float(sys.argv[2])
-out, asked = [], []
+out, asked = {"/healthz": [], "/metrics": []}, []
 signal.signal(signal.SIGTERM, lambda *_: asked.append(1))  # stop early, still print
 with httpx.Client(base_url=base, timeout=30) as client:
+    turn = 0
     while time.monotonic() < stop and not asked:
+        path = "/healthz" if turn % 2 == 0 else "/metrics"
+        turn += 1
         began = time.perf_counter()
         try:
-            client.get("/healthz")
-            out.append((time.perf_counter() - began) * 1000)
+            ok = client.get(path).status_code == 200
+            out[path].append((time.perf_counter() - began) * 1000 if ok else -1.0)
         except httpx.HTTPError:
-            out.append(-1.0)
+            out[path].append(-1.0)
         time.sleep(0.05)
 print(json.dumps(out))
 """
 
 
 def _start_prober(base: str, seconds: float) -> subprocess.Popen[bytes]:
-    """Probe ``/healthz`` every 50 ms from a process of its own.
+    """Probe ``/healthz`` and ``/metrics`` in turn, every 50 ms, from a process of its own.
 
     A probe in the load generator's own event loop would time that loop's
     backlog as well as the server; its own process times the server only.
@@ -302,12 +322,19 @@ async def _load(
         ]
         await asyncio.gather(*tasks)
     probed, _ = prober.communicate(timeout=120)
-    for ms in json.loads(probed or b"[]"):
-        if ms < 0:
-            tally.outcomes["healthz failed"] += 1
-        else:
-            tally.health_ms.append(ms)
+    _read_probes(probed, tally)
     return tally
+
+
+def _read_probes(probed: bytes | None, tally: Tally) -> None:
+    """Put the prober's latencies in ``tally``; a failed probe is counted, not timed."""
+    got = json.loads(probed or b"{}")
+    for path, into in (("/healthz", tally.health_ms), ("/metrics", tally.metrics_ms)):
+        for ms in got.get(path, []):
+            if ms < 0:
+                tally.outcomes[f"{path} failed"] += 1
+            else:
+                into.append(ms)
 
 
 async def _hostile(base: str, key: str, scenario: str, senders: int) -> tuple[Tally, float]:
@@ -338,16 +365,47 @@ async def _hostile(base: str, key: str, scenario: str, senders: int) -> tuple[Ta
         took = time.monotonic() - began
         prober.terminate()  # the prober prints what it has when asked to stop
     probed, _ = prober.communicate(timeout=30)
-    tally.health_ms = [ms for ms in json.loads(probed or b"[]") if ms >= 0]
+    _read_probes(probed, tally)
     return tally, took
 
 
-def _health_line(what: str, health: list[float]) -> str:
+def _health_line(what: str, health: list[float], path: str = "/healthz") -> str:
     return (
-        f"/healthz {what} over {len(health)} probes: p50 {_percentile(health, 0.5):.1f} ms, "
+        f"{path} {what} over {len(health)} probes: p50 {_percentile(health, 0.5):.1f} ms, "
         f"p99 {_percentile(health, 0.99):.1f} ms, max {max(health, default=float('nan')):.1f} ms"
         + (f", mean {statistics.fmean(health):.1f} ms" if health else "")
     )
+
+
+@contextlib.contextmanager
+def _fresh_postgres(server: str) -> Iterator[str]:
+    """Create an empty database on ``server`` for the run; drop it after."""
+    import sqlalchemy as sa
+
+    name = f"tl_load_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{server.rpartition('/')[0]}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@contextlib.contextmanager
+def _store_url(kind: str, pg: str | None) -> Iterator[str]:
+    """Yield the URL of a fresh, empty store of ``kind`` (sqlite or postgresql)."""
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory() as tmp:
+            yield f"sqlite:///{Path(tmp) / 'load.db'}"
+        return
+    server = pg or find_postgres()
+    if server is None:
+        raise SystemExit("no PostgreSQL server: give --pg postgresql+psycopg://...")
+    with _fresh_postgres(server) as url:
+        yield url
 
 
 def _serve(db: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -375,17 +433,18 @@ def _percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--readers", type=int, default=100, choices=range(1, 201), metavar="N")
+    parser.add_argument("--readers", type=int, default=100, choices=range(0, 201), metavar="N")
     parser.add_argument("--clients", type=int, default=200, choices=range(0, 401), metavar="N")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--published", type=int, default=20)
     parser.add_argument("--hostile", type=int, default=4, choices=range(0, 33), metavar="N")
+    parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--pg", default=None, help="a PostgreSQL server's URL (database ignored)")
     args = parser.parse_args()
     args.seconds = min(max(args.seconds, 5.0), 600.0)
-    with tempfile.TemporaryDirectory() as tmp:
-        db = f"sqlite:///{Path(tmp) / 'load.db'}"
-        print("building the store...", flush=True)
-        built = _build(db, args.published)
+    with _store_url(args.store, args.pg) as db:
+        print(f"building the store ({args.store})...", flush=True)
+        built = _build(db, args.published, leagues=args.readers > 0)
         server, base = _serve(db)
         try:
             failing = _check_pages(base, built[1])
@@ -394,7 +453,7 @@ def main() -> None:
             before = _rss_mib(server.pid)
             print(
                 f"{args.readers} readers of {len(built[1])} pages and {args.clients} scenario "
-                f"clients for {args.seconds:g} s against {base}",
+                f"clients for {args.seconds:g} s against {base} on {args.store}",
                 flush=True,
             )
             tally = asyncio.run(_load(base, server.pid, args, built))
@@ -409,7 +468,8 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
-    print(_health_line("under the load", tally.health_ms))
+    print(_health_line(f"under the load ({args.store})", tally.health_ms))
+    print(_health_line(f"under the load ({args.store})", tally.metrics_ms, "/metrics"))
     for outcome, count in sorted(tally.outcomes.items()):
         print(f"  {outcome}: {count:,}")
     print(
@@ -424,6 +484,11 @@ def main() -> None:
 
     if args.hostile:
         print(_health_line(f"under the hostile corpus ({took:.1f} s)", hostile.health_ms))
+        print(
+            _health_line(
+                f"under the hostile corpus ({took:.1f} s)", hostile.metrics_ms, "/metrics"
+            )
+        )
         for outcome, count in sorted(hostile.outcomes.items()):
             print(f"  {outcome}: {count:,}")
 

@@ -1,16 +1,22 @@
-"""The account routes, fuzzed from the OpenAPI document while signed in: no server errors."""
+"""The account routes' OpenAPI document is their contract: schemathesis, every check, signed in.
+
+Issue 24 item 7: a signed-in session (its cookie and CSRF token on every
+request) and schemathesis's engine, every phase and every check, over the
+account operations of the site's ``/openapi.json`` (`contract_kit`): no
+server error, every status documented, valid data accepted, invalid refused.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-import schemathesis
+import pytest
 from eth_account import Account
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
-from schemathesis.checks import not_a_server_error
 
 from account.owners_kit import NOW, new_season, sign, siwe_text  # type: ignore[import-not-found]
+from contract_kit import ContractRun, run_contract  # type: ignore[import-not-found]
 from tradeleague.api.account.setup import AccountSettings
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import ScenarioService
@@ -18,51 +24,50 @@ from tradeleague.site import create_site
 from tradeleague.store import open_store
 
 
-def test_account_routes_answer_fuzzed_requests_without_a_server_error(sqlite_url: str) -> None:
-    """Every documented account operation, with a live session and its CSRF token."""
+@pytest.fixture(scope="module")
+def contract(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContractRun]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('contract') / 'accounts.db'}"
     clock = ReplayClock(NOW)
-    with open_store(sqlite_url) as store:
+    with open_store(url) as store:
         new_season(store, clock)
         app = create_site(
-            ScenarioService(store, clock),
-            clock=clock,
-            accounts=AccountSettings(siwe_domain="t.test"),
+            ScenarioService(store, clock), clock=clock, accounts=AccountSettings(siwe_domain="t.test")
         )
         wallet = Account.create()
-        with TestClient(app) as http:
+        with TestClient(app, base_url="http://t.test") as http:
             nonce = http.get("/api/v1/account/nonce").json()["nonce"]
             text = siwe_text(wallet, domain="t.test", nonce=nonce)
             signed = http.post(
                 "/api/v1/account/login", json={"message": text, "signature": sign(wallet, text)}
             )
             assert signed.status_code == 200, signed.text
-            cookies = dict(http.cookies)
+            cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
             csrf = signed.json()["csrf_token"]
-        schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-        failures: list[str] = []
-        calls: list[int] = []
-        for operation in schema.get_all_operations():
-            op = operation.ok()  # type: ignore[union-attr]
-            if not op.path.startswith("/api/v1/account"):
-                continue
 
-            @settings(
-                max_examples=30,
-                deadline=None,
-                database=None,
-                suppress_health_check=list(HealthCheck),
-            )
-            @given(case=op.as_strategy())
-            def check(case: schemathesis.Case[Any]) -> None:
-                case.cookies = {**(case.cookies or {}), **cookies}
-                case.headers["X-CSRF-Token"] = csrf
-                response = case.call()
-                calls.append(response.status_code)
-                if response.status_code >= 500:
-                    failures.append(f"{case.operation.label}: {response.status_code}")
-                case.validate_response(response, checks=[not_a_server_error])
+        def signed_in(case: Any) -> None:
+            if case.operation.path.startswith("/api/v1/account"):
+                case.headers = {**(case.headers or {}), "X-CSRF-Token": csrf}
 
-            check()
-    assert failures == []
-    assert len(calls) > 100
-    assert any(c < 300 for c in calls)
+        def accounts(schema: Any) -> Any:
+            return schema.include(path_regex=r"^/api/v1/account")
+
+        yield run_contract(
+            app,
+            max_examples=10,
+            headers={"Cookie": cookie},
+            include=accounts,
+            before_call=signed_in,
+        )
+
+
+def test_schemathesis_with_every_check_finds_nothing(contract: ContractRun) -> None:
+    """Every account answer, signed in, is the one the document promises."""
+    assert contract.errors == []
+    assert contract.failures == [], "\n".join(contract.failures)
+
+
+def test_the_run_reached_every_account_operation(contract: ContractRun) -> None:
+    """Signed in for real: the reads and the key writes were accepted, not only refused."""
+    assert contract.checks > 300
+    assert len(contract.operations) >= 7
+    assert contract.accepted > 10

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import contextvars
 import json
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, Final, TypeVar
@@ -145,14 +146,26 @@ async def request_key(
 KeyDep = Annotated[Credential, Depends(request_key)]
 """The request's API key as it was presented (`Credential`); each agent route
 authenticates it (S-SVC-4) inside its one service call."""
+_KEY_CHARS: Final = r"[\x21-\x7E]"
+"""What an idempotency key is made of, in the body as in the header: printable ASCII, no space."""
+_BARE_KEY: Final = r"[\x21\x23-\x7E]{1,255}"
+"""A bare token: the key itself, without a double quote (a quote starts the quoted form)."""
+_QUOTED_KEY: Final = r'"(?:[\x21\x23-\x5B\x5D-\x7E]|\\["\\]){1,255}"'
+"""The structured-field string: the key in double quotes, a quote or backslash escaped."""
+IDEMPOTENCY_HEADER_PATTERN: Final = f"^(?:{_BARE_KEY}|{_QUOTED_KEY})$"
+"""Every ``Idempotency-Key`` header value read, and no other (the document's pattern)."""
+_MAX_KEY: Final = 255
+
 IdempotencyHeader = Annotated[
     str | None,
     Header(
         alias="Idempotency-Key",
+        pattern=IDEMPOTENCY_HEADER_PATTERN,
         description=(
-            "A key that makes this request safe to retry (a structured-field string, "
-            'e.g. "8e03978e"; a bare token is accepted too). Same meaning as the '
-            "body's idempotency_key; if both are sent they must be equal."
+            "A key that makes this request safe to retry: the body's idempotency_key, "
+            "1 to 255 printable ASCII characters without spaces, as a structured-field "
+            'string (e.g. "8e03978e") or a bare token. If the body carries one too, the '
+            "two must be equal (else 409 idempotency_key_conflict)."
         ),
     ),
 ]
@@ -164,28 +177,38 @@ def idempotency_key(header: str | None, field: str | None) -> str | None:
     The header is a structured-field string as the IETF draft
     (draft-ietf-httpapi-idempotency-key-header) defines it: printable ASCII
     in double quotes, with a backslash escaping a quote or a backslash; a bare
-    token is read as it is.
+    token is read as it is. Either way the key is the body field's: 1 to 255
+    printable ASCII characters without spaces (`IDEMPOTENCY_HEADER_PATTERN`
+    documents exactly the values read).
 
     Raises
     ------
     ServiceError
-        422 ``invalid_idempotency_key`` for a malformed header, or a header and
-        a body field that differ.
+        422 ``invalid_idempotency_key`` for a malformed header; 409
+        ``idempotency_key_conflict`` for a header and a body field that differ
+        (each well formed: which one the client meant cannot be told).
     """
     if header is None:
         return field
     key = _sf_string(header.strip())
-    if key is None:
-        raise ServiceError(
-            422, "invalid_idempotency_key", "The Idempotency-Key header is not a valid string."
-        )
-    if field is not None and field != key:
+    if key is None or not 1 <= len(key) <= _MAX_KEY or not _KEY_RE.fullmatch(key):
         raise ServiceError(
             422,
             "invalid_idempotency_key",
-            "The Idempotency-Key header and the body's idempotency_key differ.",
+            "The Idempotency-Key header is not 1 to 255 printable ASCII characters "
+            "without spaces, bare or in double quotes.",
+        )
+    if field is not None and field != key:
+        raise ServiceError(
+            409,
+            "idempotency_key_conflict",
+            "The Idempotency-Key header and the body's idempotency_key differ: "
+            "send one of them, or the same key in both.",
         )
     return key
+
+
+_KEY_RE: Final = re.compile(f"{_KEY_CHARS}+")
 
 
 def _sf_string(raw: str) -> str | None:
@@ -216,21 +239,39 @@ def idempotent_response(
     key: str | None,
     digest: str,
     action: Callable[[], dict[str, object]],
+    status: int = 200,
 ) -> Response:
-    """Return ``action``'s answer as JSON, at most once per key when ``key`` is given (S-SVC-1).
+    """Return ``action``'s answer as JSON (``status``), at most once per key (S-SVC-1).
 
-    Without a key the action just runs. With one, the first request's answer
-    is recorded and a retry gets the same bytes (`tradeleague.accounts.idempotent`).
+    Without a key the action just runs. With one, the action's writes and its
+    answer commit in one transaction, and a retry gets the same bytes
+    (`tradeleague.accounts.idempotent`).
     """
     if key is None:
-        return json_response(action())
-    status, text, replayed = idempotent(
-        service, account, key, digest, lambda: (200, dumps(action()))
+        return json_response(action(), status)
+    answered, text, replayed = idempotent(
+        service, account, key, digest, lambda: (status, dumps(action()))
     )
-    return json_response(text, status, replayed)
+    return json_response(text, answered, replayed)
 
 
 _ERROR_REF: Final = "#/components/schemas/ErrorOut"
+
+
+def _house_statuses(op: dict[str, Any]) -> list[str]:
+    """Return the error statuses every operation like ``op`` may answer, whatever its route.
+
+    The layers in front of every route answer them: a body is bounded and read
+    (`BoundedBodies`: 400 ``invalid_body``, 413, 415), a body, path, query or
+    header is validated (422 ``invalid_request``), and a request that reaches
+    the store may find it unavailable (503 ``store_unavailable``).
+    """
+    statuses = ["503"]
+    if op.get("parameters") or "requestBody" in op:
+        statuses.append("422")
+    if "requestBody" in op:
+        statuses += ["400", "413", "415"]
+    return statuses
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
@@ -238,7 +279,10 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
 
     FastAPI documents its own 422 with its validation schema; every error this
     API sends is `ErrorOut` (`tradeleague.api.errors`), so each 4xx and 5xx
-    answer of each operation is documented as that, with the codes of its status.
+    answer of each operation is documented as that, with the codes of its status,
+    and the statuses the layers in front of every route answer are added to
+    each operation (`_house_statuses`): the document lists every status a
+    route can answer (schemathesis holds it to that, every check).
     """
     if app.openapi_schema is not None:
         return app.openapi_schema
@@ -259,7 +303,10 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         for op in item.values():
             if not isinstance(op, dict):
                 continue
-            for status, answer in op.get("responses", {}).items():
+            responses = op.setdefault("responses", {})
+            for status in _house_statuses(op):
+                responses.setdefault(status, {"description": "An error."})
+            for status, answer in responses.items():
                 if status[:1] in ("4", "5"):
                     answer["content"] = {"application/json": {"schema": {"$ref": _ERROR_REF}}}
                     codes = [c for c, (s, _) in ERROR_CODES.items() if str(s) == status]
@@ -269,8 +316,24 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     return doc
 
 
+Probe = Callable[[], tuple[bytes, bytes]]
+"""A probe's answer: its content type and body, made from memory (never from the store)."""
+
+
+def _health() -> tuple[bytes, bytes]:
+    return b"application/json", b'{"status":"ok"}'
+
+
 class LanedApp(FastAPI):
     """A REST app that may answer some requests before any of the framework's layers.
+
+    ``probes`` are answered first, by path, for a ``GET``: ``/healthz``
+    (and ``/metrics`` where the site serves it), made from memory on the event
+    loop itself, before the body limits, the routing, the lane and every
+    worker thread, so a probe never waits on a request that touches the
+    store (issue 24: ``/healthz`` took seconds behind PostgreSQL steps;
+    ``bench/load.py --store postgresql``). A probe's other methods go on to
+    the framework, whose route answers them (405 with ``Allow``).
 
     ``lane`` is ASGI middleware put outside FastAPI's own middleware stack
     (error handling, body limits, routing), handed `framework` for every
@@ -282,8 +345,17 @@ class LanedApp(FastAPI):
 
     lane: ASGIApp | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.probes: dict[str, Probe] = {}
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Serve one ASGI connection: through the lane when there is one."""
+        """Serve one ASGI connection: a probe at once, else through the lane when there is one."""
+        if scope["type"] == "http" and scope["method"] == "GET":
+            probe = self.probes.get(scope["path"])
+            if probe is not None:
+                await _answer_probe(probe, send)
+                return
         lane = self.lane
         if lane is None:
             await super().__call__(scope, receive, send)
@@ -293,6 +365,13 @@ class LanedApp(FastAPI):
     async def framework(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve a request through FastAPI itself (what the lane hands on)."""
         await super().__call__(scope, receive, send)
+
+
+async def _answer_probe(probe: Probe, send: Send) -> None:
+    kind, body = probe()
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode("latin-1"))]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def new_app(description: str) -> LanedApp:
@@ -309,11 +388,12 @@ def new_app(description: str) -> LanedApp:
         docs_url=None,
         redoc_url=None,
     )
+    app.probes = {"/healthz": _health}  # answered before any layer (`LanedApp`)
     app.add_middleware(BoundedBodies)
     install_error_handlers(app)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
 
-    # on the event loop itself: a health check must not queue behind busy worker threads
+    # the route answers the other methods (405 with Allow); a GET or HEAD is the probe's
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}

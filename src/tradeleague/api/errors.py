@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -14,6 +15,7 @@ from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError, StoreError, validation_message
 
 __all__ = [
+    "allowed_methods",
     "error_response",
     "http_error_response",
     "install_error_handlers",
@@ -89,16 +91,56 @@ async def _validation(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", validation_message(exc.errors()) + hint)
 
 
-def http_error_response(exc: HTTPException) -> JSONResponse:
-    """Return the JSON error response of an HTTP error (an unknown path, a wrong method)."""
+_METHOD_ORDER: Final = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _routes(app: Any) -> Iterable[Any]:
+    """Return ``app``'s routes, those of included routers among them, as routing sees them."""
+    try:  # FastAPI >= 0.116 keeps an included router's routes inside it
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # earlier ones copy them into the app's own list
+        return list(app.router.routes)
+    return list(iter_route_contexts(app.router.routes))
+
+
+def allowed_methods(request: Request) -> str | None:
+    """Return the ``Allow`` header of ``request``'s path: every method of every route on it.
+
+    Starlette's 405 names the methods of the first route whose path matched;
+    a path served by several routes (``GET`` and ``POST /api/v1/runs``) has
+    them all. ``None`` when no route has the path.
+    """
+    path = request.scope.get("path", "")
+    methods: set[str] = set()
+    for route in _routes(request.app):
+        declared = getattr(route, "methods", None)
+        pattern = getattr(route, "path_regex", None)
+        if declared and pattern is not None and pattern.match(path):
+            methods.update(m.upper() for m in declared)
+    if not methods:
+        return None
+    ordered = [m for m in _METHOD_ORDER if m in methods]
+    return ", ".join(ordered + sorted(methods - set(_METHOD_ORDER)))
+
+
+def http_error_response(exc: HTTPException, request: Request | None = None) -> JSONResponse:
+    """Return the JSON error response of an HTTP error (an unknown path, a wrong method).
+
+    A 405 of ``request`` lists in ``Allow`` every method its path is served with.
+    """
     code = _HTTP_CODES.get(exc.status_code, "http_error")
-    return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405 and request is not None:
+        allow = allowed_methods(request)
+        if allow is not None:
+            headers["Allow"] = allow
+    return error_response(exc.status_code, code, str(exc.detail), headers=headers or None)
 
 
 async def _http(request: Request, exc: Exception) -> JSONResponse:
     if not isinstance(exc, HTTPException):
         raise exc
-    return http_error_response(exc)
+    return http_error_response(exc, request)
 
 
 async def _store(request: Request, exc: Exception) -> JSONResponse:

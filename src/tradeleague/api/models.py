@@ -42,6 +42,7 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "run_abandoned": (409, "The run was idle past the limit and was abandoned."),
     "idempotency_in_flight": (409, "A request with this idempotency key is still running."),
     "idempotency_key_reused": (422, "This idempotency key was used with other parameters."),
+    "idempotency_key_conflict": (409, "The Idempotency-Key header and the body's key differ."),
     "invalid_idempotency_key": (422, "The idempotency key is empty, too long or malformed."),
     "invalid_account": (422, "An account name must be 1-100 printable characters."),
     "invalid_scenario": (422, "A scenario to provision is malformed (the message says how)."),

@@ -35,7 +35,7 @@ from tradeleague.clock import Clock
 from tradeleague.disclosure import LIMITS
 from tradeleague.errors import ConfigError
 from tradeleague.host.http import metrics_route
-from tradeleague.host.metrics import Metrics
+from tradeleague.host.metrics import CONTENT_TYPE, Metrics
 from tradeleague.mcp.hosted import MCP_PATH
 from tradeleague.mcp.plugin import mcp_part
 from tradeleague.plugin import formats
@@ -122,7 +122,10 @@ def create_site(
     install_ratings(app, pages, RatingsReads(service.store, rated))
     install_account_pages(app, pages, built)
     _pages_for_browsers(app, pages)
-    app.router.routes.append(metrics_route(Metrics()))  # Prometheus text, as the host serves
+    metrics = Metrics()
+    app.router.routes.append(metrics_route(metrics))  # Prometheus text, as the host serves
+    # from memory, answered before any layer touches a request (`LanedApp.probes`)
+    app.probes["/metrics"] = lambda: (CONTENT_TYPE.encode("latin-1"), metrics.render())
 
     @app.get("/api/v1", tags=["public"], response_model=RootOut, summary="What this server offers")
     def root() -> dict[str, object]:
@@ -229,7 +232,7 @@ def _pages_for_browsers(app: FastAPI, pages: Pages) -> None:
             raise exc
         if exc.status_code == 404 and _wants_page(request):
             return pages.missing(f"no page at {request.url.path[:200]}")
-        return http_error_response(exc)
+        return http_error_response(exc, request)
 
     app.add_exception_handler(HTTPException, not_found)
 

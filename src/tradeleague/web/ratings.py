@@ -151,7 +151,12 @@ def install_ratings(app: FastAPI, pages: Pages, reads: RatingsReads) -> None:
         """
         return json_answer(reads.index)
 
-    @api.get("/{key}", summary="A format's rating across seasons", responses=answer_of(RatingOut))
+    @api.get(
+        "/{key}",
+        summary="A format's rating across seasons",
+        # the error body is the API's one (`tradeleague.api.app` documents it as such)
+        responses={**answer_of(RatingOut), 404: {"description": "not_found: no such format."}},
+    )
     def rating(
         key: Annotated[str, FastPath(description="The format's key (GET /api/v1/ratings).")],
     ) -> JSONResponse:

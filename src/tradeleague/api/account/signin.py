@@ -11,6 +11,7 @@ code, never a crash: the message and signature come from outside.
 
 from __future__ import annotations
 
+import re
 import secrets
 import warnings
 from dataclasses import dataclass
@@ -175,7 +176,24 @@ class SignIn:
         return str(parsed.address)
 
 
+_STAMP: Final = r"[0-9][0-9:.TZtz+\-]{9,39}"
+_SHAPE: Final = re.compile(
+    r"(?:[a-z][a-z0-9+.\-]{0,19}://)?[^\s/]{1,255} wants you to sign in with your Ethereum "
+    r"account:\n0x[0-9a-fA-F]{40}\n\n(?:[^\n]{1,500}\n)?\n"
+    r"URI: \S{1,500}\nVersion: 1\nChain ID: [0-9]{1,20}\nNonce: [A-Za-z0-9]{8,64}\n"
+    rf"Issued At: {_STAMP}(?:\nExpiration Time: {_STAMP})?(?:\nNot Before: {_STAMP})?"
+    r"(?:\nRequest ID: [^\n]{0,200})?(?:\nResources:(?:\n- \S{1,500}){0,20})?"
+)
+"""The lines of an EIP-4361 message, each bounded, checked before its grammar parses it.
+
+The grammar's parser takes seconds on a few thousand characters that are not a
+message (four on 4,000 digits, in the worker thread, holding the interpreter);
+this pattern is linear and refuses them first."""
+
+
 def _parse(message: str) -> SiweMessage:
+    if not _SHAPE.fullmatch(message):
+        raise _refused("invalid_message", "The sign-in message is not an EIP-4361 message.")
     with warnings.catch_warnings():  # its grammar library may warn as it loads
         warnings.simplefilter("ignore")
         from siwe import SiweMessage

@@ -46,6 +46,7 @@ from tradeleague.formats.direction.publish import (
     visitors_payload,
 )
 from tradeleague.formats.direction.visitors import (
+    MAX_NAME_CHARS,
     MAX_RAW_NAME_CHARS,
     CallRefused,
     Refusal,
@@ -84,7 +85,16 @@ class VisitorCallBody(BaseModel):
     visitor: str = Field(
         min_length=1,
         max_length=MAX_RAW_NAME_CHARS,
-        description="The name your call is shown under (one call per name per round).",
+        description=(
+            "The name your call is shown under (one call per name per round): up to "
+            f"{MAX_NAME_CHARS} characters once normalised (NFKC, invisible characters "
+            "dropped, runs of spaces made one), letters, marks, digits, punctuation, "
+            "symbols and spaces. Names in any script are read; the pattern shows the "
+            "printable ASCII ones, which are read as they are."
+        ),
+        # the document's bound is the normalised name's: a raw name the code reads
+        # up to MAX_RAW_NAME_CHARS may still be refused (invalid_name) once normalised
+        json_schema_extra={"maxLength": MAX_NAME_CHARS, "pattern": r"^[ -~]*[!-~][ -~]*$"},
     )
     direction: Literal["up", "down"] = Field(
         description="Where the price is at the round's expiry against its entry price."

@@ -12,10 +12,11 @@ are fractions of one (``0.05`` is 5%), never percent; times are ISO 8601 in UTC
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from tradeleague.league.bodies import ChangeOut
 from tradeleague.league.story import STORY_DESCRIPTION, RaceOut
@@ -109,6 +110,48 @@ class CreateRunIn(_In):
     scenario: ScenarioRef
 
 
+QUANTITY_TEXT: Final = (
+    r"^(?:[1-9][0-9]{0,11}(?:\.[0-9]{1,6})?|1000000000000(?:\.0{1,6})?"
+    r"|0\.(?:[1-9][0-9]{0,5}|0[1-9][0-9]{0,4}|00[1-9][0-9]{0,3}|000[1-9][0-9]{0,2}"
+    r"|0000[1-9][0-9]?|00000[1-9]))$"
+)
+"""A quantity written as text: a positive decimal, at most 10^12, at most six decimals.
+
+Written plainly (no sign, exponent, spaces or leading zeros), so the
+document's pattern is exactly what is read."""
+_QUANTITY_TEXT: Final = re.compile(QUANTITY_TEXT)
+
+
+def _quantity_text(value: object) -> object:
+    if isinstance(value, str) and not _QUANTITY_TEXT.match(value):
+        raise ValueError(
+            'a quantity as text is a plain positive decimal such as "10" or "0.5": '
+            "no sign, exponent, spaces or leading zeros, at most six decimals"
+        )
+    return value
+
+
+Quantity = Annotated[
+    Decimal,
+    BeforeValidator(_quantity_text),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                # multipleOf is "at most six decimals" for a JSON number
+                {
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "maximum": 10**12,
+                    "multipleOf": 0.000001,
+                },
+                {"type": "string", "pattern": QUANTITY_TEXT},
+            ]
+        }
+    ),
+]
+"""An order's quantity, its document equal to what the code reads."""
+
+
 class OrderIn(_In):
     # Rules: S-API-2
     """One market order, filled at the next bar's open: positive quantity, up to six decimals."""
@@ -125,13 +168,13 @@ class OrderIn(_In):
         description="buy or sell a long position; short opens or adds to a short "
         "position, cover buys it back (when the scenario allows shorting)."
     )
-    quantity: Decimal = Field(
+    quantity: Quantity = Field(
         gt=0,
         le=Decimal(10) ** 12,
         decimal_places=6,
         allow_inf_nan=False,
         description='How many units: a number or a decimal string (10 or "0.5"), '
-        "at most six decimals.",
+        "over 0, at most 10^12, at most six decimals.",
     )
 
 

@@ -31,6 +31,7 @@ from tradeleague.events.scenario import (
 )
 from tradeleague.formats.scenario import (
     OrderRefused,
+    RunState,
     RunStatus,
     ServicePreset,
     can_transition,
@@ -218,6 +219,11 @@ class AgentLoop:
             self.abandon(conn, run_id, now)
         raise abandoned(run_id, self.preset.idle_limit)
 
+    def _keep(self, run_id: str, text: str, state: RunState) -> None:
+        """Keep the run's new state once it is committed (an enclosing transaction's commit)."""
+        book = self.book
+        self.ledger.after_commit(lambda: book.remember(run_id, text, state))
+
     def run(self, account: Account, run_id: str) -> dict[str, object]:
         """Return one of the account's runs: its scenario, status, bar and queued orders.
 
@@ -309,7 +315,7 @@ class AgentLoop:
             queued = {"run": run_id, "index": state.index, "orders": _orders(orders)}
             event = Event(run_stream(run_id), SCENARIO_ORDERS_QUEUED, queued, now)
             self.store.append_in(conn, [event])
-        self.book.remember(run_id, text, state)
+        self._keep(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
@@ -342,7 +348,7 @@ class AgentLoop:
             gone = {"run": run_id, "index": state.index, "position": position}
             event = Event(run_stream(run_id), SCENARIO_ORDER_CANCELLED, gone, now)
             self.store.append_in(conn, [event])
-        self.book.remember(run_id, text, state)
+        self._keep(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
