@@ -29,11 +29,17 @@ from conftest import make_service, synthetic_scenario  # type: ignore[import-not
 from tradeleague.accounts import Tier
 from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
+from tradeleague.events import Event
+from tradeleague.events.scenario import SCENARIO_RUN_STARTED
+from tradeleague.formats.scenario import start_run
 from tradeleague.league.scenario import ScenarioService
+from tradeleague.league.scenario.book import AGENT_ACCOUNT, run_stream
+from tradeleague.league.scenario.rows import APPEND_EQUITY
 from tradeleague.league.scenario.tables import metadata as scenario_tables
+from tradeleague.league.scenario.tables import scenario_runs
 from tradeleague.money import MICRO, Qty
 from tradeleague.sim import Order, Side
-from tradeleague.store import open_store, verify
+from tradeleague.store import account_opened, open_store, verify
 
 FAR = "01ZZZZZZZZZZZZZZZZZZZZZZZZ"
 """An id no row or event holds."""
@@ -539,3 +545,61 @@ def test_the_matrix_holds_on_postgresql(pg_url: str) -> None:
             store.close()
     finally:
         engine.dispose()
+
+
+def test_a_run_started_before_orders_were_recorded_is_held_to_its_end(tmp_path: Path) -> None:
+    """C-4: a run whose start event names no version digest (written before orders were
+    events) is not replayed, so its honest record verifies; its rows are still held to what
+    its events hold (results, status, the completion's equity path)."""
+    clock = ReplayClock(datetime(2026, 3, 10, 12, 0, tzinfo=UTC))
+    service = make_service(f"sqlite:///{tmp_path / 'old.db'}", clock)
+    try:
+        scenario = synthetic_scenario(service, bars=6)
+        alice = service.authenticate(service.create_key("alice", Tier.PRO))
+        run = "01J0000000000000000000000A"
+        now, stream = clock.now(), run_stream(run)
+        with service.store.engine.begin() as conn:
+            conn.execute(
+                sa.insert(scenario_runs).values(
+                    id=run,
+                    scenario_id=scenario.id,
+                    account="alice",
+                    status="active",
+                    state=start_run(scenario.config).to_json(),
+                    created_at=now,
+                    active_at=now,
+                )
+            )
+            conn.execute(
+                APPEND_EQUITY, {"p_run": run, "p_idx": 0, "p_equity": scenario.config.cash}
+            )
+            started = {
+                "run": run,
+                "scenario": scenario.id,
+                "content_hash": scenario.content_hash,
+                "owner": "alice",
+            }
+            service.store.append_in(
+                conn,
+                [
+                    Event(stream, SCENARIO_RUN_STARTED, started, now),
+                    account_opened(stream, AGENT_ACCOUNT, scenario.config.cash, now),
+                ],
+            )
+        service.trade(alice, run, [Order("SPY", Side.BUY, Qty(MICRO))])
+        while not service.step(alice, run)["done"]:
+            pass
+        assert verify(service.store).ok
+        with service.store.engine.begin() as conn:
+            _drop_triggers(conn, "scenario_run_equity")
+            conn.execute(
+                sa.text("UPDATE scenario_run_equity SET equity = equity + 1 WHERE idx = 2")
+            )
+            conn.execute(sa.text("UPDATE scenario_runs SET status = 'abandoned'"))
+        named = {(m.projection, m.key, m.column) for m in verify(service.store).mismatches}
+        assert named == {
+            ("scenario_runs", run, "status"),
+            ("scenario_run_equity", run, "equity"),
+        }
+    finally:
+        service.store.close()
