@@ -197,11 +197,11 @@ class RunReplay:
                 self._fail(f"the log goes on past bar {state.index}, where the run ended")
                 return False
             state, report = step(state, bars, config, rules=rules)
+            self.state = state
             self.path.append(int(report.equity))
             self._fills = [f.to_payload() for f in report.fills]
             self._next_fill, self._forced = 0, report.liquidated
             self._liquidation = str(int(report.equity)) if report.liquidated else None
-        self.state = state
         return True
 
     def _closed(self) -> bool:
