@@ -40,6 +40,8 @@ class ContractRun:
     operations: set[str] = field(default_factory=set)
     failures: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)
+    """Seconds each phase took (what to trim when the run is slow)."""
 
     @property
     def accepted(self) -> int:
@@ -92,6 +94,10 @@ def run_contract(
         for event in from_schema(schema).execute():
             if isinstance(event, events.ScenarioFinished):
                 _record(run, event)
+            elif isinstance(event, events.PhaseStarted):
+                run.phases[event.phase.name.value] = -event.timestamp
+            elif isinstance(event, events.PhaseFinished):
+                run.phases[event.phase.name.value] += event.timestamp
             elif isinstance(event, events.NonFatalError | events.FatalError):
                 run.errors.append(f"{getattr(event, 'label', '')}: {_error_text(event)}")
     finally:

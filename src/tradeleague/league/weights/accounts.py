@@ -26,7 +26,9 @@ from tradeleague.keys import KeyVault, MasterKeyError
 from tradeleague.keys.stored import OwnerKeys
 from tradeleague.league.bodies import answer_of
 from tradeleague.league.weights.models import OwnedAgentOut
+from tradeleague.untrusted import VISIBLE
 from tradeleague.league.weights.owners import (
+    KEY_PATTERN,
     MAX_KEY_CHARS,
     MAX_NAME_CHARS,
     MAX_PROMPT_CHARS,
@@ -47,16 +49,21 @@ class AgentIn(BaseModel):
     )
     name: Annotated[
         str,
-        Field(max_length=MAX_NAME_CHARS * 4, description="Its name on the boards."),
+        Field(max_length=MAX_NAME_CHARS, pattern=VISIBLE, description="Its name on the boards."),
     ]
     division: Division = Field(description="open (the house model) or pro (your own model).")
     prompt: Annotated[
         str,
-        Field(max_length=MAX_PROMPT_CHARS * 4, description="What the model is told each round."),
+        Field(
+            max_length=MAX_PROMPT_CHARS,
+            pattern=VISIBLE,
+            description="What the model is told each round.",
+        ),
     ]
     model: Annotated[str | None, Field(max_length=300, description="Pro: openai:MODEL@URL.")] = None
     key: Annotated[
-        str | None, Field(max_length=MAX_KEY_CHARS, description="Pro: your model key.")
+        str | None,
+        Field(max_length=MAX_KEY_CHARS, pattern=KEY_PATTERN, description="Pro: your model key."),
     ] = None
 
 
@@ -66,7 +73,11 @@ class PromptIn(BaseModel):
     model_config = closed({"prompt": "Hold cash on Fridays."})
     prompt: Annotated[
         str,
-        Field(max_length=MAX_PROMPT_CHARS * 4, description="The new prompt, from the next round."),
+        Field(
+            max_length=MAX_PROMPT_CHARS,
+            pattern=VISIBLE,
+            description="The new prompt, from the next round.",
+        ),
     ]
 
 
@@ -75,7 +86,12 @@ class KeyIn(BaseModel):
 
     model_config = closed({"key": "sk-…"})
     key: Annotated[
-        str, Field(max_length=MAX_KEY_CHARS, description="The model key (stored sealed).")
+        str,
+        Field(
+            max_length=MAX_KEY_CHARS,
+            pattern=KEY_PATTERN,
+            description="The model key (stored sealed).",
+        ),
     ]
 
 
