@@ -41,6 +41,15 @@ __all__ = ["ACCOUNT", "AgentIn", "KeyIn", "PromptIn", "WeightsDesk"]
 _MAX_FIELD: Final = 20_000
 
 
+def _read_as(limit: int, pattern: str) -> dict[str, Any]:
+    """Return what the document says of a text field: the bound and pattern `Owners` reads by.
+
+    The owners' own checks refuse the rest with their sentence (``invalid_key``,
+    "The prompt is empty."); the model's looser bound only stops a huge body.
+    """
+    return {"maxLength": limit, "pattern": pattern}
+
+
 class AgentIn(BaseModel):
     """A new weights agent: Open (the house model) or Pro (the owner's model and key)."""
 
@@ -49,21 +58,29 @@ class AgentIn(BaseModel):
     )
     name: Annotated[
         str,
-        Field(max_length=MAX_NAME_CHARS, pattern=VISIBLE, description="Its name on the boards."),
+        Field(
+            max_length=MAX_NAME_CHARS * 4,
+            json_schema_extra=_read_as(MAX_NAME_CHARS, VISIBLE),
+            description="Its name on the boards.",
+        ),
     ]
     division: Division = Field(description="open (the house model) or pro (your own model).")
     prompt: Annotated[
         str,
         Field(
-            max_length=MAX_PROMPT_CHARS,
-            pattern=VISIBLE,
+            max_length=MAX_PROMPT_CHARS * 4,
+            json_schema_extra=_read_as(MAX_PROMPT_CHARS, VISIBLE),
             description="What the model is told each round.",
         ),
     ]
     model: Annotated[str | None, Field(max_length=300, description="Pro: openai:MODEL@URL.")] = None
     key: Annotated[
         str | None,
-        Field(max_length=MAX_KEY_CHARS, pattern=KEY_PATTERN, description="Pro: your model key."),
+        Field(
+            max_length=MAX_KEY_CHARS,
+            json_schema_extra=_read_as(MAX_KEY_CHARS, KEY_PATTERN),
+            description="Pro: your model key.",
+        ),
     ] = None
 
 
@@ -74,8 +91,8 @@ class PromptIn(BaseModel):
     prompt: Annotated[
         str,
         Field(
-            max_length=MAX_PROMPT_CHARS,
-            pattern=VISIBLE,
+            max_length=MAX_PROMPT_CHARS * 4,
+            json_schema_extra=_read_as(MAX_PROMPT_CHARS, VISIBLE),
             description="The new prompt, from the next round.",
         ),
     ]
@@ -89,7 +106,7 @@ class KeyIn(BaseModel):
         str,
         Field(
             max_length=MAX_KEY_CHARS,
-            pattern=KEY_PATTERN,
+            json_schema_extra=_read_as(MAX_KEY_CHARS, KEY_PATTERN),
             description="The model key (stored sealed).",
         ),
     ]
