@@ -1,4 +1,4 @@
-"""Memory under fuzzing: ``tradeleague serve``'s resident memory while schemathesis runs for minutes.
+"""Memory under fuzzing: `tradeleague serve`'s resident memory while schemathesis runs.
 
 Issue 24 item 7: a 4-minute schemathesis run grew the server from 208 to
 416 MB. This starts ``tradeleague serve`` on a fresh SQLite store (a synthetic

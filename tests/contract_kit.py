@@ -81,14 +81,14 @@ def run_contract(
     adjust = before_call or (lambda case: None)
     run = ContractRun()
 
-    def before_call(context: Any, case: Any, kwargs: Any) -> None:  # noqa: ARG001
+    def before_call_hook(context: Any, case: Any, kwargs: Any) -> None:
         adjust(case)
 
-    def after_call(context: Any, case: Any, response: Any) -> None:  # noqa: ARG001
+    def after_call(context: Any, case: Any, response: Any) -> None:
         run.statuses[response.status_code] += 1
 
     # global hooks (schemathesis has no other for these), taken off when the run ends
-    schemathesis.hook(before_call)
+    schemathesis.hook("before_call")(before_call_hook)
     schemathesis.hook(after_call)
     try:
         for event in from_schema(schema).execute():
@@ -101,7 +101,7 @@ def run_contract(
             elif isinstance(event, events.NonFatalError | events.FatalError):
                 run.errors.append(f"{getattr(event, 'label', '')}: {_error_text(event)}")
     finally:
-        schemathesis.hooks.unregister(before_call)
+        schemathesis.hooks.unregister(before_call_hook)
         schemathesis.hooks.unregister(after_call)
     return run
 

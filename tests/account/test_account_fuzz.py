@@ -31,7 +31,9 @@ def contract(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContractRun]:
     with open_store(url) as store:
         new_season(store, clock)
         app = create_site(
-            ScenarioService(store, clock), clock=clock, accounts=AccountSettings(siwe_domain="t.test")
+            ScenarioService(store, clock),
+            clock=clock,
+            accounts=AccountSettings(siwe_domain="t.test"),
         )
         wallet = Account.create()
         with TestClient(app, base_url="http://t.test") as http:

@@ -69,7 +69,9 @@ def test_visible_is_what_is_blank_refuses_over_every_code_point() -> None:
     """A one-character text matches `VISIBLE` exactly when `is_blank` says it is not blank."""
     visible = re.compile(VISIBLE)
     wrong = [
-        c for c in range(sys.maxunicode + 1) if (visible.fullmatch(chr(c)) is None) != is_blank(chr(c))
+        c
+        for c in range(sys.maxunicode + 1)
+        if (visible.fullmatch(chr(c)) is None) != is_blank(chr(c))
     ]
     assert wrong == []
 

@@ -26,7 +26,6 @@ from tradeleague.keys import KeyVault, MasterKeyError
 from tradeleague.keys.stored import OwnerKeys
 from tradeleague.league.bodies import answer_of
 from tradeleague.league.weights.models import OwnedAgentOut
-from tradeleague.untrusted import VISIBLE
 from tradeleague.league.weights.owners import (
     KEY_PATTERN,
     MAX_KEY_CHARS,
@@ -35,6 +34,7 @@ from tradeleague.league.weights.owners import (
     OwnerConfig,
     Owners,
 )
+from tradeleague.untrusted import VISIBLE
 
 __all__ = ["ACCOUNT", "AgentIn", "KeyIn", "PromptIn", "WeightsDesk"]
 
