@@ -118,3 +118,22 @@ def test_probes_are_answered_from_memory_with_the_store_gone(site: TestClient) -
     assert metrics.status_code == 200
     assert metrics.headers["content-type"].startswith("text/plain")
     assert "tradeleague_" in metrics.text
+
+
+def test_the_checked_keys_kept_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys a fuzzer presents cannot grow the process: past the bound the kept keys are dropped."""
+    from tradeleague.accounts import Tier
+    from tradeleague.accounts import accounts as accounts_module
+
+    monkeypatch.setattr(accounts_module, "CACHE_LIMIT", 3)
+    clock = ReplayClock(datetime(2026, 3, 10, 12, tzinfo=UTC))
+    service = ScenarioService(open_store(f"sqlite:///{tmp_path / 'keys.db'}"), clock)
+    try:
+        keys = [service.create_key(f"a{n}", Tier.PRO) for n in range(7)]
+        kept = service.accounts._keys  # the process's checked keys
+        for key in keys:
+            assert service.authenticate(key).name.startswith("a")
+            assert len(kept) <= 3
+        assert service.authenticate(keys[0]).name == "a0"  # dropped, then read again
+    finally:
+        service.store.close()
