@@ -36,7 +36,8 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
         str(data / "crypto_1m"),
     )
     return {
-        "verify": [["verify", "--checkpoint", "nope"]],
+        "verify": [["verify", "--checkpoint", "nope"], ["verify", "--bundle", "nothere"]],
+        "export": [["export", "--season", "S1", "--out", "b", "--key", "nothere.key"]],
         "demo": [
             ["demo", "--rounds", "0"],
             ["demo", "--end", "Tuesday"],

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, _claim
+from tradeleague.accounts.idempotency import IN_FLIGHT_LEASE, claim
 from tradeleague.api.app import idempotency_key
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ServiceError
@@ -114,14 +114,15 @@ def test_sf_string_header_values() -> None:
 def test_a_key_left_in_flight_lapses_after_its_lease(
     service: ScenarioService, clock: ReplayClock, key: str, scenario: Scenario, site: str
 ) -> None:
-    """S-SVC-1: a claim whose request died with the database is released by its lease."""
+    """S-SVC-1: a claim an earlier version left without its answer is released by its lease."""
     account = service.authenticate(key)
     with httpx.Client(base_url=site, headers={"X-API-Key": key}) as client:
         run = client.post("/api/v1/runs", json={"scenario": scenario.id}).json()["id"]
         from tradeleague.accounts import fingerprint
 
         digest = fingerprint("POST", f"/runs/{run}/step", {})
-        assert _claim(service, account, "lost", digest) is None  # claimed, then the DB died
+        with service.write("claim a key in") as conn:  # an earlier version's claim, then death
+            assert claim(conn, service, account, "lost", digest) is None
         stuck = client.post(f"/api/v1/runs/{run}/step", headers={"Idempotency-Key": "lost"})
         assert stuck.status_code == 409
         clock.advance(IN_FLIGHT_LEASE)

@@ -174,13 +174,15 @@ def test_idempotent_step_replays_byte_for_byte(api: TestClient, scenario: Scenar
 def test_idempotency_in_flight_is_409_and_keys_expire_after_24h(
     service: ScenarioService, clock: ReplayClock, api: TestClient, key: str, scenario: Scenario
 ) -> None:
-    """S-SVC-1: a duplicate while the first is in flight is 409; a key is forgotten after 24 h."""
+    """S-SVC-1: an unanswered claim (an earlier version's) is 409; a key is forgotten after 24 h."""
     from tradeleague.accounts import fingerprint
-    from tradeleague.accounts.idempotency import _claim
+    from tradeleague.accounts.idempotency import claim
 
     run = _run(api, scenario)
     account = service.authenticate(key)
-    assert _claim(service, account, "busy", fingerprint("POST", f"/runs/{run}/step", {})) is None
+    with service.write("claim a key in") as conn:  # as an earlier version left it, unanswered
+        digest = fingerprint("POST", f"/runs/{run}/step", {})
+        assert claim(conn, service, account, "busy", digest) is None
     _error(
         api.post(f"/api/v1/runs/{run}/step", json={"idempotency_key": "busy"}),
         409,

@@ -15,9 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from conftest import make_service, synthetic_scenario  # type: ignore[import-not-found]
 from tradeleague.accounts import Tier
+from tradeleague.accounts.tables import idempotency_keys
 from tradeleague.api.app import call, dumps
 from tradeleague.clock import ReplayClock
 from tradeleague.errors import ServiceError
@@ -137,4 +139,82 @@ def test_a_failed_hand_off_fails_each_of_its_steps_and_the_next_batch_goes_on(
     assert isinstance(failed, RuntimeError)
     assert isinstance(after, bytes)
     assert [_index(service, key, r) for r in runs] == [0, 1]
+    service.store.close()
+
+
+def _keyed_batch(batcher: StepBatcher, key: str, runs: list[str]) -> list[object]:
+    """A lone keyed step on run 0, then four keyed steps that arrive while it is written."""
+
+    async def agents() -> list[object]:
+        first = asyncio.ensure_future(batcher.answer(key, runs[0], "a"))  # alone, at once
+        await asyncio.sleep(0)
+        rest = [
+            batcher.answer(key, runs[1], "b"),
+            batcher.answer(key, runs[1], "b"),  # the same key again in the batch
+            batcher.answer(key, runs[2], "c"),
+            batcher.answer(key, runs[2], "a"),  # run 0's key, for another run
+        ]
+        return list(await asyncio.gather(first, *rest, return_exceptions=True))
+
+    return asyncio.run(agents())
+
+
+def test_keyed_steps_go_together_and_each_key_steps_once(
+    tmp_path: Path, clock: ReplayClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """S-SVC-1, S-SVC-2: keyed steps arriving meanwhile go as one transaction, once per key."""
+    service, key, runs = _setup(tmp_path, clock, 3)
+    sizes: list[int] = []
+    real = ScenarioService.step_many
+
+    def counted(self: ScenarioService, requests: list[object]) -> object:
+        sizes.append(len(requests))
+        return real(self, requests)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ScenarioService, "step_many", counted)
+    batcher = StepBatcher(service, call, dumps)
+    a, b, b_again, c, a_reused = _keyed_batch(batcher, key, runs)
+    assert sizes == [2], "the batch's two new keys stepped in one call"
+    for answer in (a, b, c):
+        assert isinstance(answer, tuple)
+        assert (answer[0], json.loads(answer[1])["index"], answer[2]) == (200, 1, False)
+    assert b_again == (200, b[1], True)  # type: ignore[index]
+    assert isinstance(a_reused, ServiceError)
+    assert a_reused.code == "idempotency_key_reused"
+    assert asyncio.run(batcher.answer(key, runs[1], "b")) == b_again
+    assert [_index(service, key, r) for r in runs] == [1, 1, 1]
+    service.store.close()
+
+
+@pytest.mark.parametrize("point", ["commit", "committed"])
+def test_a_keyed_batch_cut_at_its_commit_steps_each_key_once(
+    tmp_path: Path, clock: ReplayClock, point: str
+) -> None:
+    """S-SVC-1: a keyed batch whose commit is cut, before or after, is retried one by one:
+    each step then runs for the first time, or is found recorded, never both."""
+    service, key, runs = _setup(tmp_path, clock, 3)
+    cuts: list[str] = []
+
+    def cut(at: str, conn: sa.Connection) -> None:
+        if (
+            at == point
+            and not cuts
+            and "b" in str(conn.execute(sa.select(idempotency_keys.c.key)).scalars().all())
+        ):
+            cuts.append(at)
+            conn.connection.dbapi_connection.close()  # type: ignore[union-attr]
+            conn.exec_driver_sql("SELECT 1")
+
+    service.store.commit_fault = cut
+    batcher = StepBatcher(service, call, dumps)
+    a, b, b_again, c, a_reused = _keyed_batch(batcher, key, runs)
+    service.store.commit_fault = None
+    assert cuts == [point], "the keyed batch's commit was cut"
+    for answer in (a, b, c):
+        assert isinstance(answer, tuple)
+        assert json.loads(answer[1])["index"] == 1
+    assert isinstance(b_again, tuple)
+    assert b_again[1] == b[1]  # type: ignore[index]
+    assert isinstance(a_reused, ServiceError)
+    assert [_index(service, key, r) for r in runs] == [1, 1, 1], "each key stepped once"
     service.store.close()

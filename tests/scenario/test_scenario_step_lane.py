@@ -1,9 +1,10 @@
 """The bare step's lane answers byte for byte as the step route does (S-API-3, S-SVC-2, S-SVC-4).
 
-`StepLane` answers ``POST /api/v1/runs/{id}/step`` without body or
-idempotency key itself. Two services on two stores with one replay clock run
-the same calls, one app with the lane and one with the lane taken out: every
-status, header and body byte must agree, errors included.
+`StepLane` answers ``POST /api/v1/runs/{id}/step`` without a body itself
+(with or without an ``Idempotency-Key`` header). Two services on two stores
+with one replay clock run the same calls, one app with the lane and one with
+the lane taken out: every status, header and body byte must agree, errors
+included.
 """
 
 from __future__ import annotations
@@ -114,13 +115,26 @@ def test_bare_steps_and_their_errors_are_byte_identical_to_the_route(
     assert laned == [sides[0].run] * 2 + ["nosuchrun"] + [sides[0].run] * 6
 
 
-def test_steps_with_an_idempotency_key_or_a_bearer_token_take_the_route(
+def test_keyed_steps_take_the_lane_and_replay_as_the_route_does(
     sides: tuple[Side, Side], laned: list[str]
 ) -> None:
-    """S-SVC-1: a step carrying an idempotency key is replayed by the route, byte for byte."""
+    """S-SVC-1: a step with an Idempotency-Key header runs once and replays, as the route's."""
     once = {"X-API-Key": "KEY", "Idempotency-Key": '"k1"'}
     assert _same(sides, "/api/v1/runs/RUN/step", once) == 200
-    assert _same(sides, "/api/v1/runs/RUN/step", once) == 200
+    assert _same(sides, "/api/v1/runs/RUN/step", once) == 200  # replayed, same header
+    assert _same(sides, "/api/v1/runs/RUN/step", {**once, "Idempotency-Key": "k2"}) == 200
+    assert _same(sides, "/api/v1/runs/nosuchrun/step", {**once, "Idempotency-Key": "k3"}) == 404
+    assert _same(sides, "/api/v1/runs/nosuchrun/step", {**once, "Idempotency-Key": "k3"}) == 404
+    assert laned == [sides[0].run] * 3 + ["nosuchrun"] * 2
+
+
+def test_steps_with_a_bad_idempotency_key_or_a_bearer_token_take_the_route(
+    sides: tuple[Side, Side], laned: list[str]
+) -> None:
+    """S-SVC-1, S-SVC-4: what the lane does not read itself, the route answers."""
+    mine = {"X-API-Key": "KEY"}
+    assert _same(sides, "/api/v1/runs/RUN/step", {**mine, "Idempotency-Key": '"open'}) == 422
+    assert _same(sides, "/api/v1/runs/RUN/step", {**mine, "Idempotency-Key": '""'}) == 422
     assert _same(sides, "/api/v1/runs/RUN/step", {"Authorization": "Bearer KEY"}) == 200
     assert laned == []
 

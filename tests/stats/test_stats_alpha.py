@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tradeleague.stats import Outcome, alpha_beta
+from tradeleague.stats import AlphaFit, Outcome, alpha_beta, alpha_betas
 
 
 def _bench(n: int = 60, seed: int = 1) -> list[float]:
@@ -72,3 +72,38 @@ def test_too_few_steps_or_a_flat_benchmark_fit_nothing() -> None:
         alpha_beta([0.1, 0.2, 0.3], [0.1, 0.2], rng=rng, periods_per_year=252)
     with pytest.raises(ValueError, match="finite"):
         alpha_beta([0.1, float("nan"), 0.3], [0.1, 0.2, 0.3], rng=rng, periods_per_year=252)
+
+
+def test_many_fits_at_once_give_each_lone_fit_to_the_bit() -> None:
+    """ST-2: `alpha_betas` refits many agents together; each is `alpha_beta`'s, to the bit.
+
+    Seventy fits of mixed lengths cross the block refitted at once; among them a
+    benchmark that moves on one step only (some resamples miss it and fit no
+    line), one that never moves and one too short to fit (both ``None``).
+    """
+    data = np.random.default_rng(3)
+    fits = []
+    for i in range(70):
+        n = (19, 19, 30)[i % 3]
+        bench = [float(x) for x in data.normal(0.001, 0.01, n)]
+        agent = [0.5 * b + float(e) for b, e in zip(bench, data.normal(0, 0.004, n), strict=True)]
+        fits.append((agent, bench))
+    rare = [0.0] * 19
+    rare[7] = 0.02
+    fits += [([0.001 * i for i in range(19)], rare), ([0.01] * 19, [0.0] * 19), ([0.1], [0.2])]
+    seeds = range(100, 100 + len(fits))
+    together = alpha_betas(
+        [
+            AlphaFit(a, b, np.random.default_rng(s), 252.0)
+            for (a, b), s in zip(fits, seeds, strict=True)
+        ]
+    )
+    alone = [
+        alpha_beta(a, b, rng=np.random.default_rng(s), periods_per_year=252.0)
+        for (a, b), s in zip(fits, seeds, strict=True)
+    ]
+    assert together == alone
+    assert together[-2] is None
+    assert together[-1] is None
+    assert together[-3] is not None
+    assert all(f is not None for f in together[:70])

@@ -180,3 +180,28 @@ def test_a_resampling_refuses_what_it_cannot_test() -> None:
         five.compare([0.0, 0.0, 0.0, 0.0, math.nan], [0.0] * 5)
     with pytest.raises(ValueError, match="confidence"):
         five.compare([0.0] * 5, [0.0] * 5, confidence=1.0)
+
+
+def test_many_tests_at_once_give_each_lone_compare_to_the_bit() -> None:
+    """ST-2: a table's tests taken together are each `compare`'s, mean, p-value and verdict.
+
+    Seventy series cross the block of series counted at once; they include a
+    copy of the baseline (no difference at all) and a steady edge.
+    """
+    data = np.random.default_rng(21)
+    bench = data.normal(0.0, 0.01, 19).tolist()
+    series = [data.normal(0.0004 * (i % 7), 0.01, 19).tolist() for i in range(68)]
+    series += [bench, [b + 0.004 for b in bench]]
+    shared = Resampling(19, rng=np.random.default_rng(4))
+    for confidence in (0.95, 0.8):
+        together = shared.test_many([(s, bench) for s in series], confidence=confidence)
+        assert len(together) == len(series)
+        for s, seen in zip(series, together, strict=True):
+            alone = shared.compare(s, bench, confidence=confidence)
+            assert (seen.mean_difference, seen.p_value) == (alone.mean_difference, alone.p_value)
+            assert seen.distinguishable is alone.distinguishable
+            assert (seen.steps, seen.resamples, seen.confidence) == (19, 10_000, confidence)
+    assert together[-1].distinguishable
+    assert not together[-2].distinguishable
+    with pytest.raises(ValueError, match="of 19 steps, the series of 4"):
+        shared.test_many([(bench, bench), ([0.0] * 4, [0.0] * 4)])

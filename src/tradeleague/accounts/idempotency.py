@@ -1,26 +1,32 @@
 """Idempotency keys with the semantics Stripe documents (S-SVC-1).
 
-A client sends ``idempotency_key`` in the JSON body of ``trades`` or ``step``.
-The first request with a key is *claimed* (recorded as in flight, committed),
-carried out, and its response recorded. Then, for 24 hours (by default):
+A client sends an ``idempotency_key`` (the ``Idempotency-Key`` header, or
+the JSON body's field) with a write. Then, for 24 hours (by default):
 
 - the same key with the same parameters replays the first response, byte for byte;
-- the same key with different parameters is 422 ``idempotency_key_reused``;
-- the same key while the first request is still in flight is 409
-  ``idempotency_in_flight``.
+- the same key with different parameters is 422 ``idempotency_key_reused``.
 
-Client errors (4xx) are recorded and replayed like successes; a server error
-releases the key, so a retry runs again. A claim is a lease: if the release
-itself never commits (the database went away mid-request), the key stays in
-flight only for ``IN_FLIGHT_LEASE``; after that a retry with the same
-parameters claims it again and runs the request. The step's own work is one
-transaction, so a request cut before it committed changed nothing. One gap
-remains: a server killed after the step committed but before its response
-was recorded leaves a claim whose retry, after the lease, steps again;
-closing it means recording the response inside the step's transaction.
-Keys are scoped to the account and expire ``idempotency_ttl`` after their
-first use (the service's preset: the scenario benchmark's `ServicePreset`
-holds the seed's 24 hours), measured on the injected clock.
+Exactly once, across any fault: the key's claim, the request's effect (every
+write the service makes for it: its transactions join the claim's, see
+`tradeleague.store.transactions`) and its recorded response commit in *one*
+transaction. So a request cut anywhere (its connection dropped, its
+database backend terminated, the process killed, the commit's answer lost)
+either committed all three, and a retry replays the response, or none, and
+a retry runs it for the first time. No claim is ever left behind: a
+crashed attempt's transaction rolls back, taking its claim with it, so the
+key is free at once; on PostgreSQL a second request with the key while the
+first is running waits for the first's transaction and then replays its
+answer (or, if it rolled back, runs). Client errors (4xx) are recorded and
+replayed like successes, with what the refused request wrote undone as
+without a key; a server error records nothing.
+
+A row without a response can only be a claim committed by an earlier
+version, which recorded responses in a later transaction: it answers 409
+``idempotency_in_flight`` for ``IN_FLIGHT_LEASE`` after it was claimed,
+then a retry runs the request. Keys are scoped to the account and expire
+``idempotency_ttl`` after their first use (the service's preset: the
+scenario benchmark's `ServicePreset` holds the seed's 24 hours), measured on
+the injected clock.
 """
 
 from __future__ import annotations
@@ -44,15 +50,19 @@ __all__ = [
     "MAX_KEY_LENGTH",
     "IdempotencyWindow",
     "IdempotentService",
+    "check_key",
+    "claim",
     "fingerprint",
     "idempotent",
+    "record",
+    "recorded",
 ]
 
 MAX_KEY_LENGTH: Final = 255
 """The longest ``idempotency_key`` accepted, in characters."""
 
 IN_FLIGHT_LEASE: Final = timedelta(seconds=60)
-"""How long a claimed key with no recorded response blocks a retry (409) before it lapses."""
+"""How long a claim an earlier version committed without its response blocks a retry (409)."""
 
 
 class IdempotencyWindow(Protocol):
@@ -77,8 +87,14 @@ class IdempotentService(Protocol):
         """The service's numbers, among them the idempotency window."""
         ...
 
-    def write(self, doing: str) -> AbstractContextManager[sa.Connection]:
-        """Return a writer's transaction."""
+    def write(
+        self, doing: str, *, enclosing: bool = False
+    ) -> AbstractContextManager[sa.Connection]:
+        """Return a writer's transaction (``enclosing``: the service's writes inside join it)."""
+        ...
+
+    def read(self, doing: str) -> AbstractContextManager[sa.Connection]:
+        """Return a read transaction."""
         ...
 
 
@@ -89,42 +105,100 @@ def fingerprint(method: str, path: str, params: Mapping[str, object]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _claim(
+_REUSED: Final = (
+    422,
+    "idempotency_key_reused",
+    "This idempotency_key was used with different parameters; use a new key.",
+)
+_IN_FLIGHT: Final = (
+    409,
+    "idempotency_in_flight",
+    "A request with this idempotency_key is still in progress; retry shortly.",
+)
+
+
+def recorded(
     service: IdempotentService, account: Account, key: str, digest: str
 ) -> tuple[int, str] | None:
+    """Return the answer recorded for ``key``, read without taking the write lock, if any.
+
+    A retry of a request that completed is answered from here; anything else
+    (no record, an expired one, an earlier version's unanswered claim) is
+    decided by `claim` in the request's own transaction.
+
+    Raises
+    ------
+    ServiceError
+        422 ``idempotency_key_reused`` if the key was answered for other parameters.
+    """
+    where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
+    with service.read("read an idempotency key in") as conn:
+        row = conn.execute(sa.select(idempotency_keys).where(*where)).one_or_none()
+    if row is None or row.status_code is None or row.body is None:
+        return None
+    if service.clock.now() - row.created_at >= service.preset.idempotency_ttl:
+        return None
+    if row.request_hash != digest:
+        raise ServiceError(*_REUSED)
+    return int(row.status_code), str(row.body)
+
+
+def claim(
+    conn: sa.Connection, service: IdempotentService, account: Account, key: str, digest: str
+) -> tuple[int, str] | None:
+    """Claim ``key`` inside the request's transaction; return its recorded answer if it has one.
+
+    Pair it with `record` in the same transaction (`idempotent` does both).
+
+    The claim is a row without an answer, written in the same transaction as
+    the request's effect: no other transaction ever sees it unanswered (on
+    PostgreSQL a second request with the key waits on the row's unique index
+    until the first commits or rolls back). A row without an answer can only
+    have been committed by a version before this one, which recorded answers
+    later: it is in flight until `IN_FLIGHT_LEASE` after its claim.
+    """
     now = service.clock.now()
     where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
-    with service.write("claim an idempotency key in") as conn:
-        row = conn.execute(
-            sa.select(idempotency_keys).where(*where).with_for_update()
-        ).one_or_none()
-        if row is not None and now - row.created_at >= service.preset.idempotency_ttl:
-            conn.execute(sa.delete(idempotency_keys).where(*where))
-            row = None
-        if row is None:
-            conn.execute(
-                sa.insert(idempotency_keys).values(
-                    account=account.name, key=key, request_hash=digest, created_at=now
-                )
+    row = conn.execute(sa.select(idempotency_keys).where(*where).with_for_update()).one_or_none()
+    if row is not None and now - row.created_at >= service.preset.idempotency_ttl:
+        conn.execute(sa.delete(idempotency_keys).where(*where))
+        row = None
+    if row is None:
+        conn.execute(
+            sa.insert(idempotency_keys).values(
+                account=account.name, key=key, request_hash=digest, created_at=now
             )
-            return None
-        lapsed = row.status_code is None and now - row.created_at >= IN_FLIGHT_LEASE
-        if lapsed and row.request_hash == digest:
-            conn.execute(sa.update(idempotency_keys).where(*where).values(created_at=now))
-            return None
+        )
+        return None
     if row.request_hash != digest:
-        raise ServiceError(
-            422,
-            "idempotency_key_reused",
-            "This idempotency_key was used with different parameters; use a new key.",
-        )
+        raise ServiceError(*_REUSED)
     if row.status_code is None or row.body is None:
-        raise ServiceError(
-            409,
-            "idempotency_in_flight",
-            "A request with this idempotency_key is still in progress; retry shortly.",
-        )
+        if now - row.created_at < IN_FLIGHT_LEASE:
+            raise ServiceError(*_IN_FLIGHT)
+        conn.execute(sa.update(idempotency_keys).where(*where).values(created_at=now))
+        return None
     return int(row.status_code), str(row.body)
+
+
+def record(conn: sa.Connection, account: Account, key: str, status: int, body: str) -> None:
+    """Record the answer of the request that claimed ``key``, in the transaction of its claim."""
+    conn.execute(
+        sa.update(idempotency_keys)
+        .where(idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
+        .values(status_code=status, body=body)
+    )
+
+
+def check_key(key: str) -> None:
+    """Refuse an empty or over-long key: 422 ``invalid_idempotency_key``."""
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise ServiceError(
+            422, "invalid_idempotency_key", f"An idempotency_key is 1 to {MAX_KEY_LENGTH} chars."
+        )
+
+
+_CLAIM_TRIES: Final = 3
+"""How often a request whose claim lost a race (the key committed meanwhile) reads it again."""
 
 
 def idempotent(
@@ -136,45 +210,46 @@ def idempotent(
 ) -> tuple[int, str, bool]:
     """Run ``action`` at most once per (account, key) and return ``(status, body, replayed)``.
 
+    The claim of the key, everything ``action`` writes through the service's
+    transactions (they join this one) and the recorded answer commit in one
+    transaction, or none of them does: a retry after any failure finds the
+    answer (the request ran) or no record (it never ran) and runs it.
+
     Parameters
     ----------
     action
         Does the work and returns the HTTP status and the exact JSON body text;
-        a `ServiceError` it raises is recorded as its error response.
+        a `ServiceError` it raises is recorded as its error response (what it
+        wrote in the transaction it raised from is undone, as without a key).
 
     Raises
     ------
     ServiceError
-        422 ``idempotency_key_reused``, 409 ``idempotency_in_flight``, or 422
-        ``invalid_idempotency_key`` for an empty or over-long key.
+        422 ``idempotency_key_reused``, 409 ``idempotency_in_flight`` (a claim
+        an earlier version left), or 422 ``invalid_idempotency_key`` for an
+        empty or over-long key.
+    StoreError
+        The database failed: nothing of the request was committed, or all of
+        it was (a retry then replays it).
     """
-    if not key or len(key) > MAX_KEY_LENGTH:
-        raise ServiceError(
-            422, "invalid_idempotency_key", f"An idempotency_key is 1 to {MAX_KEY_LENGTH} chars."
-        )
-    try:
-        replay = _claim(service, account, key, digest)
-    except StoreError as exc:
-        if isinstance(exc.__cause__, sa.exc.IntegrityError):
-            raise ServiceError(
-                409,
-                "idempotency_in_flight",
-                "A request with this idempotency_key is still in progress; retry shortly.",
-            ) from None
-        raise
+    check_key(key)
+    replay = recorded(service, account, key, digest)
     if replay is not None:
         return replay[0], replay[1], True
-    where = (idempotency_keys.c.account == account.name, idempotency_keys.c.key == key)
-    try:
-        status, body = action()
-    except ServiceError as exc:
-        status, body = exc.status, canonical_json(exc.body())
-    except BaseException:
-        with service.write("release an idempotency key in") as conn:
-            conn.execute(sa.delete(idempotency_keys).where(*where))
-        raise
-    with service.write("record an idempotent response in") as conn:
-        conn.execute(
-            sa.update(idempotency_keys).where(*where).values(status_code=status, body=body)
-        )
-    return status, body, False
+    for attempt in range(_CLAIM_TRIES):
+        try:
+            with service.write("run an idempotent request in", enclosing=True) as conn:
+                replay = claim(conn, service, account, key, digest)
+                if replay is not None:
+                    return replay[0], replay[1], True
+                try:
+                    status, body = action()
+                except ServiceError as exc:
+                    status, body = exc.status, canonical_json(exc.body())
+                record(conn, account, key, status, body)
+            return status, body, False
+        except StoreError as exc:
+            # another request with the key committed first (PostgreSQL): read its answer
+            if not isinstance(exc.__cause__, sa.exc.IntegrityError) or attempt + 1 == _CLAIM_TRIES:
+                raise
+    raise AssertionError("unreachable")

@@ -12,7 +12,7 @@ sign-in) writes through the same `Ledger`, so they queue together.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any, Final
 
@@ -66,15 +66,27 @@ class Ledger:
         self._writer = threading.Lock()
 
     @contextmanager
-    def write(self, doing: str) -> Iterator[sa.Connection]:
+    def write(self, doing: str, *, enclosing: bool = False) -> Iterator[sa.Connection]:
         """Yield a connection in a writer's transaction (``BEGIN IMMEDIATE`` on SQLite).
 
         On SQLite the threads of this process also queue on a lock first, so
         they wait their turn instead of polling the database's busy handler.
+        ``enclosing``: the writes and reads made inside the block join this
+        transaction and commit with it (`Store.transaction`); inside such a
+        block, a write is a savepoint of it and takes no lock of its own.
         """
-        guard = self._writer if self.sqlite else nullcontext()
-        with guard, self.store.transaction(doing, write=True) as connection:
+        joined = self.store.joining(write=True)
+        guard = self._writer if self.sqlite and not joined else nullcontext()
+        with guard, self.store.transaction(doing, write=True, enclosing=enclosing) as connection:
             yield connection
+
+    def after_commit(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the enclosing transaction commits, or now if none is open.
+
+        For what a process keeps of the state it wrote: it must never keep a
+        write that an enclosing transaction then rolled back.
+        """
+        self.store.after_commit(work)
 
     @contextmanager
     def read(self, doing: str) -> Iterator[sa.Connection]:

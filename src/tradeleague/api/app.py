@@ -239,18 +239,20 @@ def idempotent_response(
     key: str | None,
     digest: str,
     action: Callable[[], dict[str, object]],
+    status: int = 200,
 ) -> Response:
-    """Return ``action``'s answer as JSON, at most once per key when ``key`` is given (S-SVC-1).
+    """Return ``action``'s answer as JSON (``status``), at most once per key (S-SVC-1).
 
-    Without a key the action just runs. With one, the first request's answer
-    is recorded and a retry gets the same bytes (`tradeleague.accounts.idempotent`).
+    Without a key the action just runs. With one, the action's writes and its
+    answer commit in one transaction, and a retry gets the same bytes
+    (`tradeleague.accounts.idempotent`).
     """
     if key is None:
-        return json_response(action())
-    status, text, replayed = idempotent(
-        service, account, key, digest, lambda: (200, dumps(action()))
+        return json_response(action(), status)
+    answered, text, replayed = idempotent(
+        service, account, key, digest, lambda: (status, dumps(action()))
     )
-    return json_response(text, status, replayed)
+    return json_response(text, answered, replayed)
 
 
 _ERROR_REF: Final = "#/components/schemas/ErrorOut"

@@ -90,6 +90,10 @@ SHARED_COMMANDS: dict[str, CommandEntry] = {
         "Walk the hash chain and rebuild every projection from events; exit 1 on any mismatch.",
         (_M + "store",),
     ),
+    "export": CommandEntry(
+        "Write a season's audit bundle: its events, signed head, REPORT.json and market data.",
+        (_M + "bundle",),
+    ),
     "log": CommandEntry(
         "Print every recorded answer of a season: model calls, scripted and baseline answers.",
         (_M + "log",),

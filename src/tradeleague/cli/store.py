@@ -21,7 +21,7 @@ from tradeleague.terminal.options import DbOption, JsonOption
 
 if TYPE_CHECKING:
     from tradeleague.cli.plugin import ProjectionsPart
-    from tradeleague.store import DbInfo, VerifyReport
+    from tradeleague.store import DbInfo, Mismatch, VerifyReport
 
 __all__ = ["DbOption", "register", "register_projections"]
 
@@ -87,12 +87,25 @@ def _verify_tables(
         hidden = len(report.mismatches) - _SHOWN_MISMATCHES
         if hidden > 0:
             console.print(f"... and {hidden} more (use --json for all).")
-        console.print(f"[bold red]FAILED[/]: {len(report.mismatches)} mismatch(es).")
+        console.print(
+            f"[bold red]FAILED[/]: {len(report.mismatches)} mismatch(es); the first: "
+            f"{_first_words(report.mismatches[0])}",
+            highlight=False,
+            soft_wrap=True,
+        )
     else:
         console.print(
             f"[bold green]OK[/]: {report.events:,} events chain correctly and "
             f"{len(report.projections)} projection(s) match their events."
         )
+
+
+def _first_words(mismatch: Mismatch) -> str:
+    """Return the first mismatch as the one sentence the FAILED line ends on."""
+    where = "" if mismatch.seq is None else f"event {mismatch.seq}: "
+    if mismatch.projection is not None and mismatch.column is None and mismatch.key is not None:
+        where += f"{mismatch.projection} {mismatch.key}: "
+    return f"{where}{mismatch.detail.rstrip('.')}."
 
 
 def _behind_words(behind: int, url: str) -> str:
@@ -152,7 +165,19 @@ def verify_command(
     signer: Annotated[
         str | None,
         typer.Option(
-            help="The public key (hex) that must have signed the --checkpoint file.",
+            help="The public key (hex) that must have signed the --checkpoint file, or the "
+            "--bundle's head.",
+            show_default=False,
+        ),
+    ] = None,
+    bundle: Annotated[
+        Path | None,
+        typer.Option(
+            "--bundle",
+            metavar="DIR",
+            help="Check a season's audit bundle (see `tradeleague export`) instead of a "
+            "database: its chain, its signed head, and every figure of its REPORT.json "
+            "recomputed from its events and market data (default: check the database).",
             show_default=False,
         ),
     ] = None,
@@ -163,10 +188,25 @@ def verify_command(
     was last refreshed, not yet folded into it: expected while a host writes
     (it never refreshes them), not a mismatch; `tradeleague db refresh` folds them.
 
+    With --bundle DIR it reads no database: it checks a season's audit bundle
+    written by `tradeleague export` and names the first event, bar or report
+    figure that does not hold.
+
     Example: tradeleague verify --db sqlite:///league.db --checkpoint 1234:<64 hex digits>
+
+    Example: tradeleague verify --bundle bundle-S1 --signer <the league's public key, 64 hex>
     """
     from tradeleague.store import open_store, verify
 
+    if bundle is not None:
+        if checkpoint is not None or to_head or db is not None:
+            raise ConfigError(
+                "--bundle checks a bundle alone: drop --db, --checkpoint and --to-head."
+            )
+        from tradeleague.cli.bundle import verify_bundle_command
+
+        verify_bundle_command(bundle, signer, as_json)
+        return
     expected = _checkpoint(checkpoint, signer)
     if to_head and expected is None:
         raise ConfigError("--to-head needs --checkpoint.")

@@ -14,6 +14,8 @@ from tradeleague.events.schema import ARR, BOOL, INT, NULL, STR, Field, opt, reg
 
 __all__ = [
     "FORMAT",
+    "SCENARIO_ORDERS_QUEUED",
+    "SCENARIO_ORDER_CANCELLED",
     "SCENARIO_RUN_ABANDONED",
     "SCENARIO_RUN_COMPLETED",
     "SCENARIO_RUN_PUBLISHED",
@@ -26,6 +28,8 @@ SCENARIO_RUN_STARTED: Final = "ScenarioRunStarted"
 SCENARIO_RUN_COMPLETED: Final = "ScenarioRunCompleted"
 SCENARIO_RUN_ABANDONED: Final = "ScenarioRunAbandoned"
 SCENARIO_RUN_PUBLISHED: Final = "ScenarioRunPublished"
+SCENARIO_ORDERS_QUEUED: Final = "ScenarioOrdersQueued"
+SCENARIO_ORDER_CANCELLED: Final = "ScenarioOrderCancelled"
 
 
 _RUN = req("run", STR, doc="the run id")
@@ -41,8 +45,34 @@ def _s(kind: str, fields: tuple[Field, ...], doc: str) -> None:
 
 _s(
     SCENARIO_RUN_STARTED,
-    (req("scenario", STR), req("content_hash", STR), req("owner", STR)),
+    (
+        req("scenario", STR),
+        req("content_hash", STR),
+        req("owner", STR),
+        opt(
+            "version_hash",
+            STR,
+            doc="the digest of the scenario version's row (formats.scenario.version_digest); "
+            "a run whose start names it records its orders too (older runs lack both)",
+        ),
+    ),
     "A run of a scenario starts (its AccountOpened follows).",
+)
+_s(
+    SCENARIO_ORDERS_QUEUED,
+    (
+        req("index", INT, doc="the bar the agent sees (the orders fill at the next one)"),
+        req("orders", ARR, doc="[symbol, side, quantity in micro-units] of each order, in order"),
+    ),
+    "Orders queued for the next step (S-API-2).",
+)
+_s(
+    SCENARIO_ORDER_CANCELLED,
+    (
+        req("index", INT, doc="the bar the agent sees"),
+        req("position", INT, doc="the cancelled order's place in the queue, from 0"),
+    ),
+    "A queued order cancelled before it filled.",
 )
 _s(
     EventKind.ORDER_FILLED,

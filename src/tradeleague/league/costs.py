@@ -14,12 +14,12 @@ its events once per log head, not once per page.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.events import EventKind
-from tradeleague.league.answers import season_streams, summarise
+from tradeleague.league.answers import AgentSummary, season_streams, summarise
 from tradeleague.llm.costs import AgentCost, agent_cost
 from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.llm.token_prices import PriceTable
@@ -32,12 +32,18 @@ _KEPT: Final = 16
 
 
 def season_costs(
-    store: Store, season: str, prices: PriceTable | None, *, of_season: str | None = None
+    store: Store,
+    season: str,
+    prices: PriceTable | None,
+    *,
+    of_season: str | None = None,
+    summaries: Sequence[AgentSummary] | None = None,
 ) -> dict[str, AgentCost]:
     """Return each agent's cost over ``season`` (a season id or a stream), by first appearance.
 
     ``of_season`` keeps only the calls made in that season of a stream. An agent
     that decided without a model call (a baseline) is listed with no calls.
+    ``summaries`` is ``summarise(store, season)`` when the caller already has it.
 
     Raises
     ------
@@ -55,7 +61,8 @@ def season_costs(
                 raise RecordFormatError(f"event {stored.seq}: not a call record: {exc}") from None
             if of_season is None or record.key.season == of_season:
                 records.setdefault(record.key.agent, []).append(record)
-    decisions = {s.agent: s.decisions for s in summarise(store, season)}
+    summaries = summarise(store, season) if summaries is None else summaries
+    decisions = {s.agent: s.decisions for s in summaries}
     agents = list(dict.fromkeys([*decisions, *records]))
     return {a: agent_cost(a, records.get(a, ()), decisions.get(a, 0), prices) for a in agents}
 
@@ -90,9 +97,11 @@ def season_costs_payload(
     prices: PriceTable | None,
     *,
     of_season: str | None = None,
+    summaries: Sequence[AgentSummary] | None = None,
 ) -> dict[str, Any]:
     """Return REPORT.json's ``costs`` for ``season`` (`season_costs`, then `costs_payload`)."""
-    return costs_payload(season_costs(store, season, prices, of_season=of_season), values, prices)
+    costs = season_costs(store, season, prices, of_season=of_season, summaries=summaries)
+    return costs_payload(costs, values, prices)
 
 
 class SeasonCosts:

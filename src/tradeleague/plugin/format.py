@@ -67,7 +67,7 @@ class Format:
         and the listing).
     parts
         Each part's ``"module:attribute"``: ``host``, ``site``, ``sweep``, ``mcp``,
-        ``demo``, ``null``, ``projections``.
+        ``demo``, ``null``, ``projections``, ``bundle``.
     order
         Where the format sits in listings (lower first; ties by key).
     """

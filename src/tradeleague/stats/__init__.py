@@ -18,7 +18,14 @@ simulation), ``ranking`` (ranked rows, then the unranked with their reason)
 (beta against a benchmark and the alpha left, with a block-bootstrap interval).
 """
 
-from tradeleague.stats.alpha import ALPHA_NOTE, AlphaBeta, alpha_beta, alpha_words
+from tradeleague.stats.alpha import (
+    ALPHA_NOTE,
+    AlphaBeta,
+    AlphaFit,
+    alpha_beta,
+    alpha_betas,
+    alpha_words,
+)
 from tradeleague.stats.binary_luck import (
     Z_95,
     Z_POWER_80,
@@ -39,7 +46,12 @@ from tradeleague.stats.binary_scores import (
     roi,
     streak,
 )
-from tradeleague.stats.bootstrap import BootstrapComparison, Resampling, paired_bootstrap
+from tradeleague.stats.bootstrap import (
+    BootstrapComparison,
+    Resampling,
+    SharedTest,
+    paired_bootstrap,
+)
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
 from tradeleague.stats.ranking import Placed, place
@@ -79,6 +91,7 @@ __all__ = [
     "Z_95",
     "Z_POWER_80",
     "AlphaBeta",
+    "AlphaFit",
     "ArenaTally",
     "BootstrapComparison",
     "DownsideDeviation",
@@ -95,7 +108,9 @@ __all__ = [
     "Resampling",
     "RoundResult",
     "SeasonResult",
+    "SharedTest",
     "alpha_beta",
+    "alpha_betas",
     "alpha_words",
     "answer_rate",
     "break_even_hit_rate",

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from tradeleague.stats.rounding import round_half_up
 from tradeleague.stats.verdicts import Outcome
 
-__all__ = ["ALPHA_NOTE", "AlphaBeta", "alpha_beta", "alpha_words"]
+__all__ = ["ALPHA_NOTE", "AlphaBeta", "AlphaFit", "alpha_beta", "alpha_betas", "alpha_words"]
 
 ALPHA_NOTE = (
     "Beta and alpha: a return is not skill, since an agent fully in a rising benchmark beats "
@@ -172,44 +172,113 @@ def alpha_beta(
     ValueError
         For series of different lengths, non-finite returns, or bad parameters.
     """
-    a = np.asarray([float(x) for x in agent], dtype=np.float64)
-    b = np.asarray([float(x) for x in benchmark], dtype=np.float64)
-    if a.shape != b.shape:
-        raise ValueError(f"agent and benchmark differ in length: {a.size} and {b.size}")
-    if not (np.isfinite(a).all() and np.isfinite(b).all()):
-        raise ValueError("step returns must be finite")
-    if not 0 < confidence < 1 or resamples < 1 or periods_per_year <= 0:
-        raise ValueError("confidence in (0, 1), resamples >= 1 and periods_per_year > 0")
-    n = a.size
-    if n < _MIN_STEPS or float(np.ptp(b)) == 0.0:
-        return None
-    block = block_length or math.ceil(n ** (1 / 3))
-    if not 1 <= block <= n:
-        raise ValueError(f"block_length must be 1 to {n}, got {block}")
-    alpha, beta = _fit(a[None, :], b[None, :])
-    blocks = math.ceil(n / block)
-    starts = rng.integers(0, n, size=(resamples, blocks))
-    index = (starts[:, :, None] + np.arange(block)).reshape(resamples, blocks * block)[:, :n] % n
-    alphas, betas = _fit(a[index], b[index])
-    kept = np.isfinite(betas)  # a resample whose benchmark never moved fits no line
-    if not kept.any():
-        return None
-    tail = (1 - confidence) / 2 * 100
-    a_low, a_high = np.percentile(alphas[kept], [tail, 100 - tail])
-    b_low, b_high = np.percentile(betas[kept], [tail, 100 - tail])
-    return AlphaBeta(
-        steps=n,
-        beta=float(beta[0]),
-        beta_low=float(b_low),
-        beta_high=float(b_high),
-        alpha=float(alpha[0]),
-        alpha_low=float(a_low),
-        alpha_high=float(a_high),
-        periods_per_year=float(periods_per_year),
-        resamples=resamples,
-        block_length=block,
-        confidence=confidence,
+    fit = AlphaFit(agent, benchmark, rng, periods_per_year)
+    (result,) = alpha_betas(
+        [fit], resamples=resamples, confidence=confidence, block_length=block_length
     )
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class AlphaFit:
+    """One `alpha_betas` fit: the series, the generator its resamples come from, the year."""
+
+    agent: Sequence[SupportsFloat]
+    benchmark: Sequence[SupportsFloat]
+    rng: np.random.Generator
+    periods_per_year: float
+
+
+_FITS_PER_CHUNK = 64
+"""Fits whose resamples `alpha_betas` holds at once."""
+
+
+def alpha_betas(
+    fits: Sequence[AlphaFit],
+    *,
+    resamples: int = 2_000,
+    confidence: float = 0.95,
+    block_length: int | None = None,
+) -> list[AlphaBeta | None]:
+    """Return `alpha_beta` of each fit, the fits of one length refitted together.
+
+    Each fit draws its resamples from its own generator, as `alpha_beta` does,
+    and its figures are `alpha_beta`'s to the bit: the refits and percentiles
+    of many fits of the same length are taken on stacked arrays, row by row.
+
+    Raises
+    ------
+    ValueError
+        As `alpha_beta`, for the first fit that is not well formed.
+    """
+    if not 0 < confidence < 1 or resamples < 1:
+        raise ValueError("confidence in (0, 1), resamples >= 1 and periods_per_year > 0")
+    out: list[AlphaBeta | None] = [None] * len(fits)
+    groups: dict[tuple[int, int], list[tuple[int, Any, Any, Any]]] = {}
+    for i, fit in enumerate(fits):
+        a = np.asarray([float(x) for x in fit.agent], dtype=np.float64)
+        b = np.asarray([float(x) for x in fit.benchmark], dtype=np.float64)
+        if a.shape != b.shape:
+            raise ValueError(f"agent and benchmark differ in length: {a.size} and {b.size}")
+        if not (np.isfinite(a).all() and np.isfinite(b).all()):
+            raise ValueError("step returns must be finite")
+        if fit.periods_per_year <= 0:
+            raise ValueError("confidence in (0, 1), resamples >= 1 and periods_per_year > 0")
+        n = a.size
+        if n < _MIN_STEPS or float(np.ptp(b)) == 0.0:
+            continue
+        block = block_length or math.ceil(n ** (1 / 3))
+        if not 1 <= block <= n:
+            raise ValueError(f"block_length must be 1 to {n}, got {block}")
+        blocks = math.ceil(n / block)
+        starts = fit.rng.integers(0, n, size=(resamples, blocks))
+        index = (starts[:, :, None] + np.arange(block)).reshape(resamples, blocks * block)[
+            :, :n
+        ] % n
+        groups.setdefault((n, block), []).append((i, a, b, index))
+    tail = (1 - confidence) / 2 * 100
+    for (n, block), members in groups.items():
+        for first in range(0, len(members), _FITS_PER_CHUNK):
+            chunk = members[first : first + _FITS_PER_CHUNK]
+            a_rows = np.stack([m[1] for m in chunk])
+            b_rows = np.stack([m[2] for m in chunk])
+            shift = (np.arange(len(chunk)) * n)[:, None, None]
+            index = np.stack([m[3] for m in chunk]) + shift
+            drawn_a = a_rows.ravel()[index].reshape(len(chunk) * resamples, n)
+            drawn_b = b_rows.ravel()[index].reshape(len(chunk) * resamples, n)
+            alphas, betas = _fit(drawn_a, drawn_b)
+            alphas = alphas.reshape(len(chunk), resamples)
+            betas = betas.reshape(len(chunk), resamples)
+            whole = np.isfinite(betas).all(axis=1)
+            if whole.any():  # every resample fitted: the percentiles of those rows at once
+                a_ci = np.percentile(alphas[whole], [tail, 100 - tail], axis=1)
+                b_ci = np.percentile(betas[whole], [tail, 100 - tail], axis=1)
+            row_of = np.cumsum(whole) - 1
+            for j, (i, a, b, _index) in enumerate(chunk):
+                if whole[j]:
+                    a_low, a_high = a_ci[0, row_of[j]], a_ci[1, row_of[j]]
+                    b_low, b_high = b_ci[0, row_of[j]], b_ci[1, row_of[j]]
+                else:
+                    kept = np.isfinite(betas[j])  # a resample whose benchmark never moved
+                    if not kept.any():
+                        continue
+                    a_low, a_high = np.percentile(alphas[j][kept], [tail, 100 - tail])
+                    b_low, b_high = np.percentile(betas[j][kept], [tail, 100 - tail])
+                alpha, beta = _fit(a[None, :], b[None, :])
+                out[i] = AlphaBeta(
+                    steps=n,
+                    beta=float(beta[0]),
+                    beta_low=float(b_low),
+                    beta_high=float(b_high),
+                    alpha=float(alpha[0]),
+                    alpha_low=float(a_low),
+                    alpha_high=float(a_high),
+                    periods_per_year=float(fits[i].periods_per_year),
+                    resamples=resamples,
+                    block_length=block,
+                    confidence=confidence,
+                )
+    return out
 
 
 def alpha_words(outcome: Outcome | str | None) -> str:

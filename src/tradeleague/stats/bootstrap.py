@@ -36,7 +36,7 @@ from typing import SupportsFloat
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BootstrapComparison", "Resampling", "paired_bootstrap"]
+__all__ = ["BootstrapComparison", "Resampling", "SharedTest", "paired_bootstrap"]
 
 _CHUNK_ELEMENTS = 2_000_000
 """Upper bound on resampled elements held in memory at once."""
@@ -75,6 +75,26 @@ class BootstrapComparison:
     ci_high: float
     p_value: float
     distinguishable: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SharedTest:
+    """A paired test's verdict figures, without the interval (`Resampling.test_many`).
+
+    ``mean_difference``, ``p_value`` and ``distinguishable`` are exactly
+    `Resampling.compare`'s for the same series: the figures a verdict rests on.
+    """
+
+    steps: int
+    resamples: int
+    confidence: float
+    mean_difference: float
+    p_value: float
+    distinguishable: bool
+
+
+_TESTS_PER_CHUNK = 64
+"""Series whose resampled means `Resampling.test_many` holds at once (64 x B floats)."""
 
 
 def _resampled_means(
@@ -173,6 +193,54 @@ class Resampling:
             raise ValueError(f"the resampling is of {self.steps} steps, the series of {d.size}")
         means: npt.NDArray[np.float64] = self._weights @ d
         return _comparison(d, means, self.block_length, confidence)
+
+    def test_many(
+        self,
+        pairs: Sequence[tuple[Sequence[SupportsFloat], Sequence[SupportsFloat]]],
+        *,
+        confidence: float = 0.95,
+    ) -> list[SharedTest]:
+        """Test many (agent, baseline) series over these resamples at once (ST-2).
+
+        Each result's mean difference, p-value and verdict are `compare`'s for
+        the same pair, to the bit: every series' resampled means are the same
+        matrix-vector product, and the p-values are counted for a block of
+        series at once, without the interval (`compare` draws it with two
+        quantiles of every series' means, most of a test's cost).
+
+        Raises
+        ------
+        ValueError
+            As `compare`, for the first pair that is not well formed.
+        """
+        tail = 1.0 - confidence
+        diffs = [_differences(agent, baseline, confidence) for agent, baseline in pairs]
+        for d in diffs:
+            if d.size != self.steps:
+                raise ValueError(f"the resampling is of {self.steps} steps, the series of {d.size}")
+        out: list[SharedTest] = []
+        for first in range(0, len(diffs), _TESTS_PER_CHUNK):
+            chunk = diffs[first : first + _TESTS_PER_CHUNK]
+            means = np.empty((len(chunk), self.resamples), dtype=np.float64)
+            for row, d in enumerate(chunk):
+                means[row] = self._weights @ d  # the product `compare` takes, row by row
+            observed = np.array([float(d.mean()) for d in chunk], dtype=np.float64)
+            extreme = np.count_nonzero(
+                np.abs(means - observed[:, None]) >= np.abs(observed)[:, None], axis=1
+            )
+            for mean, count in zip(observed.tolist(), extreme.tolist(), strict=True):
+                p_value = (1 + int(count)) / (self.resamples + 1)
+                out.append(
+                    SharedTest(
+                        steps=self.steps,
+                        resamples=self.resamples,
+                        confidence=confidence,
+                        mean_difference=mean,
+                        p_value=p_value,
+                        distinguishable=p_value < tail,
+                    )
+                )
+        return out
 
 
 def _differences(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 
-from tradeleague.stats.bootstrap import BootstrapComparison
+from tradeleague.stats.bootstrap import BootstrapComparison, SharedTest
 
 __all__ = ["VERDICT_NOTE", "Outcome", "outcome", "verdict_words"]
 
@@ -42,7 +42,7 @@ class Outcome(enum.StrEnum):
     TOO_FEW = "too_few"
 
 
-def outcome(result: BootstrapComparison | None) -> Outcome:
+def outcome(result: BootstrapComparison | SharedTest | None) -> Outcome:
     """Return the verdict of ``result``: its direction when it is distinguishable.
 
     ``None`` (nothing was tested) is ``too_few``.

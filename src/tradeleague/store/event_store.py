@@ -35,7 +35,6 @@ from tradeleague.ids import derived_id
 from tradeleague.store import migrate
 from tradeleague.store.chain import StoredEvent, chain_hash
 from tradeleague.store.engine import (
-    WRITE,
     make_engine,
     mask_url,
     parse_url,
@@ -50,6 +49,12 @@ from tradeleague.store.rows import (
     row_to_stored,
 )
 from tradeleague.store.schema import chain_head, events, projections
+from tradeleague.store.transactions import (
+    CommitFault,
+    after_commit,
+    joining,
+    open_transaction,
+)
 from tradeleague.store.writers import Writers
 
 __all__ = ["ChainHead", "Store", "open_store"]
@@ -90,6 +95,8 @@ class Store:
         # stream -> (the chain head hash after our last append, the stream's next position);
         # valid only while the head is still that hash (nobody appended since, nothing rolled back)
         self._positions: dict[str, tuple[str, int]] = {}
+        self.commit_fault: CommitFault | None = None
+        """Called before and after each outermost write commit: the fault-injection tests' seam."""
 
     def deriving_ids(self) -> Store:
         """Return a store on the same database whose appends derive each event's id.
@@ -154,7 +161,9 @@ class Store:
         self.close()
 
     @contextmanager
-    def transaction(self, doing: str, *, write: bool = False) -> Iterator[sa.Connection]:
+    def transaction(
+        self, doing: str, *, write: bool = False, enclosing: bool = False
+    ) -> Iterator[sa.Connection]:
         """Yield a connection inside one transaction; driver errors become `StoreError`.
 
         Parameters
@@ -163,12 +172,29 @@ class Store:
             A verb phrase for error messages ("append events to").
         write
             Begin as a writer (``BEGIN IMMEDIATE`` on SQLite).
+        enclosing
+            Let the transactions opened inside the block (in the same thread or
+            task) join this one, a write as a savepoint: they commit with it or
+            not at all (`tradeleague.store.transactions`). Opened inside such a
+            block, a transaction joins it whatever this says.
         """
-        with translate_errors(doing, self._url), self._engine.connect() as connection:
-            if write:
-                connection.execution_options(**{WRITE: True})
-            with connection.begin():
-                yield connection
+        with open_transaction(
+            self._engine,
+            self._url,
+            doing,
+            write=write,
+            enclosing=enclosing,
+            fault=self.commit_fault,
+        ) as connection:
+            yield connection
+
+    def joining(self, *, write: bool) -> bool:
+        """Return whether a transaction opened now would join one already open here."""
+        return joining(self._engine, write)
+
+    def after_commit(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the open transaction commits (at once if none is open)."""
+        after_commit(self._engine, work)
 
     def head(self) -> ChainHead:
         """Return the last sequence number and hash of the chain."""

@@ -6,12 +6,12 @@ numbers run 1, 2, 3... without gaps; that each ``prev_hash`` is the previous
 event's hash; that each hash is the recomputed `chain_hash`; that the payload
 text is stored in its canonical form with no key repeated (the hash covers
 the parsed payload, so the bytes must be the one text it parses from); and
-that the chain head row names the last event. The scenario service's run rows
-are compared with the events that complete and publish them
-(`tradeleague.store.records`). It then folds every registered projector
-over the events its stored state claims to have read and compares the result,
-key by key, with the stored state. Every disagreement is reported with its
-seq or key; nothing is repaired.
+that the chain head row names the last event. Every scenario run is replayed
+from its events on its scenario's bars, and the scenario tables are compared
+with that replay, column by column (`tradeleague.store.records`). It then folds
+every registered projector over the events its stored state claims to have
+read and compares the result, key by key, with the stored state. Every
+disagreement is reported with its seq or key; nothing is repaired.
 """
 
 from __future__ import annotations
@@ -45,15 +45,20 @@ class Mismatch:
         ``chain_head``, ``checkpoint``, ``unsigned_tail``, ``payload_form``, ``projection_error``,
         ``projection_state``, ``projection_missing``, ``projection_extra``,
         ``projection_seq``, ``projection_cursor``, or one of the scenario tables'
-        checks (``scenario_results``, ``scenario_status``, ``scenario_published``,
-        ``scenario_missing``; ``projection`` is then ``scenario_runs``;
-        ``scenario_equity``, with ``projection`` ``scenario_run_equity``).
+        checks (``scenario_start``, ``scenario_status``, ``scenario_state``,
+        ``scenario_replay``, ``scenario_results``, ``scenario_published``,
+        ``scenario_missing``, ``scenario_equity``, ``scenario_version``,
+        ``scenario_bars``; ``projection`` is then the table).
     detail
         One sentence saying what differs.
     seq
         The event's sequence number, where one is concerned.
     projection, key
-        The projection and key, where one is concerned.
+        The projection and key, where one is concerned; for a scenario
+        table's check, the table and the row's key (a run or scenario id).
+    column
+        The scenario table's column the events contradict (``*``: the row
+        as a whole), where one is concerned.
     """
 
     check: str
@@ -61,6 +66,7 @@ class Mismatch:
     seq: int | None = None
     projection: str | None = None
     key: str | None = None
+    column: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +191,7 @@ def _walk(
                 detail = "the stored payload text is not its canonical form"
                 out.append(Mismatch("payload_form", detail, seq))
             streams.add(stored.event.stream)
-            records.see(stored.event)
+            records.see(seq, stored.event)
             for rebuild in rebuilds:
                 if seq <= rebuild.cursor:
                     _fold(rebuild, seq, stored.event, out)
@@ -260,10 +266,6 @@ def _compare(
     return ProjectionCheck(name, len(keys), rebuild.cursor, max(head_seq - rebuild.cursor, 0))
 
 
-_TABLE_OF = {"scenario_equity": "scenario_run_equity", "scenario_bars": "scenario_bars"}
-"""The table a scenario check names, where it is not ``scenario_runs``."""
-
-
 def verify(
     store: Store, *, checkpoint: tuple[int, str] | None = None, to_head: bool = False
 ) -> VerifyReport:
@@ -300,7 +302,7 @@ def verify(
         }
         registry = registered_projectors()
         rebuilds = [_Rebuild(n, p, cursors.get(n, 0)) for n, p in sorted(registry.items())]
-        records = ScenarioRecords()
+        records = ScenarioRecords(connection)
         count, streams, last_seq, last_hash = _walk(connection, rebuilds, records, out)
         head = connection.execute(sa.select(chain_head).where(chain_head.c.id == 1)).one()
         if (int(head.seq), str(head.hash)) != (last_seq, last_hash):
@@ -321,9 +323,11 @@ def verify(
                 )
                 out.append(Mismatch("unsigned_tail", detail, checkpoint[0] + 1))
         checks = tuple(_compare(connection, r, last_seq, out) for r in rebuilds)
-        for check, run, detail in records.compare(connection):
-            table = _TABLE_OF.get(check, "scenario_runs")
-            out.append(Mismatch(check, detail, projection=table, key=run))
+        for found in records.compare(connection):
+            detail = f"{found.table} row {found.key}, column {found.column}: {found.detail}"
+            out.append(
+                Mismatch(found.check, detail, found.seq, found.table, found.key, found.column)
+            )
         stored_names = connection.execute(sa.select(projections.c.name).distinct()).scalars()
         unchecked = tuple(sorted(set(map(str, stored_names)) - set(registry)))
     return VerifyReport(

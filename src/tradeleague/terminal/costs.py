@@ -8,7 +8,7 @@ beside the return net of that cost. An unpriced cost reads "unpriced", never
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from rich.table import Table
@@ -22,10 +22,16 @@ def _ms(value: object) -> str:
     return "-" if value is None else f"{value:,} ms"
 
 
-def cost_table(costs: Mapping[str, Any], names: Mapping[str, str] | None = None) -> Table:
+def cost_table(
+    costs: Mapping[str, Any],
+    names: Mapping[str, str] | None = None,
+    *,
+    shown: Collection[str] | None = None,
+) -> Table:
     """Return REPORT.json's ``costs`` section (``league.costs.costs_payload``) as a table.
 
-    ``names`` shows an agent id by its name where they differ.
+    ``names`` shows an agent id by its name where they differ; ``shown`` keeps
+    only these agents' rows (the caller says where the rest are).
     """
     version = costs["pricing_version"]
     caption = (
@@ -38,6 +44,8 @@ def cost_table(costs: Mapping[str, Any], names: Mapping[str, str] | None = None)
                  "latency median", "latency p95", "return", "net of cost"):  # fmt: skip
         table.add_column(head, justify="left" if head == "agent" else "right")
     for agent, row in costs["agents"].items():
+        if shown is not None and agent not in shown:
+            continue
         per = row["cost_per_decision_usd"]
         net = row["net_return"]
         table.add_row(

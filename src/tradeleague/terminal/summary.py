@@ -8,6 +8,8 @@ validly, gets a line with the cause and the likely fix, and the replay exits
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rich.console import Console
 from rich.markup import escape
 
@@ -19,9 +21,17 @@ __all__ = ["EXIT_NO_DECISIONS", "print_summary"]
 
 
 def print_summary(
-    console: Console, store: Store, season: str, summaries: list[AgentSummary] | None = None
+    console: Console,
+    store: Store,
+    season: str,
+    summaries: list[AgentSummary] | None = None,
+    *,
+    shown: Collection[str] | None = None,
 ) -> int:
     """Print each agent's decisions, no-decisions and faults; return the exit status to use.
+
+    ``shown`` keeps the lines of these agents only, and of every agent that
+    never decided (the caller says where the rest are).
 
     Returns ``EXIT_NO_DECISIONS`` when an agent never decided, because of
     provider faults or because no answer it gave was valid (each such agent
@@ -32,6 +42,8 @@ def print_summary(
         return 0
     console.print("[bold]Per agent[/]")
     for summary in summaries:
+        if shown is not None and summary.agent not in shown and not summary.failed:
+            continue
         console.print(f"  {summary.line()}", highlight=False, markup=False, soft_wrap=True)
     stranded = [s for s in summaries if s.failed]
     for summary in stranded:

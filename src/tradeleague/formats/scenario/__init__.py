@@ -44,6 +44,7 @@ from tradeleague.formats.scenario.run import (
     start_run,
     step,
 )
+from tradeleague.formats.scenario.version import version_digest
 
 __all__ = [
     "DEFAULT_CASH",
@@ -77,4 +78,5 @@ __all__ = [
     "rank",
     "start_run",
     "step",
+    "version_digest",
 ]

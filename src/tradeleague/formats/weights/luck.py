@@ -58,9 +58,10 @@ import numpy as np
 from tradeleague.formats.weights.scoring import AgentRecord
 from tradeleague.stats import (
     AlphaBeta,
+    AlphaFit,
     Outcome,
     Resampling,
-    alpha_beta,
+    alpha_betas,
     luckiest_of_n,
     outcome,
     percent,
@@ -343,19 +344,93 @@ def benchmark_step_returns(prices: Sequence[int | None]) -> list[float]:
     return out
 
 
-def _verdict(
-    agent: Sequence[float], baseline: Sequence[float], resampling: ResamplingFor
-) -> BaselineVerdict:
-    steps = len(agent)
-    if steps < MIN_STEPS:
-        return BaselineVerdict(outcome=Outcome.TOO_FEW, steps=steps)
-    result = resampling(steps).compare(agent, baseline, confidence=CONFIDENCE)
-    return BaselineVerdict(
-        outcome=outcome(result),
-        steps=steps,
-        p_value=result.p_value,
-        mean_difference=result.mean_difference,
+def _verdicts(
+    pairs: Sequence[tuple[Sequence[float], Sequence[float]]], resampling: ResamplingFor
+) -> list[BaselineVerdict]:
+    """Return each (agent, baseline) pair's verdict, the pairs of one length tested at once."""
+    out: list[BaselineVerdict | None] = [None] * len(pairs)
+    by_steps: dict[int, list[int]] = {}
+    for i, (agent, _baseline) in enumerate(pairs):
+        steps = len(agent)
+        if steps < MIN_STEPS:
+            out[i] = BaselineVerdict(outcome=Outcome.TOO_FEW, steps=steps)
+        else:
+            by_steps.setdefault(steps, []).append(i)
+    for steps, indices in by_steps.items():
+        tested = [pairs[i] for i in indices]
+        results = resampling(steps).test_many(tested, confidence=CONFIDENCE)
+        for i, result in zip(indices, results, strict=True):
+            out[i] = BaselineVerdict(
+                outcome=outcome(result),
+                steps=steps,
+                p_value=result.p_value,
+                mean_difference=result.mean_difference,
+            )
+    return [v for v in out if v is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Series:
+    """One record's step returns, its benchmark's over the same entries, and its alpha's inputs."""
+
+    agent: list[float]
+    held: list[float]
+    periods_per_year: float | None
+
+
+def _series(
+    record: AgentRecord, start_cash: int, benchmark_prices: Mapping[datetime, int]
+) -> _Series:
+    agent = agent_step_returns(start_cash, [e.value for e in record.entries])
+    held = benchmark_step_returns([benchmark_prices.get(e.round) for e in record.entries])
+    rounds = [e.round for e in record.entries]
+    periods = None
+    if len(rounds) > 1 and rounds[-1] > rounds[0]:
+        years = (rounds[-1] - rounds[0]).total_seconds() / (365.25 * 86_400)
+        periods = (len(rounds) - 1) / years
+    return _Series(agent, held, periods)
+
+
+def _lucks(
+    records: Sequence[AgentRecord],
+    *,
+    start_cash: int,
+    benchmark_prices: Mapping[datetime, int],
+    rng_for: RngFor,
+    resampling: ResamplingFor,
+) -> list[AgentLuck]:
+    """Return each record's row, every record's tests against one baseline taken at once."""
+    series = [_series(r, start_cash, benchmark_prices) for r in records]
+    vs_cash = _verdicts([(s.agent, [0.0] * len(s.agent)) for s in series], resampling)
+    vs_held = _verdicts([(s.agent, s.held) for s in series], resampling)
+    fitted = [i for i, s in enumerate(series) if s.periods_per_year is not None]
+    fits = alpha_betas(
+        [
+            AlphaFit(
+                series[i].agent[1:],
+                series[i].held[1:],
+                rng_for(f"alpha/{records[i].agent}"),
+                series[i].periods_per_year or 0.0,
+            )
+            for i in fitted
+        ],
+        resamples=ALPHA_RESAMPLES,
     )
+    alphas: dict[int, AlphaBeta | None] = dict(zip(fitted, fits, strict=True))
+    rows: list[AgentLuck] = []
+    for i, (record, s, cash, held) in enumerate(
+        zip(records, series, vs_cash, vs_held, strict=True)
+    ):
+        rows.append(
+            AgentLuck(
+                agent=record.agent,
+                vs_cash=cash,
+                vs_buy_and_hold=held,
+                alpha=alphas.get(i),
+                steps=tuple(zip(s.agent[1:], s.held[1:], strict=True)),
+            )
+        )
+    return rows
 
 
 def agent_luck(
@@ -369,29 +444,18 @@ def agent_luck(
     """Return one record's verdicts against cash and buy-and-hold, and its alpha (see below).
 
     ``resampling`` is the table's (`resamplings` of ``rng_for``), drawn here
-    when not given: the same figures either way.
+    when not given: the same figures either way, and the same as the record's
+    row of `table_luck`.
     """
     shared = resamplings(rng_for) if resampling is None else resampling
-    agent = agent_step_returns(start_cash, [e.value for e in record.entries])
-    held = benchmark_step_returns([benchmark_prices.get(e.round) for e in record.entries])
-    rounds = [e.round for e in record.entries]
-    fitted = None
-    if len(rounds) > 1 and rounds[-1] > rounds[0]:
-        years = (rounds[-1] - rounds[0]).total_seconds() / (365.25 * 86_400)
-        fitted = alpha_beta(
-            agent[1:],
-            held[1:],
-            rng=rng_for(f"alpha/{record.agent}"),
-            periods_per_year=(len(rounds) - 1) / years,
-            resamples=ALPHA_RESAMPLES,
-        )
-    return AgentLuck(
-        agent=record.agent,
-        vs_cash=_verdict(agent, [0.0] * len(agent), shared),
-        vs_buy_and_hold=_verdict(agent, held, shared),
-        alpha=fitted,
-        steps=tuple(zip(agent[1:], held[1:], strict=True)),
+    (row,) = _lucks(
+        [record],
+        start_cash=start_cash,
+        benchmark_prices=benchmark_prices,
+        rng_for=rng_for,
+        resampling=shared,
     )
+    return row
 
 
 def table_luck(
@@ -424,17 +488,14 @@ def table_luck(
     simulated
         Whether the line is the null (a weights table): no resampled line is drawn.
     """
-    shared = resamplings(rng_for)
-    rows = {
-        r.agent: agent_luck(
-            r,
-            start_cash=start_cash,
-            benchmark_prices=benchmark_prices,
-            rng_for=rng_for,
-            resampling=shared,
-        )
-        for r in records
-    }
+    lucks = _lucks(
+        records,
+        start_cash=start_cash,
+        benchmark_prices=benchmark_prices,
+        rng_for=rng_for,
+        resampling=resamplings(rng_for),
+    )
+    rows = {row.agent: row for row in lucks}
     longest: list[float] = []
     for record in records:
         if len(record.entries) > len(longest):

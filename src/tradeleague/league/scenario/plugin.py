@@ -21,6 +21,7 @@ FORMAT = Format(
         "mcp": _P + "mcp_tools:MCP",
         "serve": _P + "serving:SERVE",
         "results": _P + "results:RESULTS",
+        "bundle": _P + "bundling:BUNDLE",
     },
     order=30,
 )

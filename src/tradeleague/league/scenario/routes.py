@@ -1,13 +1,16 @@
 """The scenario benchmark's REST routes: the agent loop and its public reads.
 
 Routers stay thin: each parses its request, calls `ScenarioService`, and
-returns the JSON body. ``trades`` and ``step`` go through the idempotency
-layer when the body carries an ``idempotency_key`` (S-SVC-1); the replayed
-body is the stored text, byte for byte. They are built on the generic HTTP
-kit of `tradeleague.api.app` (the app factory, the worker-thread hand-off
-`call`, keys and idempotency). A bare step (no body, no idempotency key) is
-answered before routing by `tradeleague.league.scenario.steplane.StepLane`,
-with the same calls and the same bytes.
+returns the JSON body. Every write of a run (``runs``, ``trades``, ``step``,
+cancelling an order) goes through the idempotency layer when the request
+carries an ``Idempotency-Key`` header, or the body's ``idempotency_key``
+(``trades`` and ``step``) (S-SVC-1): the effect and its recorded answer
+commit together, and the replayed body is the stored text, byte for byte.
+They are built on the generic HTTP kit of `tradeleague.api.app` (the app
+factory, the worker-thread hand-off `call`, keys and idempotency). A bare
+step (no body, no idempotency key) is answered before routing by
+`tradeleague.league.scenario.steplane.StepLane`, with the same calls and the
+same bytes.
 """
 
 from __future__ import annotations
@@ -102,10 +105,25 @@ def _agent_router() -> APIRouter:
         return await call(service, work)
 
     @router.post("/runs", status_code=201, response_model=RunOut, **_doc("create_run"))
-    async def create_run(body: CreateRunIn, service: ServiceDep, key: KeyDep) -> Response:
+    async def create_run(
+        body: CreateRunIn,
+        service: ServiceDep,
+        key: KeyDep,
+        idempotency: IdempotencyHeader = None,
+    ) -> Response:
+        once = idempotency_key(idempotency, None)
+        digest = fingerprint("POST", "/runs", {"scenario": body.scenario})
+
         def work() -> Response:
             account = service.authenticate(key)
-            return json_response(service.create_run(account, body.scenario), 201)
+            return idempotent_response(
+                service,
+                account,
+                once,
+                digest,
+                lambda: service.create_run(account, body.scenario),
+                201,
+            )
 
         return await call(service, work)
 
@@ -171,9 +189,20 @@ def _agent_router() -> APIRouter:
         ],
         service: ServiceDep,
         key: KeyDep,
+        idempotency: IdempotencyHeader = None,
     ) -> Response:
+        once = idempotency_key(idempotency, None)
+        digest = fingerprint("DELETE", f"/runs/{run_id}/orders/{order}", {})
+
         def work() -> Response:
-            return json_response(service.cancel_order(service.authenticate(key), run_id, order))
+            account = service.authenticate(key)
+            return idempotent_response(
+                service,
+                account,
+                once,
+                digest,
+                lambda: service.cancel_order(account, run_id, order),
+            )
 
         return await call(service, work)
 

@@ -24,16 +24,20 @@ from tradeleague.accounts.tables import api_accounts
 from tradeleague.errors import ServiceError
 from tradeleague.events import Event, utc_iso
 from tradeleague.events.scenario import (
+    SCENARIO_ORDER_CANCELLED,
+    SCENARIO_ORDERS_QUEUED,
     SCENARIO_RUN_ABANDONED,
     SCENARIO_RUN_STARTED,
 )
 from tradeleague.formats.scenario import (
     OrderRefused,
+    RunState,
     RunStatus,
     ServicePreset,
     can_transition,
     queue_orders,
     start_run,
+    version_digest,
 )
 from tradeleague.ids import new_id
 from tradeleague.league.scenario.book import AGENT_ACCOUNT, RunBook, run_stream
@@ -45,7 +49,7 @@ from tradeleague.league.scenario.rows import (
     require_active,
     results_of,
 )
-from tradeleague.league.scenario.scenarios import Catalogue
+from tradeleague.league.scenario.scenarios import Catalogue, Scenario
 from tradeleague.league.scenario.tables import scenario_runs
 from tradeleague.league.scenario.views import market_view, order_view
 from tradeleague.sim import Order
@@ -165,6 +169,7 @@ class AgentLoop:
                             "scenario": scenario.id,
                             "content_hash": scenario.content_hash,
                             "owner": account.name,
+                            "version_hash": _version_hash(scenario),
                         },
                         now,
                     ),
@@ -213,6 +218,11 @@ class AgentLoop:
                 return
             self.abandon(conn, run_id, now)
         raise abandoned(run_id, self.preset.idle_limit)
+
+    def _keep(self, run_id: str, text: str, state: RunState) -> None:
+        """Keep the run's new state once it is committed (an enclosing transaction's commit)."""
+        book = self.book
+        self.ledger.after_commit(lambda: book.remember(run_id, text, state))
 
     def run(self, account: Account, run_id: str) -> dict[str, object]:
         """Return one of the account's runs: its scenario, status, bar and queued orders.
@@ -302,7 +312,10 @@ class AgentLoop:
                 raise ServiceError(422, "invalid_order", str(exc)) from None
             text = state.to_json()
             conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
-        self.book.remember(run_id, text, state)
+            queued = {"run": run_id, "index": state.index, "orders": _orders(orders)}
+            event = Event(run_stream(run_id), SCENARIO_ORDERS_QUEUED, queued, now)
+            self.store.append_in(conn, [event])
+        self._keep(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
@@ -332,7 +345,10 @@ class AgentLoop:
             state = replace(state, queued=state.queued[:position] + state.queued[position + 1 :])
             text = state.to_json()
             conn.execute(SAVE_STATE, {"p_run": run_id, "p_state": text, "p_now": now})
-        self.book.remember(run_id, text, state)
+            gone = {"run": run_id, "index": state.index, "position": position}
+            event = Event(run_stream(run_id), SCENARIO_ORDER_CANCELLED, gone, now)
+            self.store.append_in(conn, [event])
+        self._keep(run_id, text, state)
         return {
             "run_id": run_id,
             "index": state.index,
@@ -385,6 +401,25 @@ class AgentLoop:
             for run_id in ids:
                 self.abandon(conn, str(run_id), now)
         return len(ids)
+
+
+def _orders(orders: Sequence[Order]) -> list[list[str]]:
+    """Return orders as a queue event records them (``[symbol, side, micro-units]`` each)."""
+    return [[o.symbol, o.side.value, str(int(o.qty))] for o in orders]
+
+
+def _version_hash(scenario: Scenario) -> str:
+    """Return the digest of ``scenario``'s version row, as its runs' start events name it."""
+    return version_digest(
+        scenario.id,
+        scenario.config.name,
+        scenario.version,
+        scenario.config.to_json(),
+        scenario.content_hash,
+        len(scenario.bars),
+        scenario.bars.dropped,
+        scenario.created_at,
+    )
 
 
 def move_status(

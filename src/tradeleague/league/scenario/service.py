@@ -88,9 +88,9 @@ class ScenarioService:
     # -- transactions (`Ledger`) -----------------------------------------------------------
 
     @contextmanager
-    def write(self, doing: str) -> Iterator[sa.Connection]:
+    def write(self, doing: str, *, enclosing: bool = False) -> Iterator[sa.Connection]:
         """Yield a connection in a writer's transaction (see `Ledger.write`)."""
-        with self.ledger.write(doing) as connection:
+        with self.ledger.write(doing, enclosing=enclosing) as connection:
             yield connection
 
     @contextmanager

@@ -1,18 +1,21 @@
 """The plain step's own lane: ``POST /api/v1/runs/{id}/step`` without the framework's layers.
 
-An agent's loop is mostly bare steps: no body, no idempotency key, the key in
-``X-API-Key``. Routed through FastAPI, such a step spent about four times as
+An agent's loop is mostly bare steps: no body, the key in ``X-API-Key``, and
+often an ``Idempotency-Key`` header (the client library sends one with every
+step). Routed through FastAPI, such a step spent about four times as
 much CPU in routing, dependency solving and middleware as in the service call
 itself (`bench/api_steps.py`, profiled with py-spy). `StepLane` sits in front
 of the app and answers exactly those requests itself: the same service calls
-(`ScenarioService.authenticate`, then the step), in a worker thread and
-batched with the bare steps that arrive meanwhile (`StepBatcher`: one
-transaction for all of them), the same response bytes and headers, the same
-JSON error bodies. Every other request,
-including a step with a body, an ``Idempotency-Key`` header, a Bearer token, a
-``Content-Encoding`` or a run id the route would refuse, goes on to the app
-unchanged, so the route in `tradeleague.league.scenario.routes` stays the one
-definition of the step and its documentation.
+(`ScenarioService.authenticate`, then the step, exactly once per
+idempotency key as the route's `tradeleague.accounts.idempotent`), in a worker
+thread and batched with the bare steps that arrive meanwhile (`StepBatcher`:
+one transaction for all of them, one more for the keyed ones), the same
+response bytes and headers, the same JSON error bodies. Every other request,
+including a step with a body, a malformed or repeated ``Idempotency-Key``
+header, a Bearer token, a ``Content-Encoding`` or a run id the route would
+refuse, goes on to the app unchanged, so the route in
+`tradeleague.league.scenario.routes` stays the one definition of the step and
+its documentation.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from tradeleague.api.app import call, dumps
+from tradeleague.accounts.idempotency import MAX_KEY_LENGTH
+from tradeleague.api.app import call, dumps, idempotency_key
 from tradeleague.api.bodies import ASGIApp, Receive, Scope, Send
 from tradeleague.api.errors import service_error_response, store_error_response
 from tradeleague.errors import ServiceError, StoreError
@@ -47,14 +51,16 @@ _SEEN: Final = frozenset(
 _JSON_HEADERS: Final = b"application/json"
 
 
-def _lane_key(headers: list[tuple[bytes, bytes]]) -> str | None:
-    """Return the request's API key if the request is a bare step, else None.
+def _lane_key(headers: list[tuple[bytes, bytes]]) -> tuple[str, str | None] | None:
+    """Return the request's API key and idempotency key if it may take the lane, else None.
 
     A bare step has a non-empty (first) ``X-API-Key``, no body (no
-    ``Content-Length`` other than ``0``, no ``Transfer-Encoding``), and no
-    ``Content-Type``, ``Content-Encoding`` or ``Idempotency-Key`` header.
+    ``Content-Length`` other than ``0``, no ``Transfer-Encoding``), no
+    ``Content-Type`` or ``Content-Encoding``, and at most one well-formed
+    ``Idempotency-Key`` header.
     """
     key: bytes | None = None
+    once: str | None = None
     for name, value in headers:
         lower = name.lower()
         if lower not in _SEEN:
@@ -64,9 +70,18 @@ def _lane_key(headers: list[tuple[bytes, bytes]]) -> str | None:
                 if not value:
                     return None
                 key = value
+        elif lower == b"idempotency-key":
+            if once is not None:
+                return None
+            try:
+                once = idempotency_key(value.decode("latin-1"), None)
+            except ServiceError:  # the route's 422
+                return None
+            if not once or len(once) > MAX_KEY_LENGTH:
+                return None
         elif lower != b"content-length" or value.strip() != b"0":
             return None
-    return None if key is None else key.decode("latin-1")
+    return None if key is None else (key.decode("latin-1"), once)
 
 
 class StepLane:
@@ -91,31 +106,29 @@ class StepLane:
         if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
             match = _STEP.fullmatch(scope["path"])
             if match is not None:
-                key = _lane_key(scope["headers"])
-                if key is not None:
-                    await self._step(match.group(1), key, scope, receive, send)
+                keys = _lane_key(scope["headers"])
+                if keys is not None:
+                    await self._step(match.group(1), *keys, scope, receive, send)
                     return
         await self.app(scope, receive, send)
 
     async def _step(
-        self, run_id: str, key: str, scope: Scope, receive: Receive, send: Send
+        self, run_id: str, key: str, once: str | None, scope: Scope, receive: Receive, send: Send
     ) -> None:
         try:
-            body = await self._batcher.step(key, run_id)  # in a worker thread, never on the loop
+            # in a worker thread, never on the loop
+            status, body, replayed = await self._batcher.answer(key, run_id, once)
         except ServiceError as exc:  # rendered as the app's handlers render them
             await service_error_response(exc)(scope, receive, send)
             return
         except StoreError as exc:
             await store_error_response(exc)(scope, receive, send)
             return
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [
-                    (b"content-length", str(len(body)).encode("latin-1")),
-                    (b"content-type", _JSON_HEADERS),
-                ],
-            }
-        )
+        headers = [
+            (b"content-length", str(len(body)).encode("latin-1")),
+            (b"content-type", _JSON_HEADERS),
+        ]
+        if replayed:  # where the route's response puts it: first
+            headers.insert(0, (b"idempotent-replayed", b"true"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -181,8 +181,13 @@ class Stepper:
                 remember.append(fast[1])
             else:
                 self._step_rows(conn, requests, writes, out, remember)
-        for run_id, text, state in remember:  # only once the batch has committed
-            self.book.remember(run_id, text, state)
+        book = self.book
+
+        def keep() -> None:  # only once the batch has committed (or what encloses it)
+            for run_id, text, state in remember:
+                book.remember(run_id, text, state)
+
+        self.ledger.after_commit(keep)
         return out
 
     def _step_rows(

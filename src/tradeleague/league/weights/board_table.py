@@ -21,16 +21,25 @@ HOUSE_MODEL_NOTE = (
 """Said on every table the house model plays in (issue 3: plainly, on the board)."""
 
 
-def render_table(state: SeasonState, division: Division, luck: TableLuck | None = None) -> Table:
+def render_table(
+    state: SeasonState,
+    division: Division,
+    luck: TableLuck | None = None,
+    *,
+    limit: int | None = None,
+) -> Table:
     """Return ``division``'s table for the terminal (W-RNK-3, W-SEA-3, ST-1, ST-2, C-1).
 
     Beside each agent: whether its result is told apart from cash and from
     buy-and-hold of the benchmark (``vs cash``, ``vs B&H``: better than, worse
     than or not distinguishable from it, with the p-value); the caption holds the
     luckiest-of-N line (the no-skill null), the rounds it rests on and the stated test. Pass
-    ``luck`` (``season_luck(state, division)``) when it is already computed.
+    ``luck`` (``season_luck(state, division)``) when it is already computed. ``limit``
+    keeps the table's first rows only (the caller says where the rest are).
     """
     rows: list[TableRow] = state.table(division)
+    if limit is not None:
+        rows = rows[:limit]
     luck = season_luck(state, division) if luck is None else luck
     title = f"Weights league, {division.value} division: season {state.season_id}"
     if state.synthetic:

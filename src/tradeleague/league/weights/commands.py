@@ -39,6 +39,7 @@ from tradeleague.league.weights.universe import universe_summary, universe_view
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
 from tradeleague.terminal.options import CheckOption, DbOption, PricesOption
+from tradeleague.terminal.rows import SHOWN, rest_line
 
 __all__ = ["operator_clock", "register", "register_replay"]
 
@@ -105,6 +106,17 @@ _REPLAY_ANSWERS_HELP = (
     "--division; the new run records into --db, which must be another database (in the "
     "same one the season is simply resumed)."
 )
+
+
+AllRowsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--all",
+        help=f"Print every agent's rows; without it a table of more than {SHOWN} agents "
+        f"shows the first {SHOWN} and one line saying where the rest are (REPORT.json "
+        "always holds every agent).",
+    ),
+]
 
 
 def replay_weights(
@@ -175,6 +187,7 @@ def replay_weights(
     ] = 0,
     prices: PricesOption = None,
     check: CheckOption = True,
+    all_rows: AllRowsOpt = False,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -201,6 +214,7 @@ def replay_weights(
             division=division, pro=pro, season=season, timeout=timeout, db=db, out=out,
             replay_answers=replay_answers, universe_from=universe_from,
             universe_season=universe_season, seed=seed, prices=prices, check=check,
+            all_rows=all_rows,
         )
     )  # fmt: skip
     if status:
@@ -413,7 +427,7 @@ def resume_cmd(
 
 
 @weights_app.command("table")
-def table_cmd(season: SeasonOpt, db: DbOption = None) -> None:
+def table_cmd(season: SeasonOpt, db: DbOption = None, all_rows: AllRowsOpt = False) -> None:
     """Show both division tables.
 
     Example: tradeleague weights table --season S1 --db sqlite:///league.db
@@ -422,8 +436,16 @@ def table_cmd(season: SeasonOpt, db: DbOption = None) -> None:
     console = board_console()
     with open_store(db, upgrade=False) as store:
         state = ops.load_season(store, season)
+        url = store.url
+    limit = None if all_rows else SHOWN
+    hidden = 0
     for division in Division:
-        console.print(render_table(state, division))
+        console.print(render_table(state, division, limit=limit))
+        rows = state.table(division)
+        hidden += len(rows) - len(rows[:limit])
+    if hidden:
+        where = f"the season's board on the site (`tradeleague serve --db {url}`)"
+        console.print(rest_line(hidden, where), highlight=False, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

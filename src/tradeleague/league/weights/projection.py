@@ -52,6 +52,24 @@ class WeightsEntriesProjector:
     kinds: frozenset[str] = _KINDS
     """The only kinds it folds: a refresh reads no other rows for it."""
 
+    def __init__(self) -> None:
+        self._priced: tuple[dict[str, object], dict[str, Usd]] | None = None
+        """A round's prices as read from the state, and the same as amounts (`_amounts`)."""
+
+    def _amounts(self, prices: dict[str, object]) -> dict[str, Usd]:
+        """Return ``prices`` as amounts, converted once per round rather than once per entry.
+
+        The state's prices object is replaced, never changed, at each round's
+        start, so the object itself says whether the kept conversion is its
+        own (it is held here, so no other object can take its identity).
+        """
+        kept = self._priced
+        if kept is not None and kept[0] is prices:
+            return kept[1]
+        priced = {k: Usd(int(str(v))) for k, v in prices.items()}
+        self._priced = (prices, priced)
+        return priced
+
     def key(self, event: Event) -> str | None:
         """Return the season stream for the kinds it folds, else ``None``."""
         if event.stream.startswith(STREAM_PREFIX) and event.kind in _KINDS:
@@ -80,8 +98,7 @@ class WeightsEntriesProjector:
             values = _dict(s["values"], "values")
             agent = str(p["agent"])
             book = Portfolio.from_state(_mapping(books[agent], "book"))
-            priced = {k: Usd(int(str(v))) for k, v in prices.items()}
-            value = book.equity(priced)
+            value = book.equity(self._amounts(prices))
             holdings = {k: str(int(v)) for k, v in sorted(book.positions.items())}
             recorded = (str(p["value"]), str(p["cash"]), dict(_mapping(p["holdings"], "holdings")))
             if recorded != (str(value), str(int(book.cash)), holdings):

@@ -28,7 +28,7 @@ from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division
 from tradeleague.formats.weights.luck import TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
-from tradeleague.league.answers import answers_payload
+from tradeleague.league.answers import answers_payload, summarise
 from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.weights.agents import build_agents
@@ -55,6 +55,7 @@ from tradeleague.terminal.costs import cost_table
 from tradeleague.terminal.exits import EXIT_FAILED
 from tradeleague.terminal.options import load_prices
 from tradeleague.terminal.progress import round_progress, say_resuming
+from tradeleague.terminal.rows import SHOWN, rest_line
 from tradeleague.terminal.summary import print_summary
 
 __all__ = [
@@ -89,6 +90,7 @@ class ReplayRequest:
     seed: int = 0
     prices: Path | None = None
     check: bool = True
+    all_rows: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,6 +355,14 @@ def _write_report(
     out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
+def _rest_where(request: ReplayRequest, season_id: str, url: str) -> str:
+    """Return where every row of a replay's tables is, for the line under a shortened table."""
+    board = f"`tradeleague weights table --season {season_id} --db {url} --all`"
+    if request.out is None:
+        return f"{board}, or REPORT.json (--out FILE)"
+    return f"{request.out} and {board}"
+
+
 def replay(request: ReplayRequest) -> int:
     """Check, record (or resume), print and report the replay ``request`` asks for.
 
@@ -383,13 +393,27 @@ def replay(request: ReplayRequest) -> int:
         calls = answers_payload(store, season_id) if request.out is not None else {}
         luck = {d: season_luck(state, d) for d in Division}
         shown_divisions = [d for d in Division if d in checked.divisions]
-        for shown in shown_divisions:
-            console.print(render_table(state, shown, luck[shown]))
-        status = print_summary(console, store, season_id)
+        limit = None if request.all_rows else SHOWN
+        shown: set[str] = set()
+        hidden = 0
+        for division in shown_divisions:
+            console.print(render_table(state, division, luck[division], limit=limit))
+            rows = state.table(division)
+            shown.update(r.agent for r in rows[:limit])
+            hidden += len(rows) - len(rows[:limit])
+        where = _rest_where(request, season_id, store.url) if hidden else ""
+        if hidden:
+            console.print(rest_line(hidden, where), highlight=False, markup=False, soft_wrap=True)
+        summaries = summarise(store, season_id)
+        status = print_summary(
+            console, store, season_id, summaries, shown=shown if hidden else None
+        )
         values = paper_values(state, shown_divisions)
-        costs = season_costs_payload(store, season_id, values, checked.prices)
+        costs = season_costs_payload(store, season_id, values, checked.prices, summaries=summaries)
         names = {a.agent: a.name for a in state.agents.values()}
-        console.print(cost_table(costs, names))
+        console.print(cost_table(costs, names, shown=shown if hidden else None))
+        if hidden:
+            console.print(rest_line(hidden, where), highlight=False, markup=False, soft_wrap=True)
     if request.out is not None:
         _write_report(request.out, state, luck, calls, costs)
         console.print(f"Report written to {request.out}")
