@@ -72,4 +72,4 @@ def test_the_run_reached_every_account_operation(contract: ContractRun) -> None:
     """Signed in for real: the reads and the key writes were accepted, not only refused."""
     assert contract.checks > 300
     assert len(contract.operations) >= 7
-    assert contract.accepted >= 5  # the run signs out too: later calls are 401
+    assert contract.accepted >= 3  # the run signs out too: later calls are 401
