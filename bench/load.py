@@ -485,9 +485,7 @@ def main() -> None:
     if args.hostile:
         print(_health_line(f"under the hostile corpus ({took:.1f} s)", hostile.health_ms))
         print(
-            _health_line(
-                f"under the hostile corpus ({took:.1f} s)", hostile.metrics_ms, "/metrics"
-            )
+            _health_line(f"under the hostile corpus ({took:.1f} s)", hostile.metrics_ms, "/metrics")
         )
         for outcome, count in sorted(hostile.outcomes.items()):
             print(f"  {outcome}: {count:,}")

@@ -92,6 +92,23 @@ BENCHES = (
         "corpus is sent (a 4xx each); memory flat",
     ),
     Bench(
+        "load on PostgreSQL",
+        "load.py",
+        (
+            *("--store", "postgresql", "--readers", "0", "--clients", "200"),
+            *("--seconds", "60", "--hostile", "0"),
+        ),
+        ("/healthz ", "/metrics ", "server memory", "  step ", "  create "),
+        "/healthz and /metrics p99 < 50 ms while 200 scenario clients step on PostgreSQL",
+    ),
+    Bench(
+        "fuzz memory",
+        "fuzz_memory.py",
+        ("--seconds", "240"),
+        ("fuzz memory:",),
+        "server RSS within 50 MiB of its start over 4 minutes of schemathesis (every check)",
+    ),
+    Bench(
         "sweep on Ray",
         "sweep.py",
         ("--cells", "8", "--workers", "2"),
@@ -115,6 +132,7 @@ QUICK_ARGS = {
     "round_fanout.py": ("--agents", "50"),
     "api_steps.py": (),
     "load.py": ("--readers", "10", "--clients", "10", "--seconds", "5"),
+    "fuzz_memory.py": ("--seconds", "20", "--examples", "3"),
     "sweep.py": ("--cells", "4", "--workers", "2"),
     "failover.py": ("--repeat", "1"),
 }

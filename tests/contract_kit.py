@@ -40,6 +40,8 @@ class ContractRun:
     operations: set[str] = field(default_factory=set)
     failures: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)
+    """Seconds each phase took (what to trim when the run is slow)."""
 
     @property
     def accepted(self) -> int:
@@ -79,23 +81,27 @@ def run_contract(
     adjust = before_call or (lambda case: None)
     run = ContractRun()
 
-    def before_call(context: Any, case: Any, kwargs: Any) -> None:  # noqa: ARG001
+    def before_call_hook(context: Any, case: Any, kwargs: Any) -> None:
         adjust(case)
 
-    def after_call(context: Any, case: Any, response: Any) -> None:  # noqa: ARG001
+    def after_call(context: Any, case: Any, response: Any) -> None:
         run.statuses[response.status_code] += 1
 
     # global hooks (schemathesis has no other for these), taken off when the run ends
-    schemathesis.hook(before_call)
+    schemathesis.hook("before_call")(before_call_hook)
     schemathesis.hook(after_call)
     try:
         for event in from_schema(schema).execute():
             if isinstance(event, events.ScenarioFinished):
                 _record(run, event)
+            elif isinstance(event, events.PhaseStarted):
+                run.phases[event.phase.name.value] = -event.timestamp
+            elif isinstance(event, events.PhaseFinished):
+                run.phases[event.phase.name.value] += event.timestamp
             elif isinstance(event, events.NonFatalError | events.FatalError):
                 run.errors.append(f"{getattr(event, 'label', '')}: {_error_text(event)}")
     finally:
-        schemathesis.hooks.unregister(before_call)
+        schemathesis.hooks.unregister(before_call_hook)
         schemathesis.hooks.unregister(after_call)
     return run
 

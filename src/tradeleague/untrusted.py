@@ -238,6 +238,19 @@ def clean_value(value: Any) -> Any:
     return value
 
 
+VISIBLE: Final = (
+    "[^\\x00-\\x20\\x7f-\\xa0\\xad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891"
+    "\\u08e2\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u2064\\u2066-\\u206f"
+    "\\u3000\\ufeff\\ufff9-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U00013438"
+    "\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0001\\U000e0020-\\U000e007f]"
+)
+"""A pattern found in any text `is_blank` calls not blank: one visible character.
+
+Every white space, control and format character (Unicode 14, this Python's)
+excluded; a JSON Schema ``pattern`` (unanchored), so a document says what a
+route reads. A test holds it equal to `is_blank` over every code point."""
+
+
 def is_blank(text: str) -> bool:
     """Tell whether ``text`` holds nothing visible: white space and format characters only.
 

@@ -91,17 +91,17 @@ def test_connections_cut_mid_step_leave_every_key_usable(
                 thread.start()
             # the steps may wait alone or batched, and a cut batch is tried again step by
             # step: whatever waits on the runs' locks is cut, until every step is answered
-            cut = 0
+            cuts = 0
             deadline = time.monotonic() + 60
             while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
                 for pid in _waiting_backends(admin):
                     admin.execute(sa.text("SELECT pg_terminate_backend(:p)"), {"p": pid})
-                    cut += 1
+                    cuts += 1
                 time.sleep(0.05)
             for thread in threads:
                 thread.join(30)
             hold.rollback()
-            assert cut >= 1, "steps were in flight, waiting on their runs, when cut"
+            assert cuts >= 1, "steps were in flight, waiting on their runs, when cut"
         admin_engine.dispose()
         locker.dispose()
         for run_id in runs:

@@ -2,16 +2,29 @@
 
 Each command runs in an empty folder with no ``$TRADELEAGUE_DB``, so the default
 database would be ``./tradeleague.db``; the folder must still be empty after.
+The cases of a few commands run as a user runs them, a ``tradeleague`` process
+(`PROCESS_SAMPLE`); every other case runs the same entry point, ``cli.main``, in
+this process, with its output captured as the process's would be: a process
+per case (seventy of them) only repeated the interpreter's start.
 """
 
 from __future__ import annotations
 
+import os
+import traceback
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import redirect_stderr, redirect_stdout
+from io import StringIO
 from pathlib import Path
 
+import pytest
 from cli_helpers import run_cli  # type: ignore[import-not-found]
 
-from tradeleague.cli import command_tree
+from tradeleague.cli import command_tree, main
+
+PROCESS_SAMPLE = frozenset({"verify", "replay weights", "serve", "rating"})
+"""Commands whose cases run as a process: a usage error, a user error and a missing file."""
 
 
 def _commands() -> set[str]:
@@ -164,16 +177,48 @@ def _cases(data: Path) -> dict[str, list[list[str]]]:
     }  # fmt: skip
 
 
-def _check(args: list[str], root: Path) -> str | None:
+Ran = tuple[int, str, str]
+"""A run's exit status, stdout and stderr."""
+
+
+def _in_process(args: list[str], folder: Path) -> Ran:
+    """Run ``tradeleague ARGS`` through ``cli.main`` in ``folder``, as a process would see it.
+
+    An exception that escapes ``main`` is printed as the interpreter would print
+    it (a traceback, exit 1).
+    """
+    out, err = StringIO(), StringIO()
+    code = 0
+    here = os.getcwd()
+    os.chdir(folder)  # the default database would land here
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            main(list(args))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:
+        err.write(traceback.format_exc())
+        code = 1
+    finally:
+        os.chdir(here)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _as_process(args: list[str], folder: Path) -> Ran:
+    done = run_cli(*args, cwd=folder)
+    return done.returncode, done.stdout, done.stderr
+
+
+def _check(args: list[str], root: Path, run: Callable[[list[str], Path], Ran]) -> str | None:
     folder = root / f"run{abs(hash(tuple(args)))}"
     folder.mkdir()
-    done = run_cli(*args, cwd=folder)
+    code, stdout, stderr = run(args, folder)
     left = sorted(p.name for p in folder.iterdir())
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    lines = [line for line in stderr.splitlines() if line.strip()]
     problems = []
-    if done.returncode != 2:
-        problems.append(f"exit {done.returncode}")
-    if "Traceback" in done.stderr + done.stdout:
+    if code != 2:
+        problems.append(f"exit {code}")
+    if "Traceback" in stderr + stdout:
         problems.append("a traceback")
     if len(lines) != 1 or not lines[0].startswith("error: "):
         problems.append(f"not one 'error:' line: {lines!r}")
@@ -182,16 +227,28 @@ def _check(args: list[str], root: Path) -> str | None:
     return None if not problems else f"{' '.join(args)}: {'; '.join(problems)}"
 
 
+@pytest.fixture
+def like_a_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment `run_cli` gives a process: no default database, 200 columns."""
+    monkeypatch.delenv("TRADELEAGUE_DB", raising=False)
+    monkeypatch.setenv("COLUMNS", "200")
+
+
 def test_every_command_has_a_malformed_case(shared_data: Path) -> None:
     """A new command must join the walk below (issue 11: every command is walked)."""
     assert _commands() == set(_cases(shared_data))
+    assert set(_cases(shared_data)) >= PROCESS_SAMPLE
 
 
 def test_every_command_with_malformed_arguments_exits_2_in_one_sentence(
-    shared_data: Path, tmp_path: Path
+    shared_data: Path, tmp_path: Path, like_a_process: None
 ) -> None:
     """Exit 2, one ``error:`` line, no traceback, nothing written (issue 11)."""
-    runs = [args for cases in _cases(shared_data).values() for args in cases]
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        failures = [f for f in pool.map(lambda a: _check(a, tmp_path), runs) if f is not None]
-    assert failures == []
+    cases = _cases(shared_data)
+    processes = [args for name in sorted(PROCESS_SAMPLE) for args in cases[name]]
+    here = [args for name, runs in cases.items() if name not in PROCESS_SAMPLE for args in runs]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the processes run beside the rest
+        running = pool.map(lambda a: _check(a, tmp_path, _as_process), processes)
+        failures = [_check(args, tmp_path, _in_process) for args in here]
+        failures += list(running)
+    assert [f for f in failures if f is not None] == []

@@ -55,7 +55,7 @@ def contract(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Contrac
 
         run = run_contract(
             create_app(service),
-            max_examples=12,
+            max_examples=5,
             headers={"X-API-Key": key},
             before_call=first_use,
         )
@@ -99,4 +99,4 @@ def test_the_run_reached_every_operation_and_their_work(contract: tuple[Contract
     assert run.checks > 1000
     assert len(run.operations) >= 13
     assert run.accepted > 20
-    assert {401, 404, 422} <= set(run.statuses)
+    assert {404, 405, 422} <= set(run.statuses)

@@ -205,7 +205,7 @@ def test_a_keyed_batch_cut_at_its_commit_steps_each_key_once(
             conn.connection.dbapi_connection.close()  # type: ignore[union-attr]
             conn.exec_driver_sql("SELECT 1")
 
-    service.store.commit_fault = cut  # type: ignore[assignment]
+    service.store.commit_fault = cut
     batcher = StepBatcher(service, call, dumps)
     a, b, b_again, c, a_reused = _keyed_batch(batcher, key, runs)
     service.store.commit_fault = None

@@ -37,7 +37,7 @@ def contract(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContractRun]:
         def elsewhere(schema: Any) -> Any:
             return schema.exclude(path_regex=_ELSEWHERE)
 
-        yield run_contract(app, max_examples=8, include=elsewhere)
+        yield run_contract(app, max_examples=3, include=elsewhere)
     finally:
         service.store.close()
 

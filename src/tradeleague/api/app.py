@@ -190,7 +190,7 @@ def idempotency_key(header: str | None, field: str | None) -> str | None:
     """
     if header is None:
         return field
-    key = _sf_string(header.strip())
+    key = _sf_string(header)  # the server took off the white space around it (RFC 9110)
     if key is None or not 1 <= len(key) <= _MAX_KEY or not _KEY_RE.fullmatch(key):
         raise ServiceError(
             422,

@@ -44,6 +44,7 @@ __all__ = [
     "call_rows",
     "context_counts",
     "error_class",
+    "season_events",
     "season_streams",
     "spec_source",
     "summarise",
@@ -181,6 +182,15 @@ def _season_events(store: Store, season: str) -> Iterable[StoredEvent]:
         yield from store.events(stream)
 
 
+def season_events(store: Store, season: str) -> list[StoredEvent]:
+    """Return every event of ``season``'s streams (`season_streams`), read once.
+
+    A command that summarises, prices and reports a season passes this list to
+    each (``events=``) instead of each reading the log again.
+    """
+    return list(_season_events(store, season))
+
+
 def call_rows(
     store: Store,
     season: str,
@@ -188,6 +198,7 @@ def call_rows(
     agent: str | None = None,
     round_id: str | None = None,
     of_season: str | None = None,
+    events: Iterable[StoredEvent] | None = None,
 ) -> list[CallRow]:
     """Return every recorded model call of ``season`` (a season id or a stream), in log order.
 
@@ -203,7 +214,8 @@ def call_rows(
     ConfigError
         If the season is held by more than one stream (say which as ``STREAM/SEASON``).
     """
-    rows = _rows(_season_events(store, season), agent, round_id, of_season)
+    read = _season_events(store, season) if events is None else events
+    rows = _rows(read, agent, round_id, of_season)
     if rows or of_season is not None:
         return rows
     found: dict[str, list[CallRow]] = {}
@@ -582,13 +594,15 @@ def turn_ends(events: Iterable[Event]) -> Iterator[TurnEnd]:
     yield from open_turns.values()
 
 
-def summarise(store: Store, season: str) -> list[AgentSummary]:
+def summarise(
+    store: Store, season: str, *, events: Iterable[StoredEvent] | None = None
+) -> list[AgentSummary]:
     """Return each agent's summary of ``season`` (a season id or a stream), by first appearance.
 
     Decisions and no-decisions by reason code are the turns' endings
     (``turn_ends``; a skipped turn counts as no decision, by its code);
     provider faults are the final attempts of calls that did not answer, by
-    ``error_class``.
+    ``error_class``. ``events`` is `season_events` when the caller has read it.
     """
     agents: dict[str, AgentSummary] = {}
     attempts = frozenset(_attempt_readers())
@@ -597,7 +611,7 @@ def summarise(store: Store, season: str) -> list[AgentSummary]:
         return agents.setdefault(name, AgentSummary(name))
 
     def entries() -> Iterator[Event]:
-        for stored in _season_events(store, season):
+        for stored in _season_events(store, season) if events is None else events:
             kind, payload = stored.event.kind, stored.event.payload
             if kind != EventKind.MODEL_CALLED:
                 name = payload.get("agent")
@@ -629,13 +643,18 @@ def summarise(store: Store, season: str) -> list[AgentSummary]:
 
 
 def answers_payload(
-    store: Store, season: str, *, of_season: str | None = None
+    store: Store,
+    season: str,
+    *,
+    of_season: str | None = None,
+    events: Iterable[StoredEvent] | None = None,
 ) -> dict[str, list[dict[str, object]]]:
     """Return every call of ``season`` (a season id or a stream) per agent, for REPORT.json.
 
-    ``of_season`` keeps only the calls of that season of a stream.
+    ``of_season`` keeps only the calls of that season of a stream; ``events`` is
+    `season_events` when the caller has read it.
     """
     out: dict[str, list[dict[str, object]]] = {}
-    for row in call_rows(store, season, of_season=of_season):
+    for row in call_rows(store, season, of_season=of_season, events=events):
         out.setdefault(row.agent, []).append(row.to_payload())
     return out

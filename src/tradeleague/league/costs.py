@@ -19,11 +19,11 @@ from typing import Any, Final
 
 from tradeleague.agents.recorded import call_record_of
 from tradeleague.events import EventKind
-from tradeleague.league.answers import AgentSummary, season_streams, summarise
+from tradeleague.league.answers import AgentSummary, season_events, summarise
 from tradeleague.llm.costs import AgentCost, agent_cost
 from tradeleague.llm.records import CallRecord, RecordFormatError
 from tradeleague.llm.token_prices import PriceTable
-from tradeleague.store import Store
+from tradeleague.store import Store, StoredEvent
 
 __all__ = ["SeasonCosts", "costs_payload", "season_costs", "season_costs_payload"]
 
@@ -38,12 +38,14 @@ def season_costs(
     *,
     of_season: str | None = None,
     summaries: Sequence[AgentSummary] | None = None,
+    events: Sequence[StoredEvent] | None = None,
 ) -> dict[str, AgentCost]:
     """Return each agent's cost over ``season`` (a season id or a stream), by first appearance.
 
     ``of_season`` keeps only the calls made in that season of a stream. An agent
     that decided without a model call (a baseline) is listed with no calls.
-    ``summaries`` is ``summarise(store, season)`` when the caller already has it.
+    ``summaries`` is ``summarise(store, season)`` and ``events``
+    ``season_events(store, season)`` when the caller already has them.
 
     Raises
     ------
@@ -51,17 +53,17 @@ def season_costs(
         If a ``ModelCalled`` payload is not a call record.
     """
     records: dict[str, list[CallRecord]] = {}
-    for stream in season_streams(season):
-        for stored in store.events(stream):
-            if stored.event.kind != EventKind.MODEL_CALLED:
-                continue
-            try:
-                record = call_record_of(stored.event.payload)
-            except RecordFormatError as exc:
-                raise RecordFormatError(f"event {stored.seq}: not a call record: {exc}") from None
-            if of_season is None or record.key.season == of_season:
-                records.setdefault(record.key.agent, []).append(record)
-    summaries = summarise(store, season) if summaries is None else summaries
+    read = season_events(store, season) if events is None else events
+    for stored in read:
+        if stored.event.kind != EventKind.MODEL_CALLED:
+            continue
+        try:
+            record = call_record_of(stored.event.payload)
+        except RecordFormatError as exc:
+            raise RecordFormatError(f"event {stored.seq}: not a call record: {exc}") from None
+        if of_season is None or record.key.season == of_season:
+            records.setdefault(record.key.agent, []).append(record)
+    summaries = summarise(store, season, events=read) if summaries is None else summaries
     decisions = {s.agent: s.decisions for s in summaries}
     agents = list(dict.fromkeys([*decisions, *records]))
     return {a: agent_cost(a, records.get(a, ()), decisions.get(a, 0), prices) for a in agents}
@@ -98,9 +100,12 @@ def season_costs_payload(
     *,
     of_season: str | None = None,
     summaries: Sequence[AgentSummary] | None = None,
+    events: Sequence[StoredEvent] | None = None,
 ) -> dict[str, Any]:
     """Return REPORT.json's ``costs`` for ``season`` (`season_costs`, then `costs_payload`)."""
-    costs = season_costs(store, season, prices, of_season=of_season, summaries=summaries)
+    costs = season_costs(
+        store, season, prices, of_season=of_season, summaries=summaries, events=events
+    )
     return costs_payload(costs, values, prices)
 
 

@@ -189,8 +189,8 @@ class AlphaFit:
     periods_per_year: float
 
 
-_FITS_PER_CHUNK = 64
-"""Fits whose resamples `alpha_betas` holds at once."""
+_FITS_PER_CHUNK = 8
+"""Fits whose resamples `alpha_betas` draws and holds at once (8 x 2,000 x n steps)."""
 
 
 def alpha_betas(
@@ -214,7 +214,7 @@ def alpha_betas(
     if not 0 < confidence < 1 or resamples < 1:
         raise ValueError("confidence in (0, 1), resamples >= 1 and periods_per_year > 0")
     out: list[AlphaBeta | None] = [None] * len(fits)
-    groups: dict[tuple[int, int], list[tuple[int, Any, Any, Any]]] = {}
+    groups: dict[tuple[int, int], list[tuple[int, Any, Any, np.random.Generator]]] = {}
     for i, fit in enumerate(fits):
         a = np.asarray([float(x) for x in fit.agent], dtype=np.float64)
         b = np.asarray([float(x) for x in fit.benchmark], dtype=np.float64)
@@ -230,20 +230,19 @@ def alpha_betas(
         block = block_length or math.ceil(n ** (1 / 3))
         if not 1 <= block <= n:
             raise ValueError(f"block_length must be 1 to {n}, got {block}")
-        blocks = math.ceil(n / block)
-        starts = fit.rng.integers(0, n, size=(resamples, blocks))
-        index = (starts[:, :, None] + np.arange(block)).reshape(resamples, blocks * block)[
-            :, :n
-        ] % n
-        groups.setdefault((n, block), []).append((i, a, b, index))
+        groups.setdefault((n, block), []).append((i, a, b, fit.rng))
     tail = (1 - confidence) / 2 * 100
     for (n, block), members in groups.items():
         for first in range(0, len(members), _FITS_PER_CHUNK):
             chunk = members[first : first + _FITS_PER_CHUNK]
             a_rows = np.stack([m[1] for m in chunk])
             b_rows = np.stack([m[2] for m in chunk])
-            shift = (np.arange(len(chunk)) * n)[:, None, None]
-            index = np.stack([m[3] for m in chunk]) + shift
+            blocks = math.ceil(n / block)
+            index = np.empty((len(chunk), resamples, n), dtype=np.int64)
+            for row, (_i, _a, _b, rng) in enumerate(chunk):  # drawn here: one block's in memory
+                starts = rng.integers(0, n, size=(resamples, blocks))
+                drawn = (starts[:, :, None] + np.arange(block)).reshape(resamples, blocks * block)
+                index[row] = drawn[:, :n] % n + row * n
             drawn_a = a_rows.ravel()[index].reshape(len(chunk) * resamples, n)
             drawn_b = b_rows.ravel()[index].reshape(len(chunk) * resamples, n)
             alphas, betas = _fit(drawn_a, drawn_b)
@@ -254,7 +253,7 @@ def alpha_betas(
                 a_ci = np.percentile(alphas[whole], [tail, 100 - tail], axis=1)
                 b_ci = np.percentile(betas[whole], [tail, 100 - tail], axis=1)
             row_of = np.cumsum(whole) - 1
-            for j, (i, a, b, _index) in enumerate(chunk):
+            for j, (i, a, b, _rng) in enumerate(chunk):
                 if whole[j]:
                     a_low, a_high = a_ci[0, row_of[j]], a_ci[1, row_of[j]]
                     b_low, b_high = b_ci[0, row_of[j]], b_ci[1, row_of[j]]

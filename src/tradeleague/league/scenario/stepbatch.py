@@ -237,7 +237,8 @@ class StepBatcher:
         twice: list[tuple[int, int, bool]] = []  # (place, place of its first, other parameters)
         steps: list[_Keyed] = []
         with service.write("step runs in", enclosing=True) as conn:
-            for i, account, run_id, once in keyed:
+            # keys claimed in one order by every batch: two batches never wait on each other
+            for i, account, run_id, once in sorted(keyed, key=lambda k: (k[1].name, k[3], k[0])):
                 digest = fingerprint("POST", f"/runs/{run_id}/step", {})
                 seen = first.get((account.name, once))
                 if seen is not None:  # the same key again in this batch: its replay
@@ -253,6 +254,7 @@ class StepBatcher:
                     answers[i] = (replay[0], replay[1].encode("utf-8"), True)
                 else:
                     steps.append((i, account, run_id, once))
+            steps.sort(key=lambda k: k[0])  # in request order
             done = service.step_many([(account, run_id) for _, account, run_id, _ in steps])
             for (i, account, _, once), result in zip(steps, done, strict=True):
                 if isinstance(result, ServiceError):

@@ -27,16 +27,27 @@ from tradeleague.keys.stored import OwnerKeys
 from tradeleague.league.bodies import answer_of
 from tradeleague.league.weights.models import OwnedAgentOut
 from tradeleague.league.weights.owners import (
+    KEY_PATTERN,
     MAX_KEY_CHARS,
     MAX_NAME_CHARS,
     MAX_PROMPT_CHARS,
     OwnerConfig,
     Owners,
 )
+from tradeleague.untrusted import VISIBLE
 
 __all__ = ["ACCOUNT", "AgentIn", "KeyIn", "PromptIn", "WeightsDesk"]
 
 _MAX_FIELD: Final = 20_000
+
+
+def _read_as(limit: int, pattern: str) -> dict[str, Any]:
+    """Return what the document says of a text field: the bound and pattern `Owners` reads by.
+
+    The owners' own checks refuse the rest with their sentence (``invalid_key``,
+    "The prompt is empty."); the model's looser bound only stops a huge body.
+    """
+    return {"maxLength": limit, "pattern": pattern}
 
 
 class AgentIn(BaseModel):
@@ -47,16 +58,29 @@ class AgentIn(BaseModel):
     )
     name: Annotated[
         str,
-        Field(max_length=MAX_NAME_CHARS * 4, description="Its name on the boards."),
+        Field(
+            max_length=MAX_NAME_CHARS * 4,
+            json_schema_extra=_read_as(MAX_NAME_CHARS, VISIBLE),
+            description="Its name on the boards.",
+        ),
     ]
     division: Division = Field(description="open (the house model) or pro (your own model).")
     prompt: Annotated[
         str,
-        Field(max_length=MAX_PROMPT_CHARS * 4, description="What the model is told each round."),
+        Field(
+            max_length=MAX_PROMPT_CHARS * 4,
+            json_schema_extra=_read_as(MAX_PROMPT_CHARS, VISIBLE),
+            description="What the model is told each round.",
+        ),
     ]
     model: Annotated[str | None, Field(max_length=300, description="Pro: openai:MODEL@URL.")] = None
     key: Annotated[
-        str | None, Field(max_length=MAX_KEY_CHARS, description="Pro: your model key.")
+        str | None,
+        Field(
+            max_length=MAX_KEY_CHARS,
+            json_schema_extra=_read_as(MAX_KEY_CHARS, KEY_PATTERN),
+            description="Pro: your model key.",
+        ),
     ] = None
 
 
@@ -66,7 +90,11 @@ class PromptIn(BaseModel):
     model_config = closed({"prompt": "Hold cash on Fridays."})
     prompt: Annotated[
         str,
-        Field(max_length=MAX_PROMPT_CHARS * 4, description="The new prompt, from the next round."),
+        Field(
+            max_length=MAX_PROMPT_CHARS * 4,
+            json_schema_extra=_read_as(MAX_PROMPT_CHARS, VISIBLE),
+            description="The new prompt, from the next round.",
+        ),
     ]
 
 
@@ -75,7 +103,12 @@ class KeyIn(BaseModel):
 
     model_config = closed({"key": "sk-…"})
     key: Annotated[
-        str, Field(max_length=MAX_KEY_CHARS, description="The model key (stored sealed).")
+        str,
+        Field(
+            max_length=MAX_KEY_CHARS,
+            json_schema_extra=_read_as(MAX_KEY_CHARS, KEY_PATTERN),
+            description="The model key (stored sealed).",
+        ),
     ]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -83,18 +84,23 @@ class OwnerConfig:
     endpoints: tuple[str, ...] = ()
 
 
+KEY_PATTERN: Final = r"^[ \t\r\n]*[!-~](?:[ -~]*[!-~])?[ \t\r\n]*$"
+"""A model key as read: printable ASCII, spaces, tabs and line ends around it dropped."""
+
+
 def _text(value: str, what: str, limit: int) -> str:
+    # the limit is the text's as sent (the document's maxLength), white space and all
+    if len(value) > limit:
+        raise ServiceError(422, "invalid_request", f"The {what} is longer than {limit} characters.")
     text = clean_text(value).strip()
     if is_blank(text):
         raise ServiceError(422, "invalid_request", f"The {what} is empty.")
-    if len(text) > limit:
-        raise ServiceError(422, "invalid_request", f"The {what} is longer than {limit} characters.")
     return text
 
 
 def _key(value: str) -> Secret:
-    text = value.strip()
-    if not text or len(text) > MAX_KEY_CHARS or not text.isascii() or not text.isprintable():
+    text = value.strip(" \t\r\n")
+    if len(value) > MAX_KEY_CHARS or not re.fullmatch(KEY_PATTERN, value):
         raise ServiceError(
             422, "invalid_key", f"A model key is 1-{MAX_KEY_CHARS} printable ASCII characters."
         )

@@ -28,7 +28,7 @@ from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.weights import Division
 from tradeleague.formats.weights.luck import TableLuck
 from tradeleague.formats.weights.preset import WeightsPreset
-from tradeleague.league.answers import answers_payload, summarise
+from tradeleague.league.answers import answers_payload, season_events, summarise
 from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.weights.agents import build_agents
@@ -390,7 +390,8 @@ def replay(request: ReplayRequest) -> int:
         state = _play(store, checked, answers, console)
         store.refresh_projections()
         report = verify(store)
-        calls = answers_payload(store, season_id) if request.out is not None else {}
+        events = season_events(store, season_id)  # read once for the summary, costs and calls
+        calls = answers_payload(store, season_id, events=events) if request.out is not None else {}
         luck = {d: season_luck(state, d) for d in Division}
         shown_divisions = [d for d in Division if d in checked.divisions]
         limit = None if request.all_rows else SHOWN
@@ -404,7 +405,7 @@ def replay(request: ReplayRequest) -> int:
         where = _rest_where(request, season_id, store.url) if hidden else ""
         if hidden:
             console.print(rest_line(hidden, where), highlight=False, markup=False, soft_wrap=True)
-        summaries = summarise(store, season_id)
+        summaries = summarise(store, season_id, events=events)
         status = print_summary(
             console, store, season_id, summaries, shown=shown if hidden else None
         )
