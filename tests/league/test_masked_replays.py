@@ -1,0 +1,347 @@
+"""Masked replays: no real symbol, date or price reaches an agent, and the accounting is the same.
+
+A masked replay (``--mask``) shows every agent pseudonyms drawn from the
+season's seed, days counted from the start and prices times a per-symbol
+factor; answers in the masked space are mapped back and traded at real
+prices. These tests run the real commands over a small slice of
+``../shared/data`` with the fake provider recording every request it gets,
+and scripted twins answering in the masked and the real space (C-2: every
+participant of a round gets the same masked picture; C-4: the table is an
+event that ``verify`` checks; C-1 determinism: a resumed masked replay writes
+what an uninterrupted one does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+from tradeleague.cli import app
+from tradeleague.events import EventKind
+from tradeleague.feeds import FrozenBarsSource
+from tradeleague.formats.weights import Division
+from tradeleague.league.weights.agents import build_agents
+from tradeleague.league.weights.replay import RosterEntry, run_season
+from tradeleague.market import load_dataset
+from tradeleague.market.mask import draw_mask
+from tradeleague.money import format_usd
+from tradeleague.store import open_store, verify
+from tradeleague.sweep.cell import run_cell
+from tradeleague.sweep.config import load_sweep
+from tradeleague.testing.fake_provider import FakeProvider, ReceivedRequest
+
+pytestmark = pytest.mark.shared_data
+
+SYMBOLS = ["AAPL", "MSFT", "NVDA"]
+START, END = date(2026, 7, 6), date(2026, 7, 10)  # four daily rounds
+SEASON = "masked-twin"
+CASH = '{"targets": {}, "reason": "Cash."}'
+MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def _market(shared_data: Path, tmp: Path, folder: str = "us_equities_daily") -> Path:
+    bars = tmp / "bars"
+    bars.mkdir(exist_ok=True)
+    for symbol in SYMBOLS:
+        (bars / f"{symbol}.csv").symlink_to(shared_data / folder / f"{symbol}.csv")
+    return bars
+
+
+def _weights(market: Path, db: str, *agents: str, extra: Sequence[str] = ()) -> Any:
+    args = [
+        "replay", "weights", "--market", str(market), "--symbols", ",".join(SYMBOLS),
+        "--start", START.isoformat(), "--end", END.isoformat(), "--db", db, "--no-check",
+        *[x for a in agents for x in ("--agent", a)], *extra,
+    ]  # fmt: skip
+    result = CliRunner().invoke(app, args, env={"OPENAI_API_KEY": "sk-test", "COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _date_forms(days: Iterable[date]) -> list[str]:
+    """Every way a prompt could write one of ``days``."""
+    out = []
+    for d in days:
+        mon = MONTHS[d.month - 1]
+        out += [
+            d.isoformat(), f"{d:%Y/%m/%d}", f"{d:%m/%d/%Y}", f"{d:%d.%m.%Y}",
+            f"{mon} {d.day:02d}", f"{mon} {d.day}", f"{d.day:02d} {mon}", f"{d.day} {mon}",
+        ]  # fmt: skip
+    return out
+
+
+def _printed(micros: int) -> list[str]:
+    """A real price as a prompt prints it (six places, two places; with and without commas)."""
+    forms = [format_usd(micros, 6), format_usd(micros, 2)]
+    return forms + [f.replace(",", "") for f in forms]
+
+
+def _leaks(text: str, symbols: Iterable[str], dates: Iterable[str], prices: Iterable[str]) -> set[str]:
+    found = {s for s in symbols if re.search(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![A-Za-z0-9])", text)}
+    found |= {d for d in dates if d in text}
+    found |= {p for p in prices if re.search(rf"(?<![0-9.,]){re.escape(p)}(?![0-9])", text)}
+    return found
+
+
+def _strings(value: object) -> Iterable[str]:
+    """Every key and scalar of a JSON value, as text."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    else:
+        yield str(value)
+
+
+def _seen(requests: Sequence[ReceivedRequest]) -> list[str]:
+    """Each request as the model received it: its messages, schema and every other field."""
+    return ["\n".join(_strings(r.body)) for r in requests]
+
+
+def _events(db: str, kind: str | None = None) -> list[Any]:
+    with open_store(db) as store:
+        return [s.event for s in store.events() if kind is None or s.event.kind == kind]
+
+
+def _round_prices(db: str) -> list[str]:
+    out: list[str] = []
+    for e in _events(db, EventKind.ROUND_STARTED):
+        for micros in e.payload["prices"].values():
+            out += _printed(int(micros))
+    return out
+
+
+@pytest.fixture
+def fake() -> Iterable[FakeProvider]:
+    with FakeProvider() as server:
+        server.respond_with("m", lambda request: CASH)
+        yield server
+
+
+def test_a_masked_weights_replay_shows_no_real_symbol_date_or_price(
+    shared_data: Path, tmp_path: Path, fake: FakeProvider
+) -> None:
+    """C-2: with --mask no request to the model (messages, schema, any field) names a real
+    symbol, a day of the period in any common form, or a real price of its rounds."""
+    market = _market(shared_data, tmp_path)
+    db = f"sqlite:///{tmp_path / 'masked.db'}"
+    _weights(market, db, f"m=openai:m@{fake.url}", extra=["--mask"])
+    seen = _seen(fake.requests_for("m"))
+    assert len(seen) == 4
+    dates = _date_forms(START + timedelta(days=i) for i in range(-40, 10))
+    prices = _round_prices(db)
+    (drawn,) = _events(db, EventKind.MASK_DRAWN)
+    pseudonyms = list(drawn.payload["symbols"][s]["as"] for s in SYMBOLS)
+    for text in seen:
+        assert _leaks(text, SYMBOLS, dates, prices) == set()
+        assert all(p in text for p in pseudonyms)
+    assert [re.findall(r"Time: (day \d+ [0-9:]+ UTC)", t) for t in seen] == [
+        ["day 1 15:00 UTC"], ["day 2 15:00 UTC"], ["day 3 15:00 UTC"], ["day 4 15:00 UTC"]
+    ]
+
+
+def test_without_mask_the_prompt_is_the_real_one(
+    shared_data: Path, tmp_path: Path, fake: FakeProvider
+) -> None:
+    """C-2, C-3: without --mask the prompt names the real symbols, time and prices, as before."""
+    market = _market(shared_data, tmp_path)
+    db = f"sqlite:///{tmp_path / 'plain.db'}"
+    _weights(market, db, f"m=openai:m@{fake.url}")
+    first = _seen(fake.requests_for("m"))[0]
+    assert _leaks(first, SYMBOLS, _date_forms([START]), _round_prices(db)) >= {
+        *SYMBOLS, START.isoformat()
+    }
+    assert _events(db, EventKind.MASK_DRAWN) == []
+
+
+def _twin_scripts(tmp: Path, names: dict[str, str]) -> tuple[Path, Path]:
+    """The same three answers, in the real space and through ``names`` in the masked one."""
+    answers = [
+        {"AAPL": 40, "MSFT": 30},
+        {"NVDA": 55, "AAPL": 10},
+        {"MSFT": 20},
+    ]
+    real, masked = tmp / "real.jsonl", tmp / "masked.jsonl"
+    for path, rename in ((real, dict(zip(SYMBOLS, SYMBOLS, strict=True))), (masked, names)):
+        lines = [
+            json.dumps({"text": json.dumps({"targets": {rename[s]: w for s, w in a.items()},
+                                            "reason": "twin"})})
+            for a in answers
+        ]  # fmt: skip
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return real, masked
+
+
+def _fills(db: str) -> list[Any]:
+    return [(e.payload["account"], e.payload["fill"]) for e in _events(db, EventKind.ORDER_FILLED)]
+
+
+def test_a_masked_agent_and_its_unmasked_twin_end_alike(shared_data: Path, tmp_path: Path) -> None:
+    """C-2: a scripted agent answering in pseudonyms and its twin answering the same in real
+    symbols make the same fills and values; REPORT.json differs only by the mask it shows."""
+    market = _market(shared_data, tmp_path)
+    table = draw_mask(SEASON, SYMBOLS, START)
+    real, masked = _twin_scripts(tmp_path, dict(table.names))
+    reports = {}
+    for label, script, extra in (("real", real, []), ("masked", masked, ["--mask"])):
+        db = f"sqlite:///{tmp_path / f'{label}.db'}"
+        out = tmp_path / f"{label}.json"
+        _weights(
+            market, db, f"s=scripted:{script}",
+            extra=["--season", SEASON, "--out", str(out), *extra],
+        )  # fmt: skip
+        reports[label] = (json.loads(out.read_text(encoding="utf-8")), _fills(db))
+    (real_report, real_fills), (masked_report, masked_fills) = reports["real"], reports["masked"]
+    assert masked_fills == real_fills and len(real_fills) > 3
+    assert masked_report.pop("mask") == table.to_payload()  # shown once the replay has finished
+    assert "mask" not in real_report
+    # the raw answers are the agents' own words: the masked ones name pseudonyms
+    unmasked = json.dumps(masked_report.pop("answers"))
+    for real_symbol, pseudonym in table.names.items():
+        unmasked = unmasked.replace(pseudonym, real_symbol)
+    assert json.loads(unmasked) == real_report.pop("answers")
+    assert masked_report == real_report
+
+
+def test_verify_finds_a_tampered_mask_table(shared_data: Path, tmp_path: Path) -> None:
+    """C-4: a mask table edited behind the triggers' back fails verify (the chain and the draw)."""
+    market = _market(shared_data, tmp_path)
+    db = f"sqlite:///{tmp_path / 'tamper.db'}"
+    _weights(market, db, "cash=baseline:cash", extra=["--mask"])
+    with open_store(db) as store:
+        assert verify(store).ok
+        (stored,) = [s for s in store.events() if s.event.kind == EventKind.MASK_DRAWN]
+        forged = json.loads(json.dumps(stored.event.payload))
+        a, b = forged["symbols"]["AAPL"], forged["symbols"]["MSFT"]
+        a["as"], b["as"] = b["as"], a["as"]  # swap two pseudonyms
+        with store.engine.begin() as conn:
+            ddl = conn.execute(
+                sa.text("SELECT sql FROM sqlite_master WHERE name = 'events_no_update'")
+            ).scalar_one()
+            conn.execute(sa.text("DROP TRIGGER events_no_update"))
+            conn.execute(
+                sa.text("UPDATE events SET payload = :p WHERE seq = :s"),
+                {"p": json.dumps(forged, sort_keys=True, separators=(",", ":")), "s": stored.seq},
+            )
+            conn.execute(sa.text(ddl))
+        report = verify(store)
+    found = {(m.check, m.seq) for m in report.mismatches}
+    assert ("mask", stored.seq) in found
+    assert ("hash", stored.seq) in found
+    result = CliRunner().invoke(app, ["verify", "--db", db])
+    assert result.exit_code == 1
+
+
+class _Stop(Exception):
+    """Stands in for Ctrl-C after some rounds."""
+
+
+def _masked_season(url: str, market: Path, stop_after: int | None) -> None:
+    source = FrozenBarsSource(load_dataset(market, symbols=SYMBOLS))
+    specs = ["equal=baseline:equal_weight", "coin=baseline:coin_flip", "mom=baseline:momentum"]
+
+    def on_round(index: int, total: int, hour: datetime) -> None:
+        if stop_after is not None and index + 1 == stop_after:
+            raise _Stop
+
+    async def play() -> None:
+        parsed, agents, gateway = build_agents(specs, environ={}, season="resume-masked")
+        roster = [
+            RosterEntry(name=p.name, spec=s, division=Division.OPEN)
+            for p, s in zip(parsed, specs, strict=True)
+        ]
+        try:
+            with open_store(url) as store:
+                await run_season(
+                    store, source, roster, agents, season_id="resume-masked", start=START,
+                    end=END, on_round=on_round, mask=True,
+                )  # fmt: skip
+        finally:
+            if gateway is not None:
+                await gateway.aclose()
+
+    asyncio.run(play())
+
+
+def _log(url: str) -> list[tuple[Any, ...]]:
+    with open_store(url) as store:
+        return [(s.seq, s.event.kind, s.event.payload_json, s.hash) for s in store.events()]
+
+
+def test_a_resumed_masked_replay_writes_what_an_uninterrupted_one_does(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """C-4: stopped after 2 of 4 rounds and run again, a masked season ends on the same log."""
+    market = _market(shared_data, tmp_path)
+    whole, resumed = f"sqlite:///{tmp_path / 'w.db'}", f"sqlite:///{tmp_path / 'r.db'}"
+    _masked_season(whole, market, None)
+    with pytest.raises(_Stop):
+        _masked_season(resumed, market, 2)
+    stopped = len(_log(resumed))
+    _masked_season(resumed, market, None)
+    assert 0 < stopped < len(_log(whole))
+    assert _log(resumed) == _log(whole)
+    assert [e.kind for e in _events(whole, EventKind.MASK_DRAWN)] == [EventKind.MASK_DRAWN]
+
+
+def test_resuming_a_masked_season_unmasked_is_refused(shared_data: Path, tmp_path: Path) -> None:
+    """A season is masked from its opening or not at all: the other setting is one sentence."""
+    market = _market(shared_data, tmp_path)
+    db = f"sqlite:///{tmp_path / 'm.db'}"
+    _weights(market, db, "cash=baseline:cash", extra=["--mask", "--season", "s1"])
+    args = [
+        "replay", "weights", "--market", str(market), "--start", START.isoformat(),
+        "--end", END.isoformat(), "--db", db, "--agent", "cash=baseline:cash", "--season", "s1",
+    ]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code != 0
+    said = " ".join((result.output + str(result.exception)).split())
+    assert "season s1 was recorded masked; resume it with --mask" in said
+
+
+def test_a_sweep_cell_with_mask_true_runs_masked(shared_data: Path, tmp_path: Path) -> None:
+    """A ``mask = true`` season of a sweep file gives masked cells; the others stay unmasked."""
+    market = _market(shared_data, tmp_path)
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text(
+        f"""
+[weights.seasons.plain]
+market = "{market}"
+start = {START.isoformat()}
+end = {END.isoformat()}
+
+[weights.seasons.hidden]
+market = "{market}"
+start = {START.isoformat()}
+end = {END.isoformat()}
+mask = true
+
+[weights.rosters]
+cash = ["cash=baseline:cash"]
+""",
+        encoding="utf-8",
+    )
+    cells = {cell.season: cell for cell in load_sweep(sweep).cells}
+    assert "--mask" in cells["hidden"].options and "--mask" not in cells["plain"].options
+    reports = {}
+    for name, cell in cells.items():
+        folder = tmp_path / "out" / name
+        ran = run_cell(cell.format, cell.replay_argv(folder), str(folder))
+        assert ran["exit_code"] == 0, ran["error"]
+        reports[name] = json.loads((folder / "REPORT.json").read_text(encoding="utf-8"))
+        reports[name]["kinds"] = [e.kind for e in _events(f"sqlite:///{folder / 'store.db'}")]
+    assert "mask" not in reports["plain"] and EventKind.MASK_DRAWN not in reports["plain"]["kinds"]
+    assert set(reports["hidden"]["mask"]["symbols"]) == set(SYMBOLS)
+    assert EventKind.MASK_DRAWN in reports["hidden"]["kinds"]
