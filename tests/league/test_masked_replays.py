@@ -14,6 +14,7 @@ what an uninterrupted one does).
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -33,7 +34,8 @@ from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.market import load_dataset
 from tradeleague.market.mask import draw_mask
-from tradeleague.money import format_usd
+from tradeleague.formats.direction.prompt import format_price
+from tradeleague.money import Usd, format_usd, usd
 from tradeleague.store import open_store, verify
 from tradeleague.sweep.cell import run_cell
 from tradeleague.sweep.config import load_sweep
@@ -86,10 +88,12 @@ def _printed(micros: int) -> list[str]:
 
 
 def _leaks(text: str, symbols: Iterable[str], dates: Iterable[str], prices: Iterable[str]) -> set[str]:
-    found = {s for s in symbols if re.search(rf"(?<![A-Za-z0-9]){re.escape(s)}(?![A-Za-z0-9])", text)}
+    """Return the real symbols (whole words), dates and prices (whole numbers) in ``text``."""
+    words = set(re.findall(r"[A-Za-z0-9]+", text))
+    numbers = set(re.findall(r"[0-9][0-9,]*(?:\.[0-9]+)?", text))
+    found = {s for s in symbols if (s in words if s.isalnum() else s in text)}
     found |= {d for d in dates if d in text}
-    found |= {p for p in prices if re.search(rf"(?<![0-9.,]){re.escape(p)}(?![0-9])", text)}
-    return found
+    return found | (set(prices) & numbers)
 
 
 def _strings(value: object) -> Iterable[str]:
@@ -160,9 +164,10 @@ def test_without_mask_the_prompt_is_the_real_one(
     db = f"sqlite:///{tmp_path / 'plain.db'}"
     _weights(market, db, f"m=openai:m@{fake.url}")
     first = _seen(fake.requests_for("m"))[0]
-    assert _leaks(first, SYMBOLS, _date_forms([START]), _round_prices(db)) >= {
-        *SYMBOLS, START.isoformat()
-    }
+    prices = _round_prices(db)
+    leaks = _leaks(first, SYMBOLS, _date_forms([START]), prices)
+    assert leaks >= {*SYMBOLS, START.isoformat()}
+    assert leaks & set(prices)
     assert _events(db, EventKind.MASK_DRAWN) == []
 
 
@@ -345,3 +350,87 @@ cash = ["cash=baseline:cash"]
     assert "mask" not in reports["plain"] and EventKind.MASK_DRAWN not in reports["plain"]["kinds"]
     assert set(reports["hidden"]["mask"]["symbols"]) == set(SYMBOLS)
     assert EventKind.MASK_DRAWN in reports["hidden"]["kinds"]
+
+
+D_START, D_END = "2025-10-01T06:00Z", "2025-10-01T06:20Z"  # four five-minute rounds
+UP = '{"direction": "up", "rationale": "Higher lows."}'
+
+
+@pytest.fixture
+def candles(shared_data: Path, tmp_path: Path) -> Path:
+    """The morning of 2025-10-01 cut from the one-minute candles (a quick read)."""
+    folder = tmp_path / "crypto_1m"
+    folder.mkdir()
+    with gzip.open(shared_data / "crypto_1m" / "BTCUSDT.csv.gz", "rt", encoding="utf-8") as src:
+        lines = [line for line in src if line.startswith(("timestamp", "2025-10-01T0"))]
+    (folder / "BTCUSDT.csv").write_text("".join(lines), encoding="utf-8")
+    return folder
+
+
+def _direction(market: Path, db: str, *agents: str, extra: Sequence[str] = ()) -> Any:
+    args = [
+        "replay", "direction", "--market", str(market), "--start", D_START,
+        "--end", D_END, "--db", db, "--no-check", *[x for a in agents for x in ("--agent", a)],
+        *extra,
+    ]  # fmt: skip
+    result = CliRunner().invoke(app, args, env={"OPENAI_API_KEY": "sk-test", "COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _direction_prices(db: str) -> list[str]:
+    """Every price a direction round showed, as its prompt prints it."""
+    out: list[str] = []
+    for e in _events(db, EventKind.ROUND_STARTED):
+        micros = [int(e.payload["entry_price"])]
+        for candle in e.payload["candles"]:
+            micros += [usd(x) for x in candle[1:]]
+        for m in micros:
+            out += [format_price(Usd(m), min_places=1), format_price(Usd(m), min_places=2)]
+    return out
+
+
+def test_a_masked_direction_replay_names_no_asset_date_or_price(
+    candles: Path, tmp_path: Path
+) -> None:
+    """C-2: with --mask the arena's prompt names a pseudonym for BTC, no day of the period and
+    no price of the round's candles; without it, the asset and its prices as before."""
+    with FakeProvider() as fake:
+        fake.respond_with("m", lambda request: UP)
+        masked, plain = f"sqlite:///{tmp_path / 'm.db'}", f"sqlite:///{tmp_path / 'p.db'}"
+        _direction(candles, masked, f"m=openai:m@{fake.url}", extra=["--mask"])
+        seen = _seen(fake.requests_for("m"))
+        _direction(candles, plain, f"m=openai:m@{fake.url}")
+        plain_seen = _seen(fake.requests_for("m"))[len(seen) :]
+    assert len(seen) == len(plain_seen) == 4
+    dates = _date_forms(date(2025, 10, 1) + timedelta(days=i) for i in range(-3, 3))
+    prices = _direction_prices(masked)
+    (drawn,) = _events(masked, EventKind.MASK_DRAWN)
+    pseudonym = drawn.payload["symbols"]["BTCUSDT"]["as"]
+    for text in seen:
+        assert _leaks(text, ["BTC", "BTCUSDT", "BTC/USD", "Bitcoin", "bitcoin"], dates, prices) == set()
+        assert f"Asset: {pseudonym}" in text
+    assert "Asset: BTC/USD" in plain_seen[0]
+    assert _leaks(plain_seen[0], [], [], _direction_prices(plain))
+
+
+def test_a_masked_direction_agent_and_its_twin_end_alike(candles: Path, tmp_path: Path) -> None:
+    """C-2: up/down needs no mapping: the same script masked and unmasked settles alike, and
+    REPORT.json differs only by the mask it shows once the replay has finished."""
+    script = tmp_path / "d.jsonl"
+    script.write_text(
+        "\n".join(json.dumps({"text": t}) for t in (UP, UP.replace("up", "down"), UP, "no")),
+        encoding="utf-8",
+    )
+    reports = {}
+    for label, extra in (("real", []), ("masked", ["--mask"])):
+        out = tmp_path / f"{label}.json"
+        db = f"sqlite:///{tmp_path / f'{label}.db'}"
+        _direction(
+            candles, db, f"s=scripted:{script}", "mom=baseline:momentum",
+            extra=["--out", str(out), *extra],
+        )  # fmt: skip
+        reports[label] = json.loads(out.read_text(encoding="utf-8"))
+    masked = reports["masked"]
+    assert set(masked.pop("mask")["S1"]["symbols"]) == {"BTCUSDT"}
+    assert masked == reports["real"]
