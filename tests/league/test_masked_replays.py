@@ -29,12 +29,12 @@ from typer.testing import CliRunner
 from tradeleague.cli import app
 from tradeleague.events import EventKind
 from tradeleague.feeds import FrozenBarsSource
+from tradeleague.formats.direction.prompt import format_price
 from tradeleague.formats.weights import Division
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.market import load_dataset
 from tradeleague.market.mask import draw_mask
-from tradeleague.formats.direction.prompt import format_price
 from tradeleague.money import Usd, format_usd, usd
 from tradeleague.store import open_store, verify
 from tradeleague.sweep.cell import run_cell
@@ -47,7 +47,7 @@ SYMBOLS = ["AAPL", "MSFT", "NVDA"]
 START, END = date(2026, 7, 6), date(2026, 7, 10)  # four daily rounds
 SEASON = "masked-twin"
 CASH = '{"targets": {}, "reason": "Cash."}'
-MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
 def _market(shared_data: Path, tmp: Path, folder: str = "us_equities_daily") -> Path:
@@ -87,7 +87,9 @@ def _printed(micros: int) -> list[str]:
     return forms + [f.replace(",", "") for f in forms]
 
 
-def _leaks(text: str, symbols: Iterable[str], dates: Iterable[str], prices: Iterable[str]) -> set[str]:
+def _leaks(
+    text: str, symbols: Iterable[str], dates: Iterable[str], prices: Iterable[str]
+) -> set[str]:
     """Return the real symbols (whole words), dates and prices (whole numbers) in ``text``."""
     words = set(re.findall(r"[A-Za-z0-9]+", text))
     numbers = set(re.findall(r"[0-9][0-9,]*(?:\.[0-9]+)?", text))
@@ -152,7 +154,10 @@ def test_a_masked_weights_replay_shows_no_real_symbol_date_or_price(
         assert _leaks(text, SYMBOLS, dates, prices) == set()
         assert all(p in text for p in pseudonyms)
     assert [re.findall(r"Time: (day \d+ [0-9:]+ UTC)", t) for t in seen] == [
-        ["day 1 15:00 UTC"], ["day 2 15:00 UTC"], ["day 3 15:00 UTC"], ["day 4 15:00 UTC"]
+        ["day 1 15:00 UTC"],
+        ["day 2 15:00 UTC"],
+        ["day 3 15:00 UTC"],
+        ["day 4 15:00 UTC"],
     ]
 
 
@@ -209,7 +214,8 @@ def test_a_masked_agent_and_its_unmasked_twin_end_alike(shared_data: Path, tmp_p
         )  # fmt: skip
         reports[label] = (json.loads(out.read_text(encoding="utf-8")), _fills(db))
     (real_report, real_fills), (masked_report, masked_fills) = reports["real"], reports["masked"]
-    assert masked_fills == real_fills and len(real_fills) > 3
+    assert masked_fills == real_fills
+    assert len(real_fills) > 3
     assert masked_report.pop("mask") == table.to_payload()  # shown once the replay has finished
     assert "mask" not in real_report
     # the raw answers are the agents' own words: the masked ones name pseudonyms
@@ -339,7 +345,8 @@ cash = ["cash=baseline:cash"]
         encoding="utf-8",
     )
     cells = {cell.season: cell for cell in load_sweep(sweep).cells}
-    assert "--mask" in cells["hidden"].options and "--mask" not in cells["plain"].options
+    assert "--mask" in cells["hidden"].options
+    assert "--mask" not in cells["plain"].options
     reports = {}
     for name, cell in cells.items():
         folder = tmp_path / "out" / name
@@ -347,7 +354,8 @@ cash = ["cash=baseline:cash"]
         assert ran["exit_code"] == 0, ran["error"]
         reports[name] = json.loads((folder / "REPORT.json").read_text(encoding="utf-8"))
         reports[name]["kinds"] = [e.kind for e in _events(f"sqlite:///{folder / 'store.db'}")]
-    assert "mask" not in reports["plain"] and EventKind.MASK_DRAWN not in reports["plain"]["kinds"]
+    assert "mask" not in reports["plain"]
+    assert EventKind.MASK_DRAWN not in reports["plain"]["kinds"]
     assert set(reports["hidden"]["mask"]["symbols"]) == set(SYMBOLS)
     assert EventKind.MASK_DRAWN in reports["hidden"]["kinds"]
 
@@ -408,7 +416,10 @@ def test_a_masked_direction_replay_names_no_asset_date_or_price(
     (drawn,) = _events(masked, EventKind.MASK_DRAWN)
     pseudonym = drawn.payload["symbols"]["BTCUSDT"]["as"]
     for text in seen:
-        assert _leaks(text, ["BTC", "BTCUSDT", "BTC/USD", "Bitcoin", "bitcoin"], dates, prices) == set()
+        assert (
+            _leaks(text, ["BTC", "BTCUSDT", "BTC/USD", "Bitcoin", "bitcoin"], dates, prices)
+            == set()
+        )
         assert f"Asset: {pseudonym}" in text
     assert "Asset: BTC/USD" in plain_seen[0]
     assert _leaks(plain_seen[0], [], [], _direction_prices(plain))

@@ -32,7 +32,8 @@ def test_the_same_seed_draws_the_same_table_and_another_seed_another() -> None:
     one = draw_mask("season-1", symbols, date(2024, 6, 3))
     assert one == draw_mask("season-1", list(reversed(symbols)), date(2024, 6, 3))
     other = draw_mask("season-2", symbols, date(2024, 6, 3))
-    assert other.names != one.names and other.factors != one.factors
+    assert other.names != one.names
+    assert other.factors != one.factors
     assert mask_from_payload(json.loads(json.dumps(one.to_payload()))) == one
 
 

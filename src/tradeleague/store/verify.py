@@ -162,7 +162,7 @@ def _fold(rebuild: _Rebuild, seq: int, event: Event, out: list[Mismatch]) -> Non
 
 
 def _check_mask(seq: int, event: Event, out: list[Mismatch]) -> None:
-    """A recorded mask table must be the one its seed draws (nobody chose it by hand)."""
+    """Report a recorded mask table that is not the one its seed draws (chosen by hand)."""
     try:
         table = mask_from_payload(event.payload_view)
     except (ValueError, TypeError, KeyError) as error:

@@ -15,9 +15,9 @@ import typer
 
 from tradeleague.agents.spec import REPLAY_ANSWERS_HELP, agent_option_help
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
-from tradeleague.league.mask import MASK_HELP
 from tradeleague.league.direction.replay_run import DEFAULT_PAYOUT_PERCENT, ReplayRequest, replay
 from tradeleague.league.direction.roster import SHOWN_BASELINES
+from tradeleague.league.mask import MASK_HELP
 from tradeleague.terminal.options import CheckOption, PricesOption
 
 __all__ = ["register_replay"]

@@ -29,13 +29,13 @@ from tradeleague.league.answers import answers_payload, summarise
 from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
 from tradeleague.league.direction.board_table import board_table
-from tradeleague.league.mask import report_mask
 from tradeleague.league.direction.replay import (
     check_first_round,
     recorded_answers,
     replay_direction,
 )
 from tradeleague.league.direction.roster import contestant_of, direction_baselines
+from tradeleague.league.mask import report_mask
 from tradeleague.llm.gateway import Gateway, ModelGateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.llm.token_prices import PriceTable
