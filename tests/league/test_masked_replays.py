@@ -19,6 +19,8 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +32,13 @@ from tradeleague.cli import app
 from tradeleague.events import EventKind
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.direction.prompt import format_price
+from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.formats.weights import Division
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.replay import RosterEntry, run_season
 from tradeleague.market import load_dataset
-from tradeleague.market.mask import draw_mask
-from tradeleague.money import Usd, format_usd, usd
+from tradeleague.market.mask import draw_mask, mask_from_payload
+from tradeleague.money import Usd, format_usd, micros_to_str, usd
 from tradeleague.store import open_store, verify
 from tradeleague.sweep.cell import run_cell
 from tradeleague.sweep.config import load_sweep
@@ -445,3 +448,156 @@ def test_a_masked_direction_agent_and_its_twin_end_alike(candles: Path, tmp_path
     masked = reports["masked"]
     assert set(masked.pop("mask")["S1"]["symbols"]) == {"BTCUSDT"}
     assert masked == reports["real"]
+
+
+T_START, T_END = date(2025, 3, 3), date(2025, 3, 5)  # two daily cycles
+
+
+@pytest.fixture(scope="module")
+def thesis_data(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The thesis bars cut to the months the two cycles show (a quick read)."""
+    root = tmp_path_factory.mktemp("thesis")
+    for folder, since in (("crypto_4h", "2024-07-01"), ("us_equities_daily", "2024-06-01")):
+        (root / folder).mkdir()
+        for path in (shared_data / folder).glob("*.csv"):
+            with path.open(encoding="utf-8") as src:
+                lines = [x for x in src if x.startswith("t") or since <= x[:10] < "2025-03-10"]
+            (root / folder / path.name).write_text("".join(lines), encoding="utf-8")
+    return root
+
+
+def _thesis_args(data: Path, db: str, *agents: str) -> list[str]:
+    return [
+        "replay", "thesis", "--crypto", str(data / "crypto_4h"),
+        "--stocks", str(data / "us_equities_daily"), "--start", T_START.isoformat(),
+        "--end", T_END.isoformat(), "--db", db, "--no-check",
+        *[x for a in agents for x in ("--agent", a)],
+    ]  # fmt: skip
+
+
+def _thesis_answer(decisions: list[dict[str, object]]) -> str:
+    return json.dumps({
+        "reasoning": "A level to lean on.",
+        "market_context": {"overall_sentiment": "bullish", "key_factors": []},
+        "decisions": decisions,
+    })  # fmt: skip
+
+
+def _thesis_model(request: ReceivedRequest) -> str:
+    """Open a long on the first screened asset, and one on the wrong side (a correction)."""
+    if len(request.messages) > 2:  # the correction round: nothing more
+        return _thesis_answer([])
+    body = json.loads(request.messages[-1].content)
+    first, second = body["screened_and_held"][:2]
+    decisions = [
+        {"action": "open_long", "symbol": view["symbol"], "percent_of_equity": 10,
+         "confidence": 0.8, "thesis": "t", "invalidation": "i",
+         "invalidation_price": f"{Decimal(view['price']) * Decimal(factor):.2f}"}
+        for view, factor in ((first, "0.9"), (second, "1.1"))
+    ]  # fmt: skip
+    return _thesis_answer(decisions)
+
+
+def _thesis_prices(data: Path) -> tuple[list[str], list[str]]:
+    """Every real price of the season's cycles as printed, and every real name shown."""
+    from tradeleague.formats.thesis.universe import normalise
+    from tradeleague.league.thesis.replay_run import ReplayRequest, plan
+
+    checked = plan(
+        ReplayRequest(
+            crypto=data / "crypto_4h", stocks=data / "us_equities_daily",
+            start=T_START.isoformat(), end=T_END.isoformat(), agents=["cash=baseline:cash"],
+        )
+    )  # fmt: skip
+    prices = {
+        micros_to_str(p)
+        for moment in checked.times
+        for p in checked.tape.picture(moment, ThesisPreset()).prices.values()
+    }
+    symbols = checked.tape.universe.all_symbols
+    return sorted(prices), sorted({*symbols, *(normalise(s) for s in symbols)})
+
+
+def test_a_masked_thesis_replay_shows_no_real_symbol_date_or_price(
+    thesis_data: Path, tmp_path: Path
+) -> None:
+    """C-2, T-CYC-9: with --mask neither the cycle prompt nor the correction prompt (its
+    rejections and fills) names a real symbol, a day of the period or a real price; the
+    answers given by pseudonym trade the real assets, invalidation levels mapped back."""
+    with FakeProvider() as fake:
+        fake.respond_with("m", _thesis_model)
+        db = f"sqlite:///{tmp_path / 't.db'}"
+        args = _thesis_args(thesis_data, db, f"m=openai:m@{fake.url}")
+        result = CliRunner().invoke(app, [*args, "--mask"], env={"OPENAI_API_KEY": "sk-test"})
+        assert result.exit_code == 0, result.output
+        requests = fake.requests_for("m")
+    seen = _seen(requests)
+    assert len(seen) == 4  # two cycles, each with its correction round
+    assert any('"rejected"' in t and '"executed"' in t for t in seen)
+    prices, symbols = _thesis_prices(thesis_data)
+    dates = _date_forms(T_START + timedelta(days=i) for i in range(-200, 5))
+    for text in seen:
+        assert _leaks(text, symbols, dates, prices) == set()
+    assert '"time":"day 1 ' in requests[0].messages[-1].content
+    (drawn,) = _events(db, EventKind.MASK_DRAWN)
+    table = mask_from_payload(drawn.payload)
+    fills = [e.payload for e in _events(db, EventKind.ORDER_FILLED)]
+    assert fills  # the pseudonym's long was opened on the real asset at the real price
+    assert {f["fill"]["symbol"] for f in fills} <= set(table.names)
+
+
+def _decimal(value: Fraction) -> Decimal:
+    """A factor (thousandths) as an exact decimal."""
+    return Decimal(value.numerator) / Decimal(value.denominator)
+
+
+def test_a_masked_thesis_agent_and_its_unmasked_twin_end_alike(
+    thesis_data: Path, tmp_path: Path
+) -> None:
+    """C-2: a scripted thesis agent answering by pseudonyms and shown levels, and its twin
+    answering the same in real names and levels, make the same fills, monitor closes and
+    REPORT.json figures (invalidation prices divided back to the cent, half-even)."""
+    from tradeleague.formats.thesis.universe import load_universe
+
+    season = "thesis-twin"
+    table = draw_mask(season, load_universe().all_symbols, T_START)
+    decisions = [  # (provider symbol, shown name, action, real invalidation level)
+        ("BRK-B", "BRK.B", "open_long", Decimal("430.55")),
+        ("ETHUSDT", "ETH", "open_short", Decimal("4100.10")),
+        ("AAPL", "AAPL", "open_long", Decimal("400")),  # wrong side: rejected either way
+    ]
+
+    def script(masked: bool) -> Path:
+        rows = [
+            {"action": action, "percent_of_equity": 10, "confidence": 0.8, "thesis": "t",
+             "invalidation": "i",
+             "symbol": table.symbol(real) if masked else shown,
+             "invalidation_price": str(level * _decimal(table.factors[real]) if masked else level)}
+            for real, shown, action, level in decisions
+        ]  # fmt: skip
+        path = tmp_path / "s.jsonl"  # one path for both: the report names it
+        lines = [_thesis_answer(rows), _thesis_answer([])]
+        path.write_text("".join(json.dumps({"text": t}) + "\n" for t in lines), encoding="utf-8")
+        return path
+
+    reports = {}
+    for masked in (False, True):
+        db = f"sqlite:///{tmp_path / f'{masked}.db'}"
+        out = tmp_path / f"{masked}.json"
+        args = _thesis_args(thesis_data, db, f"s=scripted:{script(masked)}", "cash=baseline:cash")
+        args += ["--season", season, "--out", str(out), *(["--mask"] if masked else [])]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        reports[masked] = (json.loads(out.read_text(encoding="utf-8")), _fills(db))
+    (real, real_fills), (masked, masked_fills) = reports[False], reports[True]
+    assert masked_fills == real_fills
+    assert {f["symbol"] for _, f in real_fills} == {"BRK-B", "ETHUSDT"}
+    assert masked.pop("mask") == table.to_payload()  # the season has ended
+    assert "mask" not in real
+
+    def figures(report: dict[str, Any]) -> str:
+        """The report without the agents' own words (the masked ones name pseudonyms)."""
+        text = json.dumps({k: v for k, v in report.items() if k != "answers"})
+        return re.sub(r'"raw_answer": "(?:[^"\\]|\\.)*"', '"raw_answer": ""', text)
+
+    assert figures(masked) == figures(real)
