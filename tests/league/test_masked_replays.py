@@ -30,6 +30,7 @@ from typer.testing import CliRunner
 
 from tradeleague.cli import app
 from tradeleague.events import EventKind
+from tradeleague.events.schema import check_events
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.direction.prompt import format_price
 from tradeleague.formats.thesis.preset import ThesisPreset
@@ -152,6 +153,7 @@ def test_a_masked_weights_replay_shows_no_real_symbol_date_or_price(
     dates = _date_forms(START + timedelta(days=i) for i in range(-40, 10))
     prices = _round_prices(db)
     (drawn,) = _events(db, EventKind.MASK_DRAWN)
+    assert check_events(_events(db), "weights") == []  # C-4: the table's event has its schema
     pseudonyms = list(drawn.payload["symbols"][s]["as"] for s in SYMBOLS)
     for text in seen:
         assert _leaks(text, SYMBOLS, dates, prices) == set()
@@ -417,6 +419,7 @@ def test_a_masked_direction_replay_names_no_asset_date_or_price(
     dates = _date_forms(date(2025, 10, 1) + timedelta(days=i) for i in range(-3, 3))
     prices = _direction_prices(masked)
     (drawn,) = _events(masked, EventKind.MASK_DRAWN)
+    assert check_events(_events(masked), "direction") == []
     pseudonym = drawn.payload["symbols"]["BTCUSDT"]["as"]
     for text in seen:
         assert (
@@ -540,6 +543,7 @@ def test_a_masked_thesis_replay_shows_no_real_symbol_date_or_price(
         assert _leaks(text, symbols, dates, prices) == set()
     assert '"time":"day 1 ' in requests[0].messages[-1].content
     (drawn,) = _events(db, EventKind.MASK_DRAWN)
+    assert check_events(_events(db), "thesis") == []
     table = mask_from_payload(drawn.payload)
     fills = [e.payload for e in _events(db, EventKind.ORDER_FILLED)]
     assert fills  # the pseudonym's long was opened on the real asset at the real price
