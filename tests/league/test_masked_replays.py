@@ -28,6 +28,8 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from tradeleague.agents.base import AgentReply, Turn
+from tradeleague.calls import Outcome
 from tradeleague.cli import app
 from tradeleague.events import EventKind
 from tradeleague.events.schema import check_events
@@ -605,3 +607,69 @@ def test_a_masked_thesis_agent_and_its_unmasked_twin_end_alike(
         return re.sub(r'"raw_answer": "(?:[^"\\]|\\.)*"', '"raw_answer": ""', text)
 
     assert figures(masked) == figures(real)
+
+
+class _Reader:
+    """An agent that reads its prompt (as a model does), keeps it, and calls up."""
+
+    name = "reader"
+    kind = "local"
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    async def answer(self, turn: Turn) -> AgentReply:
+        self.prompts.append(turn.messages[-1].content)
+        return AgentReply(outcome=Outcome.ANSWERED, text=UP, latency_ms=5)
+
+
+def _masked_direction(candles: Path, url: str, stop_after: int | None) -> list[str]:
+    """Replay the four masked rounds into ``url``, raising `_Stop` after ``stop_after``;
+    return the prompts the reading agent got."""
+    from dataclasses import replace
+
+    from tradeleague.agents.spec import parse_agent_spec
+    from tradeleague.league.direction.replay import replay_direction
+    from tradeleague.league.direction.roster import contestant_of
+    from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
+
+    dataset = load_dataset(candles, symbols=["BTCUSDT"])
+    gateway = ReplayGateway(RecordedAnswers([]))
+    specs = ["mom=baseline:momentum", "coin=baseline:coin_flip", "reader=baseline:up"]
+    roster = [contestant_of(parse_agent_spec(s), gateway, "direction") for s in specs]
+    reader = _Reader()
+    roster[-1] = replace(roster[-1], agent=reader)
+
+    def on_round(done: int, total: int, round_id: str) -> None:
+        if stop_after is not None and done == stop_after:
+            raise _Stop
+
+    async def play() -> None:
+        with open_store(url) as store:
+            await replay_direction(
+                store, dataset, roster, start=datetime.fromisoformat(D_START),
+                end=datetime.fromisoformat(D_END), on_round=on_round, mask=True,
+            )  # fmt: skip
+
+    try:
+        asyncio.run(play())
+    finally:
+        prompts = reader.prompts
+    return prompts
+
+
+def test_a_resumed_masked_direction_replay_writes_what_an_uninterrupted_one_does(
+    candles: Path, tmp_path: Path
+) -> None:
+    """C-4: the arena takes its season's table up from the record when it resumes."""
+    whole, resumed = f"sqlite:///{tmp_path / 'w.db'}", f"sqlite:///{tmp_path / 'r.db'}"
+    seen = _masked_direction(candles, whole, None)
+    with pytest.raises(_Stop):
+        _masked_direction(candles, resumed, 2)
+    stopped = len(_log(resumed))
+    after = _masked_direction(candles, resumed, None)
+    assert 0 < stopped < len(_log(whole))
+    assert _log(resumed) == _log(whole)
+    assert len(_events(whole, EventKind.MASK_DRAWN)) == 1
+    assert after == seen[2:]  # the resumed rounds were shown the same masked picture
+    assert all("BTC" not in p for p in seen)
