@@ -673,3 +673,43 @@ def test_a_resumed_masked_direction_replay_writes_what_an_uninterrupted_one_does
     assert len(_events(whole, EventKind.MASK_DRAWN)) == 1
     assert after == seen[2:]  # the resumed rounds were shown the same masked picture
     assert all("BTC" not in p for p in seen)
+
+
+def test_no_page_of_a_masked_season_shows_its_table(shared_data: Path, tmp_path: Path) -> None:
+    """The table stays off the site: no page or JSON of the season names a pseudonym or factor."""
+    from fastapi.testclient import TestClient
+
+    from tradeleague.clock import WallClock
+    from tradeleague.league.scenario import ScenarioService
+    from tradeleague.site import create_site
+
+    market = _market(shared_data, tmp_path)
+    db = f"sqlite:///{tmp_path / 'site.db'}"
+    _weights(market, db, "cash=baseline:cash", extra=["--mask", "--season", "hidden"])
+    (drawn,) = _events(db, EventKind.MASK_DRAWN)
+    secrets = [v["as"] for v in drawn.payload["symbols"].values()]
+    secrets += [v["factor"] for v in drawn.payload["symbols"].values()]
+    paths = [
+        "/api/v1/weights", "/api/v1/weights/seasons/hidden",
+        "/api/v1/weights/seasons/hidden/tables/open", "/api/v1/weights/seasons/hidden/agents/cash",
+        "/api/v1/weights/seasons/hidden/market", "/weights", "/weights/hidden",
+        "/weights/hidden/market", "/weights/hidden/agents/cash",
+    ]  # fmt: skip
+    import time
+
+    t0 = time.perf_counter()
+    store = open_store(db)
+    try:
+        app_ = create_site(ScenarioService(store, WallClock()))
+        print("create", time.perf_counter() - t0)
+        with TestClient(app_) as client:
+            print("client", time.perf_counter() - t0)
+            for path in paths:
+                t0 = time.perf_counter()
+                page = client.get(path)
+                print(path, time.perf_counter() - t0)
+                assert page.status_code == 200, path
+                assert [s for s in secrets if s in page.text] == [], path
+                assert "MaskDrawn" not in page.text
+    finally:
+        store.close()
