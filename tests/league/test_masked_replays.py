@@ -31,6 +31,7 @@ from typer.testing import CliRunner
 from tradeleague.agents.base import AgentReply, Turn
 from tradeleague.calls import Outcome
 from tradeleague.cli import app
+from tradeleague.errors import ConfigError
 from tradeleague.events import EventKind
 from tradeleague.events.schema import check_events
 from tradeleague.feeds import FrozenBarsSource
@@ -351,6 +352,12 @@ cash = ["cash=baseline:cash"]
 """,
         encoding="utf-8",
     )
+    bad = tmp_path / "bad.toml"
+    bad.write_text(sweep.read_text(encoding="utf-8").replace("mask = true", 'mask = "yes"'))
+    with pytest.raises(
+        ConfigError, match=r"mask in \[weights.seasons.hidden\] must be true or false"
+    ):
+        load_sweep(bad)
     cells = {cell.season: cell for cell in load_sweep(sweep).cells}
     assert "--mask" in cells["hidden"].options
     assert "--mask" not in cells["plain"].options

@@ -214,12 +214,16 @@ def _season(
 ) -> list[str]:
     where = f"[{fmt}.seasons.{name}]"
     _keys(table, where, (*part.season_keys, "mask"), path)
+    table, masked = _mask(table, where, path)
+    return [*part.season_options(SeasonTable(table, where, path)), *masked]
+
+
+def _mask(table: Mapping[str, Any], where: str, path: Path) -> tuple[dict[str, Any], list[str]]:
+    """Return a season table without its ``mask`` key, and ``["--mask"]`` when it is true."""
     mask = table.get("mask", False)
     if not isinstance(mask, bool):
         raise ConfigError(f"{path}: mask in {where} must be true or false")
-    body = {k: v for k, v in table.items() if k != "mask"}
-    options = part.season_options(SeasonTable(body, where, path))
-    return [*options, "--mask"] if mask else options
+    return {k: v for k, v in table.items() if k != "mask"}, ["--mask"] if mask else []
 
 
 def _roster(fmt: str, part: SweepPart, name: str, value: object, path: Path) -> list[str]:
