@@ -720,3 +720,28 @@ def test_no_page_of_a_masked_season_shows_its_table(shared_data: Path, tmp_path:
                 assert "MaskDrawn" not in page.text
     finally:
         store.close()
+
+
+def test_a_thesis_season_opens_masked_or_not_and_resumes_only_so(tmp_path: Path) -> None:
+    """A masked thesis season records its table with its opening; resumed unmasked, it is
+    refused in one sentence (and a plain season resumed with --mask likewise)."""
+    from tradeleague.formats.thesis.universe import load_universe
+    from tradeleague.league.thesis.cycle import CycleConfig
+    from tradeleague.league.thesis.season import ThesisSeason
+
+    def season(url: str, name: str, mask: bool) -> ThesisSeason:
+        with open_store(url) as store:
+            return ThesisSeason(
+                store, load_universe(), [], {}, season_id=name, start=T_START, end=T_END,
+                sources={}, replay=True, preset=ThesisPreset(), config=CycleConfig(), mask=mask,
+            )  # fmt: skip
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    opened = season(url, "m1", True)
+    assert opened.state.mask == draw_mask("m1", load_universe().all_symbols, T_START)
+    assert season(url, "m1", True).state.mask == opened.state.mask  # taken from the record
+    with pytest.raises(ConfigError, match="season m1 was recorded masked; resume it with --mask"):
+        season(url, "m1", False)
+    season(url, "p1", False)
+    with pytest.raises(ConfigError, match="recorded unmasked; resume it without --mask"):
+        season(url, "p1", True)
