@@ -61,6 +61,7 @@ class EventKind(enum.StrEnum):
     ORDER_FILLED = "OrderFilled"
     TRADE_SETTLED = "TradeSettled"
     POSITION_LIQUIDATED = "PositionLiquidated"
+    MASK_DRAWN = "MaskDrawn"
 
 
 MODEL_CALLED_VERSION: Final = 2
@@ -78,6 +79,20 @@ register(
     COMMON,
     (*ACCOUNT_FIELDS, req("cash", STR, doc="the starting cash, micro-units")),
     doc="An account opens with its starting cash (folded by the portfolio projection).",
+)
+
+register(
+    EventKind.MASK_DRAWN,
+    COMMON,
+    (
+        req("v", INT, doc="the mask's version (market.mask.MASK_VERSION)"),
+        req("seed", STR, doc="the season's seed the table was drawn from"),
+        req("start", STR, doc="the season's first day (YYYY-MM-DD): day 1"),
+        req("symbols", OBJ, doc="real symbol -> {as: pseudonym, factor: price factor}"),
+        opt("season", STR, doc="the season, where the writer stamps it on every event"),
+    ),
+    doc="A masked season's mask table (market.mask), drawn once at its opening; hidden "
+    "from pages and reports until the season ends.",
 )
 
 register(

@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass, field
 
 import sqlalchemy as sa
 
-from tradeleague.events import Event, canonical_json
+from tradeleague.events import Event, EventKind, canonical_json
+from tradeleague.market.mask import draw_mask, mask_from_payload
 from tradeleague.store.chain import GENESIS_HASH, chain_hash
 from tradeleague.store.event_store import Store
 from tradeleague.store.projection import Projector, registered_projectors
@@ -44,7 +45,8 @@ class Mismatch:
         What failed: ``sequence``, ``link``, ``hash``, ``malformed``,
         ``chain_head``, ``checkpoint``, ``unsigned_tail``, ``payload_form``, ``projection_error``,
         ``projection_state``, ``projection_missing``, ``projection_extra``,
-        ``projection_seq``, ``projection_cursor``, or one of the scenario tables'
+        ``projection_seq``, ``projection_cursor``, ``mask`` (a masked season's
+        table is not the one its seed draws), or one of the scenario tables'
         checks (``scenario_start``, ``scenario_status``, ``scenario_state``,
         ``scenario_replay``, ``scenario_results``, ``scenario_published``,
         ``scenario_missing``, ``scenario_equity``, ``scenario_version``,
@@ -165,6 +167,18 @@ def _fold(rebuild: _Rebuild, seq: int, event: Event, out: list[Mismatch]) -> Non
         out.append(Mismatch("projection_error", f"cannot apply: {error}", seq, rebuild.name, key))
 
 
+def _check_mask(seq: int, event: Event, out: list[Mismatch]) -> None:
+    """Report a recorded mask table that is not the one its seed draws (chosen by hand)."""
+    try:
+        table = mask_from_payload(event.payload_view)
+    except (ValueError, TypeError, KeyError) as error:
+        out.append(Mismatch("mask", f"the mask table cannot be read: {error}", seq))
+        return
+    drawn = draw_mask(table.seed, list(table.names), table.start)
+    if drawn != table:
+        out.append(Mismatch("mask", "the mask table is not the one its seed draws", seq))
+
+
 def _walk(
     connection: sa.Connection,
     rebuilds: list[_Rebuild],
@@ -192,6 +206,8 @@ def _walk(
                 out.append(Mismatch("payload_form", detail, seq))
             streams.add(stored.event.stream)
             records.see(seq, stored.event)
+            if stored.event.kind == EventKind.MASK_DRAWN:
+                _check_mask(seq, stored.event, out)
             for rebuild in rebuilds:
                 if seq <= rebuild.cursor:
                     _fold(rebuild, seq, stored.event, out)

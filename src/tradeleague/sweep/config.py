@@ -14,6 +14,9 @@ The tables::
     [thesis.seasons.NAME]              crypto, stocks, stocks_hourly, start, end
     [thesis.rosters]                   NAME = ["agent=spec", ...]
 
+Any season table may also say ``mask = true``: its cells are masked replays
+(``--mask``: pseudonymous symbols, day numbers, scaled prices).
+
 Each format's grid is its seasons x its rosters x the seeds; the cells of all
 formats make the sweep. Each cell is the format's own replay command
 (``tradeleague replay weights``, ``replay direction``, ``replay thesis``) with these options,
@@ -210,8 +213,17 @@ def _season(
     fmt: str, part: SweepPart, name: str, table: Mapping[str, Any], path: Path
 ) -> list[str]:
     where = f"[{fmt}.seasons.{name}]"
-    _keys(table, where, part.season_keys, path)
-    return part.season_options(SeasonTable(table, where, path))
+    _keys(table, where, (*part.season_keys, "mask"), path)
+    table, masked = _mask(table, where, path)
+    return [*part.season_options(SeasonTable(table, where, path)), *masked]
+
+
+def _mask(table: Mapping[str, Any], where: str, path: Path) -> tuple[dict[str, Any], list[str]]:
+    """Return a season table without its ``mask`` key, and ``["--mask"]`` when it is true."""
+    mask = table.get("mask", False)
+    if not isinstance(mask, bool):
+        raise ConfigError(f"{path}: mask in {where} must be true or false")
+    return {k: v for k, v in table.items() if k != "mask"}, ["--mask"] if mask else []
 
 
 def _roster(fmt: str, part: SweepPart, name: str, value: object, path: Path) -> list[str]:

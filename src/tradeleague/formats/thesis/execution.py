@@ -14,7 +14,7 @@ quantity rounds down to a millionth of a unit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from tradeleague.formats.thesis.answer import (
@@ -302,6 +302,7 @@ def play_attempt(
     market: Market,
     preset: ThesisPreset,
     acted: frozenset[str] = frozenset(),
+    read: Callable[[Answer], Answer] | None = None,
 ) -> Attempt:
     """Parse, validate and execute one answer's decisions in order (T-CYC-7, T-CYC-8).
 
@@ -317,10 +318,15 @@ def play_attempt(
         The rules' numbers.
     acted
         Provider symbols already acted on this cycle (by the first attempt).
+    read
+        Maps the parsed answer before its decisions are validated (a masked
+        season's pseudonyms and shown prices back to the real ones).
     """
     parsed = parse_answer(text, preset)
     if isinstance(parsed, AnswerReject):
         return Attempt(answer=None, answer_reject=parsed, results=(), book=book, acted=acted)
+    if read is not None:
+        parsed = read(parsed)
     results: list[Result] = []
     for item in parsed.items:
         result, book = _decide(item, book, market, acted, preset)

@@ -13,7 +13,7 @@ so model text stays data.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tradeleague.calls import Message
@@ -22,7 +22,7 @@ from tradeleague.formats.thesis.execution import Result
 from tradeleague.formats.thesis.preset import ThesisPreset
 from tradeleague.money import micros_to_str
 
-__all__ = ["AssetView", "Snapshot", "correction_messages", "cycle_messages"]
+__all__ = ["AssetView", "Shown", "Snapshot", "correction_messages", "cycle_messages"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,6 +43,19 @@ class Snapshot:
     equity: str
     cash: str
     positions: Sequence[Mapping[str, object]]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """How the correction prompt names a result's symbol and fill price, where not as recorded.
+
+    A masked season's: the pseudonym of a symbol (``symbol``, given the
+    result's symbol), the fill price as shown (``price``, given the result's
+    symbol and the real price), and no rejection detail (it may quote real levels).
+    """
+
+    symbol: Callable[[str], str]
+    price: Callable[[str, int], int]
 
 
 def _rules(preset: ThesisPreset) -> str:
@@ -115,17 +128,28 @@ def correction_messages(
     answer_reject: AnswerReject | None,
     results: Sequence[Result],
     budget_left: int,
+    shown: Shown | None = None,
 ) -> tuple[Message, ...]:
-    """Return the one follow-up prompt of the correction round (T-CYC-9)."""
+    """Return the one follow-up prompt of the correction round (T-CYC-9).
+
+    ``shown``: how a masked season names symbols and fill prices (see `Shown`).
+    """
+
+    def name(symbol: str) -> str:
+        return symbol if shown is None else shown.symbol(symbol)
+
+    def price(symbol: str, micros: int) -> str:
+        return micros_to_str(micros if shown is None else shown.price(symbol, micros))
+
     rejected = (
         [{"answer": answer_reject.reason.value, "detail": answer_reject.detail}]
         if answer_reject is not None
         else [
             {
                 "action": r.action,
-                "symbol": r.symbol,
+                "symbol": name(r.symbol),
                 "reason_code": r.reason.value if r.reason else None,
-                "detail": r.detail,
+                "detail": r.detail if shown is None else "",
             }
             for r in results
             if not r.executed
@@ -134,9 +158,9 @@ def correction_messages(
     executed = [
         {
             "action": r.action,
-            "symbol": r.symbol,
+            "symbol": name(r.symbol),
             "quantity": micros_to_str(r.fill.qty) if r.fill else None,
-            "price": micros_to_str(r.fill.price) if r.fill else None,
+            "price": price(r.symbol, r.fill.price) if r.fill else None,
         }
         for r in results
         if r.executed

@@ -81,6 +81,9 @@ class AskFacts:
         Symbol -> weight of each holding as a fraction of ``value``; cash is the rest.
     prompt
         The owner's prompt, word for word.
+    when
+        The time as shown instead of ``time`` (a masked season's ``day N HH:MM
+        UTC``), or None to show ``time``.
     """
 
     time: datetime
@@ -89,6 +92,7 @@ class AskFacts:
     value: int
     weights: Mapping[str, Fraction]
     prompt: str
+    when: str | None = None
 
 
 def _pct(value: Fraction) -> str:
@@ -120,7 +124,7 @@ def render_message(
     """
     out = [
         "You manage a paper portfolio in a simulated league. No real orders are placed.",
-        f"Time: {utc_iso(facts.time)[:16]}Z (UTC)",
+        f"Time: {utc_iso(facts.time)[:16]}Z (UTC)" if facts.when is None else f"Time: {facts.when}",
         "",
         "Prices (USD per token) and returns over the last 1, 5 and 20 trading days:",
     ]

@@ -44,7 +44,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from tradeleague.agents.base import Agent, Turn, resume_agent
@@ -66,9 +66,11 @@ from tradeleague.league.direction.faults import agent_fault, round_fault_payload
 from tradeleague.league.direction.round_state import OpenRound, RoundLog
 from tradeleague.league.direction.trades import BROKER_ERROR, TradeDesk
 from tradeleague.league.direction.visitors import Visitors, record_call
+from tradeleague.league.mask import mask_mismatch
 from tradeleague.league.pacing import Pacing
 from tradeleague.league.turns import GRACE_S
 from tradeleague.llm.records import CallKey
+from tradeleague.market.mask import MaskTable, draw_mask, mask_from_payload
 from tradeleague.money import Usd
 from tradeleague.store import Store
 
@@ -98,6 +100,17 @@ class DirectionView:
     expiry: datetime
 
 
+def _masked_candle(table: MaskTable, symbol: str, candle: Candle) -> Candle:
+    """Return ``candle`` with each price as ``table`` shows it (the factor keeps their order)."""
+    return Candle(
+        open_time=candle.open_time,
+        open=Usd(table.price(symbol, candle.open)),
+        high=Usd(table.price(symbol, candle.high)),
+        low=Usd(table.price(symbol, candle.low)),
+        close=Usd(table.price(symbol, candle.close)),
+    )
+
+
 class DirectionArena:
     """Runs direction rounds against a candle source and a broker, recording to a store.
 
@@ -113,6 +126,10 @@ class DirectionArena:
         The arena's rules.
     stream
         The event stream of this arena.
+    mask
+        Mask every season (`tradeleague.market.mask`): the asset is shown by a
+        pseudonym and its prices times a factor, both drawn from the stream and
+        season and recorded as the season's ``MaskDrawn``.
     """
 
     def __init__(
@@ -126,6 +143,7 @@ class DirectionArena:
         pacing: Pacing,
         preset: DirectionPreset | None = None,
         stream: str = FORMAT,
+        mask: bool = False,
     ) -> None:
         names = [c.entrant.name for c in roster]
         if not names or len(set(names)) != len(names):
@@ -138,6 +156,8 @@ class DirectionArena:
         self.pacing = pacing
         self.preset = preset or DirectionPreset()
         self.stream = stream
+        self.mask = mask
+        self._table: MaskTable | None = None
         self.season: str | None = None
         self._season_number = 0
         self._season_started: datetime | None = None
@@ -193,6 +213,7 @@ class DirectionArena:
             return
         self.season = season.season
         self._season_started = started_at(season.started, "started_at")
+        self._table = self._recorded_mask(season.season)
         self._visitors.entrants = dict(season.visitors)
         for view in record.cut:
             times = round_times(started_at(view.started, "open_at"), self.preset)
@@ -205,6 +226,17 @@ class DirectionArena:
             if end is SeasonEnd.FLOOR:
                 self._ending = end
         await self._end_if_due()
+
+    def _recorded_mask(self, season: str) -> MaskTable | None:
+        """Return the mask table recorded for ``season``; refuse the other mask setting."""
+        table = None
+        for stored in self.store.events(self.stream):
+            e = stored.event
+            if e.kind == EventKind.MASK_DRAWN and e.payload_view.get("season") == season:
+                table = mask_from_payload(e.payload_view)
+        if (table is not None) != self.mask:
+            raise ConfigError(mask_mismatch(season, table is not None))
+        return table
 
     # -- seasons -----------------------------------------------------------------
 
@@ -235,6 +267,11 @@ class DirectionArena:
                 "roster": [c.entrant.to_payload() for c in self.roster],
             },
         )
+        self._table = None
+        if self.mask:  # drawn from the stream and season: each season its own table
+            seed = f"{self.stream}/{self.season}"
+            self._table = draw_mask(seed, [p.symbol], self._season_started.date())
+            self._log.record(self.season, EventKind.MASK_DRAWN, self._table.to_payload())
         return self.season
 
     async def end_season(self, reason: SeasonEnd) -> None:
@@ -400,10 +437,15 @@ class DirectionArena:
         await self._finish(live, settled=closes, void=not closes, label=settled.label)
 
     async def _ask_all(self, live: OpenRound, history: tuple[Candle, ...]) -> None:
-        p = self.preset
-        messages = build_messages(p, live.price, history)
+        p, table = self.preset, self._table
+        entry, shown = live.price, history
+        if table is not None:  # a masked season: a pseudonym and scaled prices, no date shows
+            p = replace(p, asset=table.symbol(p.symbol))
+            entry = Usd(table.price(self.preset.symbol, entry))
+            shown = tuple(_masked_candle(table, self.preset.symbol, c) for c in history)
+        messages = build_messages(p, entry, shown)
         view = DirectionView(
-            asset=p.asset, entry_price=live.price, candles=history, expiry=live.times.expiry
+            asset=p.asset, entry_price=entry, candles=shown, expiry=live.times.expiry
         )
         params = p.call_params()
         schema = answer_schema(p)

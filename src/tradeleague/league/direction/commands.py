@@ -17,6 +17,7 @@ from tradeleague.agents.spec import REPLAY_ANSWERS_HELP, agent_option_help
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.league.direction.replay_run import DEFAULT_PAYOUT_PERCENT, ReplayRequest, replay
 from tradeleague.league.direction.roster import SHOWN_BASELINES
+from tradeleague.league.mask import MASK_HELP
 from tradeleague.terminal.options import CheckOption, PricesOption
 
 __all__ = ["register_replay"]
@@ -100,6 +101,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
         prices: PricesOption = None,
         check: CheckOption = True,
+        mask: Annotated[bool, typer.Option("--mask", help=MASK_HELP)] = False,
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker.
 
@@ -116,7 +118,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             ReplayRequest(
                 market=market, agents=agent, start=start, end=end, payout=payout, db=db,
                 out=out, stream=stream, timeout=timeout, replay_answers=replay_answers, seed=seed,
-                prices=prices, check=check,
+                prices=prices, check=check, mask=mask,
             )
         )  # fmt: skip
         if status:

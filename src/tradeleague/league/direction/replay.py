@@ -120,6 +120,7 @@ async def replay_direction(
     broker: Callable[[CandleSource], Broker] | None = None,
     ask_lag: Callable[[datetime], timedelta] | None = None,
     on_round: Callable[[int, int, str], None] | None = None,
+    mask: bool = False,
 ) -> Board:
     """Replay every round opening in ``[start, end)`` and return the final season's board.
 
@@ -144,12 +145,14 @@ async def replay_direction(
         A simulated delay of the ask after each open (see ``pacing``).
     on_round
         Called after each round with (rounds done, rounds in all, round id).
+    mask
+        Play masked seasons (see `DirectionArena`).
 
     Raises
     ------
     ConfigError
-        If the stream holds another replay (span, roster or rules) or the span
-        has no round.
+        If the stream holds another replay (span, roster, rules or mask) or the
+        span has no round.
     """
     p = preset or DirectionPreset()
     if payout_ppm is not None:
@@ -178,6 +181,7 @@ async def replay_direction(
         pacing=ReplayPacing(clock, ask_lag),
         preset=p,
         stream=stream,
+        mask=mask,
     )
     for done, open_at in enumerate(opens, start=1):
         rid = round_times(open_at, p).round_id
@@ -258,6 +262,7 @@ async def check_first_round(
     start: datetime,
     end: datetime,
     preset: DirectionPreset | None = None,
+    mask: bool = False,
 ) -> list[AgentCheck]:
     """Play the span's first round on a scratch store and return each model agent's check.
 
@@ -284,7 +289,7 @@ async def check_first_round(
         arena = DirectionArena(
             store=scratch, roster=roster, candles=candles,
             broker=PaperBroker(candles, payout_ppm=p.payout_ppm), clock=clock, pacing=pacing,
-            preset=p, stream=FORMAT,
+            preset=p, stream=FORMAT, mask=mask,
         )  # fmt: skip
         await arena.run_round(opens[0])
         events = [stored.event for stored in scratch.events()]

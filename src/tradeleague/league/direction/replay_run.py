@@ -35,10 +35,12 @@ from tradeleague.league.direction.replay import (
     replay_direction,
 )
 from tradeleague.league.direction.roster import contestant_of, direction_baselines
+from tradeleague.league.mask import report_mask
 from tradeleague.llm.gateway import Gateway, ModelGateway
 from tradeleague.llm.replay import RecordedAnswers, ReplayGateway
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.market import Dataset, load_dataset
+from tradeleague.market.mask import mask_from_payload
 from tradeleague.store import Store, open_store
 from tradeleague.terminal.checks import print_checks
 from tradeleague.terminal.console import board_console
@@ -78,6 +80,7 @@ class ReplayRequest:
     seed: int = 0
     prices: Path | None = None
     check: bool = True
+    mask: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +192,7 @@ async def _run(
         with round_progress(console, store, stream) as progress:
             return await replay_direction(
                 store, checked.dataset, roster, start=checked.first, end=checked.last,
-                preset=preset, stream=stream, on_round=progress.tick,
+                preset=preset, stream=stream, on_round=progress.tick, mask=request.mask,
             )  # fmt: skip
 
 
@@ -199,8 +202,20 @@ async def check_calls(checked: ReplayPlan) -> list[AgentCheck]:
     async with Gateway(providers_for(checked.specs)) as gateway:
         roster = [contestant_of(s, gateway, request.stream, request.seed) for s in checked.specs]
         return await check_first_round(
-            checked.dataset, roster, start=checked.first, end=checked.last, preset=checked.preset
-        )
+            checked.dataset, roster, start=checked.first, end=checked.last,
+            preset=checked.preset, mask=request.mask,
+        )  # fmt: skip
+
+
+def _masks(store: Store, stream: str) -> dict[str, object]:
+    """Return each masked season's table, for the report of a replay that has finished."""
+    out: dict[str, object] = {}
+    for stored in store.events(stream):
+        e = stored.event
+        if e.kind == EventKind.MASK_DRAWN:
+            table = mask_from_payload(e.payload_view)
+            out[str(e.payload_view.get("season"))] = report_mask(table, ended=True)
+    return out
 
 
 def replay(request: ReplayRequest) -> int:
@@ -242,10 +257,13 @@ def replay(request: ReplayRequest) -> int:
         )
         console.print(cost_table(costs))
         calls = answers_payload(store, request.stream) if out is not None else {}
+        masks = _masks(store, request.stream) if out is not None and request.mask else None
     if out is not None:
         payload = report_payload(board)
         payload["answers"] = calls
         payload["costs"] = costs
+        if masks is not None:
+            payload["mask"] = masks
         out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {out}")
     return status

@@ -15,6 +15,7 @@ import typer
 
 from tradeleague.agents.spec import agent_option_help
 from tradeleague.formats.thesis.baselines import BASELINES
+from tradeleague.league.mask import MASK_HELP
 from tradeleague.league.thesis.replay_run import DEFAULT_TIMEOUT_S, ReplayRequest, replay
 from tradeleague.terminal.options import CheckOption, PricesOption
 
@@ -73,6 +74,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
         prices: PricesOption = None,
         check: CheckOption = True,
+        mask: Annotated[bool, typer.Option("--mask", help=MASK_HELP)] = False,
     ) -> None:
         """Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.
 
@@ -91,7 +93,7 @@ def register_replay(replay_app: typer.Typer) -> None:
             ReplayRequest(
                 crypto=crypto, stocks=stocks, start=start, end=end, agents=agent, join=join,
                 stocks_hourly=stocks_hourly, db=db, season=season, out=out, timeout=timeout,
-                seed=seed, prices=prices, check=check,
+                seed=seed, prices=prices, check=check, mask=mask,
             )
         )  # fmt: skip
         if status:

@@ -15,7 +15,7 @@ one transaction by the caller.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from tradeleague.agents.base import Agent, AgentReply, Turn
@@ -37,6 +37,13 @@ from tradeleague.formats.thesis.prompt import (
 from tradeleague.formats.thesis.screen import Scored
 from tradeleague.formats.thesis.universe import AssetClass, normalise
 from tradeleague.league.pacing import Pacing
+from tradeleague.league.thesis.masking import (
+    answer_reader,
+    correction_shown,
+    shown_asset,
+    shown_snapshot,
+    shown_view,
+)
 from tradeleague.league.thesis.null import null_prices_payload
 from tradeleague.league.thesis.state import SeasonState
 from tradeleague.league.turns import TakenTurn
@@ -416,24 +423,43 @@ async def play_cycle(
         universe=tape.universe,
     )
     names = [e.name for e in entrants if e.name in books and e.name in agents]
-    rows = {s: _asset(picture, s, preset, False) for s in tape.universe.tradeable}
-    benchmarks = [
-        _asset(picture, s, preset, True) for s in tape.universe.benchmarks if s in picture.prices
-    ]
+    table = state.mask
+    universe = tape.universe
+
+    def shown(symbol: str, full: bool) -> AssetView:
+        view = _asset(picture, symbol, preset, full)
+        if table is None:
+            return view
+        closed = (
+            {i: c[-preset.candles_shown :] for i, c in picture.closed[symbol].items()}
+            if full
+            else {}
+        )
+        return shown_asset(table, symbol, picture.prices.get(symbol), closed, view)
+
+    rows = {s: shown(s, False) for s in universe.tradeable}
+    if table is not None:  # no real order shows through
+        rows = dict(sorted(rows.items(), key=lambda item: item[1].symbol))
+    benchmarks = [shown(s, True) for s in universe.benchmarks if s in picture.prices]
     asks: list[tuple[Agent, Turn]] = []
     for name in names:
         book = books[name]
         detailed = [
-            _asset(picture, s, preset, True)
+            shown(s, True)
             for s in _detail_symbols(picture, list(book.portfolio.positions))
             if s in picture.prices
         ]
+        snapshot = _snapshot(book, picture)
+        if table is not None:
+            snapshot = replace(
+                snapshot, positions=shown_snapshot(table, universe, snapshot.positions)
+            )
         messages = cycle_messages(
-            time=round_iso,
+            time=round_iso if table is None else table.when(at),
             detailed=detailed,
             benchmarks=benchmarks,
             summary=_summary(rows, tape, picture.stocks_open, book),
-            snapshot=_snapshot(book, picture),
+            snapshot=snapshot,
             preset=preset,
         )
         view = ThesisView(
@@ -445,6 +471,8 @@ async def play_cycle(
             positions={normalise(s): micros_to_str(q) for s, q in book.portfolio.positions.items()},
             stocks_open=picture.stocks_open,
         )
+        if table is not None:
+            view = shown_view(table, view, universe)
         turn = Turn(
             format=tev.FORMAT,
             key=CallKey(state.season, round_iso, name, 0),
@@ -453,6 +481,8 @@ async def play_cycle(
             view=view,
         )
         asks.append((agents[name], turn))
+    read = None if table is None else answer_reader(table, universe)
+    correcting = None if table is None else correction_shown(table, universe)
     await pacing.ask(at)
     second: list[tuple[Agent, Turn]] = []
     firsts: dict[str, Attempt] = {}
@@ -470,7 +500,7 @@ async def play_cycle(
             )  # fmt: skip
             return None
         acted = firsts[name].acted if attempt_no == 2 else frozenset()
-        attempt = play_attempt(raw, books[name], market, preset, acted)
+        attempt = play_attempt(raw, books[name], market, preset, acted, read)
         books[name] = attempt.book
         events += _judged(
             stream, at, round_iso, name, attempt_no, outcome, raw, attempt, attempt.book,
@@ -488,7 +518,7 @@ async def play_cycle(
         budget = attempt.book.budget_left(picture.prices)
         raw = taken.reply.text if taken.reply is not None else None
         follow = correction_messages(
-            turn.messages, raw or "", attempt.answer_reject, attempt.results, budget
+            turn.messages, raw or "", attempt.answer_reject, attempt.results, budget, correcting
         )
         used = len(taken.reply.records) if taken.reply is not None else 0
         key = CallKey(state.season, round_iso, name, max(1, used))  # after the first's steps

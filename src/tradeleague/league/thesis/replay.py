@@ -49,12 +49,13 @@ def _season(
     sources: Mapping[str, str],
     preset: ThesisPreset | None,
     config: CycleConfig | None,
+    mask: bool = False,
 ) -> ThesisSeason:
     """Return the replayed season ``season_id`` over ``days`` in ``store``, not yet taken up."""
     return ThesisSeason(
         store, tape.universe, entrants, agents, season_id=season_id, start=days[0],
         end=days[1], sources=sources, replay=True, preset=preset or ThesisPreset(),
-        config=config or CycleConfig(),
+        config=config or CycleConfig(), mask=mask,
     )  # fmt: skip
 
 
@@ -72,18 +73,21 @@ async def run_season(
     preset: ThesisPreset | None = None,
     config: CycleConfig | None = None,
     on_cycle: Callable[[int, int], None] | None = None,
+    mask: bool = False,
 ) -> SeasonState:
     """Replay (or resume) season ``season_id`` and return its final state.
+
+    ``mask`` plays a masked season (`tradeleague.market.mask`).
 
     Raises
     ------
     ConfigError
-        If the range is not a season, or a resumed season's roster differs.
+        If the range is not a season, or a resumed season's roster or mask differs.
     """
     store.claim(tev.season_stream(season_id))  # before any read or call
     # same replay, same events, same chain head (C-1)
     season = _season(store.deriving_ids(), tape, entrants, agents, season_id, (start, end),
-                     sources, preset, config)  # fmt: skip
+                     sources, preset, config, mask)  # fmt: skip
     await season.take_up()
     clock = ReplayClock(datetime.fromtimestamp(season.begin_s, UTC))
     pacing = ReplayPacing(clock)
@@ -109,6 +113,7 @@ async def check_first_cycle(
     sources: Mapping[str, str],
     preset: ThesisPreset | None = None,
     config: CycleConfig | None = None,
+    mask: bool = False,
 ) -> list[AgentCheck]:
     """Play the season's first cycle on a scratch store and return each model agent's check.
 
@@ -125,7 +130,7 @@ async def check_first_cycle(
         open_store(f"sqlite:///{Path(folder) / 'check.db'}") as scratch,
     ):
         season = _season(scratch, tape, entrants, agents, season_id, (start, end), sources,
-                         preset, config)  # fmt: skip
+                         preset, config, mask)  # fmt: skip
         await season.take_up()
         pacing = CheckPacing(ReplayClock(datetime.fromtimestamp(season.begin_s, UTC)))
         first = season.times[0]

@@ -31,6 +31,7 @@ from tradeleague.formats.thesis.universe import load_universe
 from tradeleague.league.answers import answers_payload
 from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
+from tradeleague.league.mask import masked_season_id, report_mask
 from tradeleague.league.thesis.agents import build_roster
 from tradeleague.league.thesis.board_table import board_table
 from tradeleague.league.thesis.cycle import CycleConfig
@@ -91,6 +92,7 @@ class ReplayRequest:
     seed: int = 0
     prices: Path | None = None
     check: bool = True
+    mask: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +195,7 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     crypto, stocks = request.crypto, request.stocks
     tape = load_tape(load_universe(), crypto, stocks, request.stocks_hourly)
     _check_data(tape, times, first, last, (crypto, stocks))
-    season_id = request.season or replay_season_id(first, last)
+    season_id = request.season or masked_season_id(replay_season_id(first, last), request.mask)
     return ReplayPlan(request, first, last, times, config, joins, tape, season_id, prices)
 
 
@@ -233,6 +235,7 @@ async def _run(store: Store, checked: ReplayPlan, console: Console) -> SeasonSta
                 sources=replay_sources(request.crypto, request.stocks, request.stocks_hourly),
                 config=checked.config,
                 on_cycle=tick,
+                mask=request.mask,
             )
 
 
@@ -248,7 +251,7 @@ async def check_calls(checked: ReplayPlan) -> list[AgentCheck]:
             checked.tape, entrants, agents, season_id=season_id, start=checked.first,
             end=checked.last,
             sources=replay_sources(request.crypto, request.stocks, request.stocks_hourly),
-            config=checked.config,
+            config=checked.config, mask=request.mask,
         )  # fmt: skip
 
 
@@ -285,6 +288,9 @@ def replay(request: ReplayRequest) -> int:
     if request.out is not None:
         report["answers"] = calls
         report["costs"] = costs
+        shown = report_mask(state.mask, state.ended)
+        if shown is not None:
+            report["mask"] = shown
         request.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         console.print(f"wrote {request.out}")
     return status

@@ -24,9 +24,11 @@ from tradeleague.formats.thesis.calendar import close_instant, cycle_times, seas
 from tradeleague.formats.thesis.picture import MarketTape
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION, ThesisPreset
 from tradeleague.formats.thesis.universe import Universe
+from tradeleague.league.mask import mask_mismatch
 from tradeleague.league.pacing import Pacing
 from tradeleague.league.thesis.cycle import CycleConfig, Entrant, monitor_events, play_cycle
 from tradeleague.league.thesis.state import SeasonState
+from tradeleague.market.mask import draw_mask
 from tradeleague.store import Store
 
 __all__ = ["ThesisSeason", "cycle_times", "season_bounds"]
@@ -53,11 +55,14 @@ class ThesisSeason:
         Where the prices come from, recorded in ``SeasonStarted``.
     replay
         Whether the season is played over history.
+    mask
+        Mask the season (`tradeleague.market.mask`): its table, drawn from the
+        season id, is recorded right after ``SeasonStarted``.
 
     Raises
     ------
     ConfigError
-        If the days are no season, or a recorded season had another roster.
+        If the days are no season, or a recorded season had another roster or mask.
     """
 
     def __init__(
@@ -74,6 +79,7 @@ class ThesisSeason:
         replay: bool,
         preset: ThesisPreset,
         config: CycleConfig,
+        mask: bool = False,
     ) -> None:
         self.store = store
         self.entrants = list(entrants)
@@ -108,8 +114,17 @@ class ThesisSeason:
                 },
                 _at(self.begin_s),
             )
-            store.append([opening])
-            self.state.apply(opening)
+            opened = [opening]
+            if mask:
+                table = draw_mask(season_id, universe.all_symbols, start)
+                opened.append(
+                    Event(self.stream, EventKind.MASK_DRAWN, table.to_payload(), _at(self.begin_s))
+                )
+            store.append(opened)
+            for e in opened:
+                self.state.apply(e)
+        elif (self.state.mask is not None) != mask:
+            raise ConfigError(mask_mismatch(season_id, self.state.mask is not None))
         recorded = sorted(self.state.agents)
         expected = sorted(e.name for e in self.entrants if e.enters <= self.state.last_index)
         if recorded != expected:

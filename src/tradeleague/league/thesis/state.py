@@ -16,6 +16,7 @@ from tradeleague.events import Event, EventKind
 from tradeleague.events import thesis as tev
 from tradeleague.formats.thesis.book import Book, book_from_payload
 from tradeleague.formats.thesis.preset import ThesisPreset
+from tradeleague.market.mask import MaskTable, mask_from_payload
 
 __all__ = ["AgentState", "SeasonState"]
 
@@ -62,6 +63,8 @@ class SeasonState:
     last_index: int = -1
     last_cycle: str = ""
     monitored_to: str = ""
+    mask: MaskTable | None = None
+    """A masked season's table (``MaskDrawn``): what its agents are shown instead."""
 
     @classmethod
     def from_events(cls, events: Iterable[Event], preset: ThesisPreset) -> SeasonState:
@@ -83,6 +86,8 @@ class SeasonState:
             if isinstance(sources, dict):
                 self.sources = {str(k): str(v) for k, v in sources.items()}
             self.replay = bool(p["replay"])
+        elif kind == EventKind.MASK_DRAWN:
+            self.mask = mask_from_payload(p)
         elif kind == tev.AGENT_ENTERED:
             name = str(p["agent"])
             self.agents[name] = AgentState(

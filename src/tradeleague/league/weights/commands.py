@@ -30,6 +30,7 @@ from tradeleague.clock import Clock, ReplayClock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ConfigError
 from tradeleague.formats.weights import Division
+from tradeleague.league.mask import MASK_HELP
 from tradeleague.league.weights import ops, projection
 from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.operator import new_season, round_now
@@ -188,6 +189,7 @@ def replay_weights(
     prices: PricesOption = None,
     check: CheckOption = True,
     all_rows: AllRowsOpt = False,
+    mask: Annotated[bool, typer.Option("--mask", help=MASK_HELP)] = False,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -215,6 +217,7 @@ def replay_weights(
             replay_answers=replay_answers, universe_from=universe_from,
             universe_season=universe_season, seed=seed, prices=prices, check=check,
             all_rows=all_rows,
+            mask=mask,
         )
     )  # fmt: skip
     if status:

@@ -37,11 +37,13 @@ from tradeleague.formats.weights import (
     round_hours_on,
 )
 from tradeleague.league.check import AgentCheck, CheckPacing, judge_turns
+from tradeleague.league.mask import mask_mismatch
 from tradeleague.league.pacing import ReplayPacing
 from tradeleague.league.weights.round import RoundConfig, play_round
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_event
 from tradeleague.llm.replay import RecordedAnswers
+from tradeleague.market.mask import draw_mask
 from tradeleague.store import Store
 from tradeleague.store.portfolio import account_opened
 
@@ -138,11 +140,13 @@ def _opening(
     symbols: Sequence[str] | None = None,
     decimals: Mapping[str, int] | None = None,
     replay: bool = True,
+    mask: bool = False,
 ) -> list[Event]:
     """Return the events that open a season.
 
     ``SeasonStarted``, then the universe when it was read from the chain
-    (``UniverseChosen``, W-UNI-1), then each agent and its account. The
+    (``UniverseChosen``, W-UNI-1), then with ``mask`` the season's mask table
+    (``MaskDrawn``, drawn from the season id), then each agent and its account. The
     season's symbols are ``universe``'s, else ``symbols``, else the bars' (a
     ``FrozenBarsSource``); their decimals are ``decimals``, else the bars' six.
     """
@@ -178,6 +182,9 @@ def _opening(
     ]
     if universe is not None:
         events.append(universe_event(stream, universe, start))
+    if mask:
+        table = draw_mask(season_id, chosen, start.date())
+        events.append(ev.event(stream, EventKind.MASK_DRAWN, table.to_payload(), start))
     for entry in roster:
         payload = {
             "agent": entry.name,
@@ -227,6 +234,7 @@ async def run_season(
     config: RoundConfig | None = None,
     on_round: Callable[[int, int, datetime], None] | None = None,
     universe: Mapping[str, object] | None = None,
+    mask: bool = False,
 ) -> SeasonState:
     """Replay (or resume) season ``season_id`` over ``source`` and return its final state.
 
@@ -251,11 +259,14 @@ async def run_season(
         A universe recorded from the chain (a ``UniverseChosen`` payload, taken
         from a recorded season), recorded again in this season's opening; the
         season's symbols are then its symbols (the bars must hold them).
+    mask
+        Play a masked season (`tradeleague.market.mask`): agents see pseudonyms,
+        day numbers and scaled prices; the table is drawn from ``season_id``.
 
     Raises
     ------
     ConfigError
-        If no round hour falls in range, or a resumed season's roster differs.
+        If no round hour falls in range, or a resumed season's roster or mask differs.
     """
     preset = preset or WeightsPreset()
     store = store.deriving_ids()  # same replay, same events, same chain head (C-1)
@@ -270,7 +281,7 @@ async def run_season(
     if not state.started:
         opening = _opening(
             stream, season_id, source, roster, season_start, season_end, preset,
-            universe=universe,
+            universe=universe, mask=mask,
         )  # fmt: skip
         # the state folds the events as stored: their payloads, decoded once there, are
         # what the refresh that follows a replay reads back
@@ -281,6 +292,8 @@ async def run_season(
             f"season {season_id} was recorded with agents {sorted(state.agents)}; "
             "resume it with the same roster"
         )
+    elif (state.mask is not None) != mask:
+        raise ConfigError(mask_mismatch(season_id, state.mask is not None))
     _resume_agents(state, agents)
     clock = ReplayClock(season_start)
     pacing = ReplayPacing(clock)
@@ -306,6 +319,7 @@ async def check_first_round(
     preset: WeightsPreset | None = None,
     config: RoundConfig | None = None,
     universe: Mapping[str, object] | None = None,
+    mask: bool = False,
 ) -> list[AgentCheck]:
     """Play the season's first round in memory and return each model agent's check.
 
@@ -325,8 +339,9 @@ async def check_first_round(
     season_start = datetime.combine(start, time(0), tzinfo=UTC)
     season_end = datetime.combine(end, time(0), tzinfo=UTC)
     opening = _opening(
-        stream, season_id, source, roster, season_start, season_end, preset, universe=universe
-    )
+        stream, season_id, source, roster, season_start, season_end, preset,
+        universe=universe, mask=mask,
+    )  # fmt: skip
     state = SeasonState.from_events(stream, opening, preset)
     pacing = CheckPacing(ReplayClock(hours[0]))
     events = await play_round(state, source, agents, hours[0], pacing, config)

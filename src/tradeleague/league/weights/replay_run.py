@@ -31,6 +31,7 @@ from tradeleague.formats.weights.preset import WeightsPreset
 from tradeleague.league.answers import answers_payload, season_events, summarise
 from tradeleague.league.check import AgentCheck, calls_models
 from tradeleague.league.costs import season_costs_payload
+from tradeleague.league.mask import masked_season_id, report_mask
 from tradeleague.league.weights.agents import build_agents
 from tradeleague.league.weights.board_table import render_table
 from tradeleague.league.weights.replay import (
@@ -91,6 +92,7 @@ class ReplayRequest:
     prices: Path | None = None
     check: bool = True
     all_rows: bool = False
+    mask: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +207,9 @@ def plan(request: ReplayRequest) -> ReplayPlan:
             f"no trading day with bars between {day0} and {day1}: the data in "
             f"{request.market} runs from {first} to {last}"
         )
-    season_id = request.season or replay_season_id(dataset.label, day0, day1, request.division)
+    season_id = request.season or masked_season_id(
+        replay_season_id(dataset.label, day0, day1, request.division), request.mask
+    )
     if universe is not None:
         universe["season"] = season_id
     parsed = [parse_agent_spec(s) for s in request.agents]
@@ -236,6 +240,7 @@ async def replay_roster(
     seed: int = 0,
     universe: dict[str, object] | None = None,
     prices: PriceTable | None = None,
+    mask: bool = False,
 ) -> SeasonState:
     """Replay (or resume) ``season`` for ``roster`` over ``dataset`` with a progress bar.
 
@@ -264,6 +269,7 @@ async def replay_roster(
                 config=config,
                 on_round=tick,
                 universe=universe,
+                mask=mask,
             )
     finally:
         if gateway is not None:
@@ -284,6 +290,7 @@ async def _check_calls(checked: ReplayPlan) -> list[AgentCheck]:
             FrozenBarsSource(checked.dataset), checked.roster, agents,
             season_id=checked.season_id, start=checked.start, end=checked.end,
             config=_config(checked.request), universe=checked.universe,
+            mask=checked.request.mask,
         )  # fmt: skip
     finally:
         if gateway is not None:
@@ -332,7 +339,7 @@ def _play(
             replay_roster(
                 store, checked.dataset, checked.roster, checked.season_id, checked.start,
                 checked.end, config, console, answers=answers, universe=checked.universe,
-                seed=request.seed, prices=checked.prices,
+                seed=request.seed, prices=checked.prices, mask=request.mask,
             )
         )  # fmt: skip
     except ReplayMissed as exc:
@@ -352,6 +359,9 @@ def _write_report(
     payload = build_report(state, luck)
     payload["answers"] = calls
     payload["costs"] = costs
+    shown = report_mask(state.mask, ended=True)  # the report is written once every round is
+    if shown is not None:
+        payload["mask"] = shown
     out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 

@@ -57,7 +57,8 @@ from tradeleague.league.pacing import Pacing
 from tradeleague.league.turns import GRACE_S
 from tradeleague.league.weights.state import AgentState, SeasonState
 from tradeleague.llm.records import CallKey
-from tradeleague.money import Usd
+from tradeleague.market.mask import MaskTable
+from tradeleague.money import Qty, Usd
 from tradeleague.sim import Portfolio, RebalanceResult, SimError, rebalance
 from tradeleague.store.portfolio import order_filled
 
@@ -154,10 +155,19 @@ class _Round:
         self._trades: dict[object, RebalanceResult] = {}
 
     def validated(self, text: str | None) -> Decision | NoDecision:
-        """Return `validate_answer` of ``text`` for this round (each distinct text once)."""
+        """Return `validate_answer` of ``text`` for this round (each distinct text once).
+
+        In a masked season the answer names pseudonyms: it is validated against
+        them and its decision mapped back to the real symbols (weights unchanged).
+        """
         found = self._answers.get(text)
         if found is None:
-            found = validate_answer(text, frozenset(self.state.symbols), self.preset)
+            mask = self.state.mask
+            if mask is None:
+                found = validate_answer(text, frozenset(self.state.symbols), self.preset)
+            else:
+                shown = frozenset(mask.shown_symbols(self.state.symbols))
+                found = _unmasked(validate_answer(text, shown, self.preset), mask)
             self._answers[text] = found
         return found
 
@@ -220,13 +230,16 @@ class _Round:
     ) -> AskFacts:
         value = a.portfolio.equity(prices)
         prompt = prompt_in_force(a.prompts, read_at) or ""
+        weights = _weights(a.portfolio, prices, value)
+        mask = self.state.mask
         return AskFacts(
             time=self.hour,
             lines=lines,
             halted=halted,
             value=value,
-            weights=_weights(a.portfolio, prices, value),
+            weights=weights if mask is None else {mask.symbol(s): w for s, w in weights.items()},
             prompt=prompt,
+            when=None if mask is None else mask.when(self.hour),
         )
 
     def entry(
@@ -328,9 +341,10 @@ async def play_round(
     )
     symbols = state.symbols
     lines = [SymbolLine(s, prices[s], source.returns(s, read_at)) for s in symbols]
-    market = market_lines(lines)  # the market picture, rendered once per round
     history = {s: source.history(s, read_at, config.history) for s in symbols}
-    schema = answer_schema(symbols)
+    shown = _Shown.of(state.mask, symbols, prices, lines, history, halted, config.benchmark)
+    market = market_lines(shown.lines)  # the market picture, rendered once per round
+    schema = answer_schema(shown.symbols)
     candidates = [
         TurnCandidate(
             agent=a.agent, created_at=a.created_at, last_asked=a.last_asked, changed_at=a.changed_at
@@ -359,18 +373,20 @@ async def play_round(
             # Prompt-blind agents (baselines, scripts) get no messages: building
             # them was most of a replay of baselines' time, and changes no event.
             messages = (
-                build_messages(r.facts_for(a, prices, lines, halted, read_at), state.preset, market)
+                build_messages(
+                    r.facts_for(a, prices, shown.lines, shown.halted, read_at), state.preset, market
+                )
                 if reads_messages(agent)
                 else ()
             )
             view = WeightsView(
                 time=hour,
-                symbols=symbols,
-                prices=prices,
-                history=history,
+                symbols=shown.symbols,
+                prices=shown.prices,
+                history=shown.history,
                 cash=a.portfolio.cash,
-                holdings=dict(a.portfolio.positions),
-                benchmark=config.benchmark if config.benchmark in prices else None,
+                holdings=shown.holdings(a.portfolio),
+                benchmark=shown.benchmark,
                 max_weight_bps=state.preset.max_weight_bps,
             )
             turn = Turn(
@@ -406,6 +422,66 @@ async def play_round(
         {"round": r.round_text, "ranked": sorted(d.value for d in ranked)},
     )
     return r.events
+
+
+def _unmasked(found: Decision | NoDecision, mask: MaskTable) -> Decision | NoDecision:
+    """Return a decision in pseudonyms with its real symbols (weights unchanged)."""
+    if isinstance(found, NoDecision):
+        return found
+    return Decision(
+        targets={mask.real(s): b for s, b in found.targets.items()},
+        reason=found.reason,
+        capped=tuple(sorted(mask.real(s) for s in found.capped)),
+        reason_cut=found.reason_cut,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """What a round shows its agents: the real facts, or in a masked season the masked ones."""
+
+    mask: MaskTable | None
+    symbols: tuple[str, ...]
+    prices: Mapping[str, Usd]
+    lines: Sequence[SymbolLine]
+    history: Mapping[str, Sequence[Usd]]
+    halted: frozenset[str]
+    benchmark: str | None
+
+    @classmethod
+    def of(
+        cls,
+        mask: MaskTable | None,
+        symbols: Sequence[str],
+        prices: Mapping[str, Usd],
+        lines: Sequence[SymbolLine],
+        history: Mapping[str, Sequence[Usd]],
+        halted: frozenset[str],
+        benchmark: str,
+    ) -> _Shown:
+        bench = benchmark if benchmark in prices else None
+        if mask is None:
+            return cls(None, tuple(symbols), prices, lines, history, halted, bench)
+        shown = [
+            SymbolLine(mask.symbol(x.symbol), mask.price(x.symbol, x.price), x.returns)
+            for x in lines
+        ]
+        return cls(
+            mask,
+            mask.shown_symbols(symbols),
+            {mask.symbol(s): Usd(mask.price(s, p)) for s, p in prices.items()},
+            sorted(shown, key=lambda x: x.symbol),  # no real order shows through
+            {mask.symbol(s): [Usd(mask.price(s, c)) for c in h] for s, h in history.items()},
+            frozenset(mask.symbol(s) for s in halted),
+            None if bench is None else mask.symbol(bench),
+        )
+
+    def holdings(self, book: Portfolio) -> dict[str, Qty]:
+        """Return ``book``'s holdings by the names shown."""
+        if self.mask is None:
+            return dict(book.positions)
+        mask = self.mask
+        return {mask.symbol(s): q for s, q in book.positions.items()}
 
 
 def _record_turn(

@@ -25,6 +25,7 @@ from tradeleague.formats.weights import (
     counts_toward_pause,
     rank_table,
 )
+from tradeleague.market.mask import MaskTable, mask_from_payload
 from tradeleague.money import Qty, Usd
 from tradeleague.sim import Portfolio, fold_account
 
@@ -119,6 +120,8 @@ class SeasonState:
     """The ``UniverseChosen`` payload, when the season's symbols were read from the chain."""
     open_turns: dict[date, int] = field(default_factory=dict)
     """The Open division's asked turns (decisions and No decisions) per trading day."""
+    mask: MaskTable | None = None
+    """A masked season's table (``MaskDrawn``): what its agents are shown instead."""
 
     def __repr__(self) -> str:
         # Short on purpose: asyncio.run (3.11) writes the repr of its task, result
@@ -158,6 +161,8 @@ class SeasonState:
             self.replay = bool(p.get("replay", False))
         elif kind == ev.UNIVERSE_CHOSEN:
             self.universe = e.payload  # a copy of its own: the report keeps it
+        elif kind == EventKind.MASK_DRAWN:
+            self.mask = mask_from_payload(p)
         elif kind == EventKind.SEASON_ENDED:
             self.ended = True
         elif kind == ev.AGENT_CREATED:
