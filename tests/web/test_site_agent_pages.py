@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -23,6 +24,7 @@ from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     SLASHED,
     THESIS_SEASON,
+    THESIS_SLASHED,
     WEIGHTS_SLASHED,
     filled_client,
 )
@@ -115,7 +117,64 @@ def test_the_thesis_agent_page_opens_with_its_return_and_equity(client: TestClie
     figure = re.search(r'data-field="summary_return">([^<]*)<', page)
     assert figure is not None
     assert figure.group(1) == pct(body["metrics"]["return"])
-    assert 'aria-label="Account value after each cycle, in dollars"' in page
+    assert f'aria-label="{name}&#x27;s account value against holding SPY, in dollars"' in page
+
+
+VERSUS = re.compile(r'<figure class="race versus" data-versus="(\w+)">(.*?)</figure>', re.S)
+
+
+def _versus_shown(page: str, key: str, versus: dict[str, Any]) -> None:
+    """One SVG: the benchmark's line and the agent's; its numbers in the table, to the cent."""
+    figures = VERSUS.findall(page)
+    assert [k for k, _ in figures] == [key]
+    svg = figures[0][1]
+    assert svg.count("<svg") == 1
+    assert svg.count("<path") == 2  # the agent and its benchmark, nothing else
+    assert 'class="race-lead"' in svg
+    assert 'class="race-base"' in svg
+    table = page.split(f'<table class="versus-numbers" data-versus="{key}">')[1].split("</table>")[
+        0
+    ]
+    agent = re.findall(r'data-field="agent">([^<]*)<', table)
+    bench = re.findall(r'data-field="benchmark">([^<]*)<', table)
+    assert agent == [money(p["agent"]) for p in versus["points"]]
+    assert bench == [money(p["benchmark"]) for p in versus["points"]]
+
+
+def test_agent_and_model_pages_draw_the_account_against_its_benchmark(client: TestClient) -> None:
+    """Issue 26 item 3: the weights agent, the arena's model and the thesis agent, each one SVG.
+
+    Both lines start from the start cash. The weights benchmark is held from the
+    agent's first entry: it ends where the agent's paired benchmark steps
+    compound to. The arena's benchmark calls up on every round the model
+    traded: a model that only ever calls up draws the same line.
+    """
+    agent = quote(WEIGHTS_SLASHED, safe="")
+    body = client.get(f"/api/v1/weights/seasons/{SEASON}/agents/{agent}").json()
+    versus = body["versus"]
+    assert versus["benchmark"] == f"holding {body['benchmark']}"
+    assert versus["points"][0]["benchmark"] == versus["start"] == "10000.000000"
+    assert [p["agent"] for p in versus["points"]] == [c["value"] for c in body["chart"]]
+    grown = float(versus["start"])
+    for step in body["scatter"]:
+        grown *= 1 + step["benchmark"]
+    assert abs(float(versus["points"][-1]["benchmark"]) - grown) < 0.01
+    _versus_shown(client.get(f"/weights/{SEASON}/agents/{agent}").text, "agent", versus)
+
+    model = quote(SLASHED, safe="")
+    log = client.get(f"/api/v1/direction/models/{model}/log").json()
+    versus = log["versus"]
+    assert {r["direction"] for r in log["rows"] if r["direction"]} == {"up"}
+    assert [p["agent"] for p in versus["points"]] == [r["balance_after"] for r in log["rows"]]
+    assert [p["benchmark"] for p in versus["points"]] == [p["agent"] for p in versus["points"]]
+    _versus_shown(client.get(f"/direction/models/{model}").text, "model", versus)
+
+    name = quote(THESIS_SLASHED, safe="")
+    body = client.get(f"/api/v1/thesis/{THESIS_SEASON}/agents/{name}").json()
+    versus = body["versus"]
+    assert versus["points"][0]["benchmark"] == versus["start"] == body["equity"][0]
+    assert [p["agent"] for p in versus["points"]] == body["equity"][1:]
+    _versus_shown(client.get(f"/thesis/{THESIS_SEASON}/agents/{name}").text, "agent", versus)
 
 
 def test_the_weights_agent_page_heads_with_its_holdings_and_latest_reasoning(

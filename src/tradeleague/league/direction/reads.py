@@ -64,7 +64,7 @@ from tradeleague.league.direction.models import (
     VisitorCallOut,
     VisitorsBoardOut,
 )
-from tradeleague.league.direction.story import direction_story
+from tradeleague.league.direction.story import direction_story, direction_versus
 from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
@@ -209,6 +209,7 @@ class DirectionReads:
             if entrant is None:
                 raise NotFound(f"no model {name} in season {view.season}")
             body = model_log_payload(view, entrant)
+            body["versus"] = direction_versus(view, entrant)
             costs = self._costs(view, self._board(view))
             body["cost"] = costs["agents"].get(name)
             body["pricing"] = {k: costs[k] for k in ("pricing_version", "priced", "unit")}
@@ -234,8 +235,14 @@ class DirectionReads:
             board = self._board(view)
             body = board_payload(board)
             body.update(direction_story(view, board))
+            body["replay"] = season_replay(view)
             body["costs"] = self._costs(view, board)
             return body
+
+    def replay(self, season: str | None = None) -> bool | None:
+        """Return whether the season is a replay over past prices (``None``: not recorded)."""
+        with self._view(season) as view:
+            return season_replay(view)
 
     def visitors(self, season: str | None = None) -> dict[str, Any]:
         """Return the visitors' board: scored as the models are, ranked apart (D-PUB-2)."""
@@ -246,6 +253,12 @@ class DirectionReads:
         """Return the changes that affect comparability (C-3)."""
         with self._ledger.current(self.store) as ledger:
             return changelog_payload(ledger)
+
+
+def season_replay(view: SeasonView) -> bool | None:
+    """Return whether a season was replayed (its start says; ``None`` for a start that does not)."""
+    flag = view.started.get("replay")
+    return flag if isinstance(flag, bool) else None
 
 
 def direction_router(
