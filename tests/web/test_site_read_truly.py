@@ -119,9 +119,12 @@ def test_scenario_pages_name_the_scenario_not_its_id(site: tuple[TestClient, lis
 def test_each_season_says_replay_or_live_as_its_record_says(
     filled: tuple[ScenarioService, str], site: tuple[TestClient, list[str]]
 ) -> None:
-    """The weights and thesis season pages say "replay" or "live" from the season's first event."""
+    """Every season page says "replay" or "live" from the season's first event, the arena's too.
+
+    The live arena's page says "live" (``test_site_live``).
+    """
     service, _ = filled
-    client, _ = site
+    client, pages = site
     for kind, season, page, api in (
         ("weights", SEASON, f"/weights/{SEASON}", f"/api/v1/weights/seasons/{SEASON}"),
         ("thesis", THESIS_SEASON, f"/thesis/{THESIS_SEASON}", f"/api/v1/thesis/{THESIS_SEASON}"),
@@ -133,3 +136,12 @@ def test_each_season_says_replay_or_live_as_its_record_says(
         assert said is not None, page
         assert said.group(1) == ("replay over past prices" if recorded else "live"), kind
         assert recorded is True  # the site's fill replays both; a live host writes False
+    # the arena: its season's start says so too, on its board, a model's page and a round's
+    first = next(service.store.events(STREAM, batch=1))
+    assert first.event.payload["replay"] is True
+    assert client.get("/api/v1/direction/boards").json()["replay"] is True
+    arena = [p for p in pages if p.startswith("/direction/") and "/visitors" not in p]
+    for path in ["/direction", *arena]:
+        said = re.findall(r'data-field="kind">([^<]*)<', client.get(path).text)
+        assert said == ["replay over past prices"], path
+    assert "The live round" not in client.get("/direction").text
