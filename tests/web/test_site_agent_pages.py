@@ -68,8 +68,8 @@ def test_a_log_page_is_newest_first_fifty_at_a_time_with_its_summary() -> None:
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    yield from filled_client(tmp_path_factory)
+def client(filled: Any) -> Iterator[TestClient]:
+    yield from filled_client(filled.service)
 
 
 def test_the_weights_agent_page_shows_targets_beside_holdings(client: TestClient) -> None:
