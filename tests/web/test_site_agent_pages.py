@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from tradeleague.league.direction.log_page import LOG_PAGE, log_page
 from tradeleague.league.weights.targets import asked_and_got
-from tradeleague.web.formatting import drawdown, money, pct
+from tradeleague.web.formatting import drawdown, money, pct, qty
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     SLASHED,
@@ -118,6 +118,16 @@ def test_the_thesis_agent_page_opens_with_its_return_and_equity(client: TestClie
     assert figure is not None
     assert figure.group(1) == pct(body["metrics"]["return"])
     assert f'aria-label="{name}&#x27;s account value against holding SPY, in dollars"' in page
+    latest = body["entries"][-1]
+    held = re.search(r'data-field="positions">(.*?)</dd>', page, re.S)
+    assert held is not None
+    for symbol, quantity in latest["positions"].items():
+        assert f"{symbol} {qty(quantity)}" in held.group(1), symbol
+    if not latest["positions"]:
+        assert held.group(1) == "cash only"
+    reasoning = re.search(r'data-field="latest_reasoning">(.*?)</dd>', page, re.S)
+    assert reasoning is not None
+    assert (latest["reasoning"] or "–")[:40] in reasoning.group(1)
 
 
 VERSUS = re.compile(r'<figure class="race versus" data-versus="(\w+)">(.*?)</figure>', re.S)
@@ -193,6 +203,9 @@ def test_the_weights_agent_page_heads_with_its_holdings_and_latest_reasoning(
     assert reasoning is not None
     assert html.escape(latest["reason"] or "", quote=False)[:40] in reasoning.group(1)
     assert 'data-field="max_drawdown"' in page  # with return, value and cost above
+    standing = body["standing"]
+    decided = f"{standing['decisions']} in {standing['entries']} rounds"
+    assert f'data-field="decisions">{decided}<' in page
 
 
 def test_the_model_page_heads_with_its_standing_and_latest_call(client: TestClient) -> None:

@@ -283,3 +283,15 @@ def test_the_cloud_names_what_it_draws_in_the_figure() -> None:
     assert ">expected best of 2: +0.80%</text>" in svg
     assert "red lines: this table's agents" in svg
     assert 'class="chart-zero"' in svg
+
+
+def test_each_luck_line_says_one_clear_thing(site: tuple[str, str]) -> None:
+    """The no-skill line names the expected best of N and one such season: no percentile list."""
+    base, scenario = site
+    for path in [BOARDS["weights"], BOARDS["thesis"], f"/scenarios/{quote(scenario, safe='')}"]:
+        page = httpx.get(base + path).text
+        lines = re.findall(r'data-field="luckiest_of_n">(.*?)</(?:p|span)>', page, re.S)
+        assert lines, path
+        for line in lines:
+            assert "percentile" not in line, (path, line)
+            assert "99th" not in line, (path, line)
