@@ -11,6 +11,7 @@ race chart per format with one line per agent, in Chromium at 390 and 1440 px.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -155,6 +156,8 @@ def test_home_names_each_leader_and_draws_one_race_per_format(
         assert figure.rstrip("%").lstrip("+") in story or figure in story, (figure, story)
         chart = page.locator(f'figure.race[data-race="{key}"] svg')
         assert chart.count() == 1, key
+        numbers = page.locator(f'table.race-numbers[data-race="{key}"] tbody tr')
+        assert numbers.count() == len(board["race"]["lines"]), key  # for screen readers
         assert chart.locator("path").count() == len(board["race"]["lines"]), key
         box = chart.bounding_box()
         assert box is not None, key
@@ -295,3 +298,22 @@ def test_each_luck_line_says_one_clear_thing(site: tuple[str, str]) -> None:
         for line in lines:
             assert "percentile" not in line, (path, line)
             assert "99th" not in line, (path, line)
+
+
+def test_one_stylesheet_of_design_tokens_light_and_dark_no_framework() -> None:
+    """Issue 26 item 5: one stylesheet, colour, spacing and type as custom properties, dark by
+    ``prefers-color-scheme``, nothing fetched from elsewhere (the browser walk sees no request
+    leave the site)."""
+    import tradeleague.web
+
+    web = Path(tradeleague.web.__file__).parent
+    base = (web / "templates" / "base.html").read_text()
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', base) == ["/static/site.css"]
+    css = (web / "static" / "site.css").read_text()
+    root = css[css.index(":root {") : css.index("}", css.index(":root {"))]
+    for token in ("--fg:", "--bg:", "--accent:", "--space-1:", "--font:", "--text-m:"):
+        assert token in root, token
+    dark = css[css.index("@media (prefers-color-scheme: dark)") :]
+    assert "--fg:" in dark[: dark.index("}")]
+    assert "@import" not in css
+    assert "url(http" not in css
