@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
@@ -18,6 +19,7 @@ from tradeleague.league.direction.serving import found_arena, found_arenas
 from tradeleague.league.scenario import ScenarioService
 from tradeleague.site.serving import serve_site
 from tradeleague.store import open_store
+from tradeleague.web.formatting import money
 from web.site_fill import fill_direction  # type: ignore[import-not-found]
 
 FIRST, SECOND = "arena-one", "arena-two"
@@ -58,6 +60,20 @@ def _browse_the_other_arena(client: TestClient) -> None:
     assert 'data-field="kind">replay over past prices<' in board.text
     assert "Your own call" not in board.text  # visitors call only the served arena
     assert 'data-board="models"' in board.text
+    # the page and the JSON read one arena through one read model: the same balances
+    served = client.get("/api/v1/direction/boards", params={"arena": FIRST}).json()
+    assert served["replay"] is True
+    balances = re.findall(r'data-field="balance"[^>]*>([^<]*)<', board.text)
+    assert balances == [money(m["balance"]) for m in served["models"]]
+    assert balances  # the arena's models are on its board
+    log = client.get(
+        f"/api/v1/direction/models/{quote(served['models'][0]['name'], safe='')}/log",
+        params={"arena": FIRST},
+    )
+    assert log.status_code == 200
+    unknown = client.get("/api/v1/direction/boards", params={"arena": "nope"})
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "not_found"
     models = re.findall(rf'href="({here}/models/[^"]+)"', board.text)
     rounds = re.findall(rf'href="({here}/rounds/[^"]+)"', board.text)
     assert models

@@ -13,7 +13,6 @@ The visitors' call form and board are ``visitor_pages``'.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
@@ -23,8 +22,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from tradeleague.league.direction.log_page import log_page
-from tradeleague.league.direction.reads import DirectionReads
-from tradeleague.league.direction.serving import found_arenas
+from tradeleague.league.direction.reads import Arenas, DirectionReads
+from tradeleague.league.direction.streams import found_arenas
 from tradeleague.league.direction.visitor_pages import CallForm, install_visitor_pages
 from tradeleague.web.errors import NotFound
 from tradeleague.web.render import Pages, shown
@@ -33,7 +32,11 @@ __all__ = ["direction_pages"]
 
 
 def direction_pages(
-    reads: DirectionReads, pages: Pages, now: Callable[[], datetime], calls: CallForm | None
+    reads: DirectionReads,
+    pages: Pages,
+    now: Callable[[], datetime],
+    calls: CallForm | None,
+    arenas: Arenas | None = None,
 ) -> APIRouter:
     """Return the pages under ``/direction`` (``calls``: the visitors' form, when taken).
 
@@ -43,7 +46,7 @@ def direction_pages(
     """
     router = APIRouter(include_in_schema=False)
     page = pages.page
-    others = _Arenas(reads)
+    others = arenas or Arenas(reads)
 
     def board_page(
         r: DirectionReads, here: str, request: Request, status: int, extra: dict[str, Any]
@@ -169,29 +172,3 @@ def _here(stream: str) -> str:
 
 def _title(reads: DirectionReads, here: str) -> str:
     return "Direction arena" if here == "/direction" else f"Direction arena {reads.stream}"
-
-
-class _Arenas:
-    """The read models of every arena in the store, one per stream, made on first read."""
-
-    def __init__(self, served: DirectionReads) -> None:
-        self.served = served
-        self.reads: dict[str, DirectionReads] = {served.stream: served}
-        self.lock = threading.Lock()
-
-    def get(self, stream: str) -> DirectionReads:
-        """Return the arena on ``stream`` (raises `NotFound` for no arena there)."""
-        with self.lock:
-            found = self.reads.get(stream)
-            if found is not None:
-                return found
-            if stream not in found_arenas(self.served.store):
-                raise NotFound(f"no arena {stream} in this store")
-            made = DirectionReads(
-                self.served.store,
-                stream=stream,
-                preset=self.served.preset,
-                prices=self.served.costs.prices,
-            )
-            self.reads[stream] = made
-            return made
