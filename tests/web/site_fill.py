@@ -47,6 +47,8 @@ from tradeleague.site import create_site
 XSS = "<script>alert(1)</script>"
 SEASON = "site-s1"
 STREAM = "site-direction"
+OTHER_STREAM = "site-direction-b"
+"""A second arena in the store: the site serves STREAM and reads this one at its own path."""
 SLASHED = "team/a"
 WEIGHTS_SLASHED = "desk/eq"
 THESIS_SEASON = "site-t1"
@@ -221,12 +223,13 @@ def fill_scenario(service: ScenarioService) -> str:
 
 
 def fill_all(service: ScenarioService) -> str:
-    """Replay a weights season, direction rounds, a thesis season and scenario runs.
+    """Replay a weights season, two arenas' rounds, a thesis season and scenario runs.
 
     Returns the scenario id.
     """
     fill_weights(service)
     asyncio.run(fill_direction(service))
+    asyncio.run(fill_direction(service, OTHER_STREAM))
     fill_thesis(service)
     return fill_scenario(service)
 
@@ -249,6 +252,7 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
         f"/weights/{SEASON}/agents/{quote(WEIGHTS_SLASHED, safe='')}",
         "/direction",
         "/direction/visitors",
+        f"/direction/arenas/{OTHER_STREAM}",
         f"/direction/models/{quote(SLASHED, safe='')}",
         f"/direction/models/{quote(XSS, safe='')}",
         f"/direction/rounds/{rounds[0]['round']}",
