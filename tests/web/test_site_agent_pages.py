@@ -229,3 +229,23 @@ def test_the_model_pages_reason_codes_read_as_words_with_the_code_in_a_tooltip(
     for result in {r["result"] for r in log["rows"][-LOG_PAGE:]}:
         words = result.replace("_", " ")
         assert f'<span class="code" title="code: {result}">{words}</span>' in page, result
+
+
+def test_agent_and_model_pages_head_with_what_their_calls_cost(client: TestClient) -> None:
+    """Issue 26 item 3: each head shows its cost (the ranking issue's), the JSON's call count."""
+    paths = {
+        f"/weights/{SEASON}/agents/mom": f"/api/v1/weights/seasons/{SEASON}/agents/mom",
+        f"/direction/models/{quote(SLASHED, safe='')}": (
+            f"/api/v1/direction/models/{quote(SLASHED, safe='')}/log"
+        ),
+        f"/thesis/{THESIS_SEASON}/agents/{quote(THESIS_SLASHED, safe='')}": (
+            f"/api/v1/thesis/{THESIS_SEASON}/agents/{quote(THESIS_SLASHED, safe='')}"
+        ),
+    }
+    for page_path, api in paths.items():
+        cost = client.get(api).json()["cost"]
+        assert cost is not None, api
+        page = client.get(page_path).text
+        assert '<dl class="cost" data-field="cost">' in page, page_path
+        assert f"<dt>Model calls</dt><dd>{cost['calls']} (" in page, page_path
+        assert 'data-field="net_return"' in page, page_path
