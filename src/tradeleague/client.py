@@ -251,6 +251,7 @@ class WeightsAgent(TypedDict):
     entries: list[dict[str, Any]]
     trades: list[dict[str, Any]]
     chart: list[dict[str, Any]]
+    versus: dict[str, Any] | None
     cost: dict[str, Any] | None
     pricing: dict[str, Any]
 
@@ -298,6 +299,7 @@ class ThesisAgent(TypedDict):
     cost: dict[str, Any] | None
     pricing: dict[str, Any]
     equity: list[str]
+    versus: dict[str, Any] | None
 
 
 class DirectionBoards(TypedDict):
@@ -318,6 +320,7 @@ class DirectionBoards(TypedDict):
     costs: dict[str, Any]
     race: dict[str, Any]
     story: str
+    replay: bool | None
 
 
 class ModelLog(TypedDict):
@@ -329,6 +332,7 @@ class ModelLog(TypedDict):
     rows: list[dict[str, Any]]
     cost: dict[str, Any] | None
     pricing: dict[str, Any]
+    versus: dict[str, Any] | None
 
 
 class Rating(TypedDict):

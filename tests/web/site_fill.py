@@ -10,7 +10,6 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from urllib.parse import quote
 
-import pytest
 from fastapi.testclient import TestClient
 
 from tradeleague.accounts import Tier
@@ -19,7 +18,6 @@ from tradeleague.agents.baseline_agent import BaselineAgent
 from tradeleague.agents.inverse import SharedAgent
 from tradeleague.agents.thesis import ThesisMirror
 from tradeleague.calls import Outcome
-from tradeleague.clock import WallClock
 from tradeleague.feeds import FrozenBarsSource
 from tradeleague.formats.direction.ledger import Entrant
 from tradeleague.formats.direction.preset import DirectionPreset
@@ -45,11 +43,12 @@ from tradeleague.market.calendars import NYSE, get_calendar
 from tradeleague.money import qty
 from tradeleague.sim import Order, Side
 from tradeleague.site import create_site
-from tradeleague.store import open_store
 
 XSS = "<script>alert(1)</script>"
 SEASON = "site-s1"
 STREAM = "site-direction"
+OTHER_STREAM = "site-direction-b"
+"""A second arena in the store: the site serves STREAM and reads this one at its own path."""
 SLASHED = "team/a"
 WEIGHTS_SLASHED = "desk/eq"
 THESIS_SEASON = "site-t1"
@@ -224,12 +223,13 @@ def fill_scenario(service: ScenarioService) -> str:
 
 
 def fill_all(service: ScenarioService) -> str:
-    """Replay a weights season, direction rounds, a thesis season and scenario runs.
+    """Replay a weights season, two arenas' rounds, a thesis season and scenario runs.
 
     Returns the scenario id.
     """
     fill_weights(service)
     asyncio.run(fill_direction(service))
+    asyncio.run(fill_direction(service, OTHER_STREAM))
     fill_thesis(service)
     return fill_scenario(service)
 
@@ -252,6 +252,7 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
         f"/weights/{SEASON}/agents/{quote(WEIGHTS_SLASHED, safe='')}",
         "/direction",
         "/direction/visitors",
+        f"/direction/arenas/{OTHER_STREAM}",
         f"/direction/models/{quote(SLASHED, safe='')}",
         f"/direction/models/{quote(XSS, safe='')}",
         f"/direction/rounds/{rounds[0]['round']}",
@@ -268,11 +269,7 @@ def site_pages(service: ScenarioService, scenario: str) -> list[str]:
     ]
 
 
-def filled_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    """Yield a test client on a site over a fresh store filled by `fill_all` (a fixture's body)."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('filled') / 'site.db'}"
-    service = ScenarioService(open_store(url), WallClock())
-    fill_all(service)
+def filled_client(service: ScenarioService) -> Iterator[TestClient]:
+    """Yield a test client on a site over ``service``, filled by `fill_all` (a fixture's body)."""
     with TestClient(create_site(service, direction_stream=STREAM)) as client:
         yield client
-    service.store.close()

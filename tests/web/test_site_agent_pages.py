@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -18,11 +19,12 @@ from fastapi.testclient import TestClient
 
 from tradeleague.league.direction.log_page import LOG_PAGE, log_page
 from tradeleague.league.weights.targets import asked_and_got
-from tradeleague.web.formatting import drawdown, money, pct
+from tradeleague.web.formatting import drawdown, money, pct, qty
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     SLASHED,
     THESIS_SEASON,
+    THESIS_SLASHED,
     WEIGHTS_SLASHED,
     filled_client,
 )
@@ -66,8 +68,8 @@ def test_a_log_page_is_newest_first_fifty_at_a_time_with_its_summary() -> None:
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    yield from filled_client(tmp_path_factory)
+def client(filled: Any) -> Iterator[TestClient]:
+    yield from filled_client(filled.service)
 
 
 def test_the_weights_agent_page_shows_targets_beside_holdings(client: TestClient) -> None:
@@ -115,7 +117,74 @@ def test_the_thesis_agent_page_opens_with_its_return_and_equity(client: TestClie
     figure = re.search(r'data-field="summary_return">([^<]*)<', page)
     assert figure is not None
     assert figure.group(1) == pct(body["metrics"]["return"])
-    assert 'aria-label="Account value after each cycle, in dollars"' in page
+    assert f'aria-label="{name}&#x27;s account value against holding SPY, in dollars"' in page
+    latest = body["entries"][-1]
+    held = re.search(r'data-field="positions">(.*?)</dd>', page, re.S)
+    assert held is not None
+    for symbol, quantity in latest["positions"].items():
+        assert f"{symbol} {qty(quantity)}" in held.group(1), symbol
+    if not latest["positions"]:
+        assert held.group(1) == "cash only"
+    reasoning = re.search(r'data-field="latest_reasoning">(.*?)</dd>', page, re.S)
+    assert reasoning is not None
+    assert (latest["reasoning"] or "–")[:40] in reasoning.group(1)
+
+
+VERSUS = re.compile(r'<figure class="race versus" data-versus="(\w+)">(.*?)</figure>', re.S)
+
+
+def _versus_shown(page: str, key: str, versus: dict[str, Any]) -> None:
+    """One SVG: the benchmark's line and the agent's; its numbers in the table, to the cent."""
+    figures = VERSUS.findall(page)
+    assert [k for k, _ in figures] == [key]
+    svg = figures[0][1]
+    assert svg.count("<svg") == 1
+    assert svg.count("<path") == 2  # the agent and its benchmark, nothing else
+    assert 'class="race-lead"' in svg
+    assert 'class="race-base"' in svg
+    table = page.split(f'<table class="versus-numbers" data-versus="{key}">')[1].split("</table>")[
+        0
+    ]
+    agent = re.findall(r'data-field="agent">([^<]*)<', table)
+    bench = re.findall(r'data-field="benchmark">([^<]*)<', table)
+    assert agent == [money(p["agent"]) for p in versus["points"]]
+    assert bench == [money(p["benchmark"]) for p in versus["points"]]
+
+
+def test_agent_and_model_pages_draw_the_account_against_its_benchmark(client: TestClient) -> None:
+    """Issue 26 item 3: the weights agent, the arena's model and the thesis agent, each one SVG.
+
+    Both lines start from the start cash. The weights benchmark is held from the
+    agent's first entry: it ends where the agent's paired benchmark steps
+    compound to. The arena's benchmark calls up on every round the model
+    traded: a model that only ever calls up draws the same line.
+    """
+    agent = quote(WEIGHTS_SLASHED, safe="")
+    body = client.get(f"/api/v1/weights/seasons/{SEASON}/agents/{agent}").json()
+    versus = body["versus"]
+    assert versus["benchmark"] == f"holding {body['benchmark']}"
+    assert versus["points"][0]["benchmark"] == versus["start"] == "10000.000000"
+    assert [p["agent"] for p in versus["points"]] == [c["value"] for c in body["chart"]]
+    grown = float(versus["start"])
+    for step in body["scatter"]:
+        grown *= 1 + step["benchmark"]
+    assert abs(float(versus["points"][-1]["benchmark"]) - grown) < 0.01
+    _versus_shown(client.get(f"/weights/{SEASON}/agents/{agent}").text, "agent", versus)
+
+    model = quote(SLASHED, safe="")
+    log = client.get(f"/api/v1/direction/models/{model}/log").json()
+    versus = log["versus"]
+    assert {r["direction"] for r in log["rows"] if r["direction"]} == {"up"}
+    assert [p["agent"] for p in versus["points"]] == [r["balance_after"] for r in log["rows"]]
+    assert [p["benchmark"] for p in versus["points"]] == [p["agent"] for p in versus["points"]]
+    _versus_shown(client.get(f"/direction/models/{model}").text, "model", versus)
+
+    name = quote(THESIS_SLASHED, safe="")
+    body = client.get(f"/api/v1/thesis/{THESIS_SEASON}/agents/{name}").json()
+    versus = body["versus"]
+    assert versus["points"][0]["benchmark"] == versus["start"] == body["equity"][0]
+    assert [p["agent"] for p in versus["points"]] == body["equity"][1:]
+    _versus_shown(client.get(f"/thesis/{THESIS_SEASON}/agents/{name}").text, "agent", versus)
 
 
 def test_the_weights_agent_page_heads_with_its_holdings_and_latest_reasoning(
@@ -134,6 +203,9 @@ def test_the_weights_agent_page_heads_with_its_holdings_and_latest_reasoning(
     assert reasoning is not None
     assert html.escape(latest["reason"] or "", quote=False)[:40] in reasoning.group(1)
     assert 'data-field="max_drawdown"' in page  # with return, value and cost above
+    standing = body["standing"]
+    decided = f"{standing['decisions']} in {standing['entries']} rounds"
+    assert f'data-field="decisions">{decided}<' in page
 
 
 def test_the_model_page_heads_with_its_standing_and_latest_call(client: TestClient) -> None:
@@ -157,3 +229,23 @@ def test_the_model_pages_reason_codes_read_as_words_with_the_code_in_a_tooltip(
     for result in {r["result"] for r in log["rows"][-LOG_PAGE:]}:
         words = result.replace("_", " ")
         assert f'<span class="code" title="code: {result}">{words}</span>' in page, result
+
+
+def test_agent_and_model_pages_head_with_what_their_calls_cost(client: TestClient) -> None:
+    """Issue 26 item 3: each head shows its cost (the ranking issue's), the JSON's call count."""
+    paths = {
+        f"/weights/{SEASON}/agents/mom": f"/api/v1/weights/seasons/{SEASON}/agents/mom",
+        f"/direction/models/{quote(SLASHED, safe='')}": (
+            f"/api/v1/direction/models/{quote(SLASHED, safe='')}/log"
+        ),
+        f"/thesis/{THESIS_SEASON}/agents/{quote(THESIS_SLASHED, safe='')}": (
+            f"/api/v1/thesis/{THESIS_SEASON}/agents/{quote(THESIS_SLASHED, safe='')}"
+        ),
+    }
+    for page_path, api in paths.items():
+        cost = client.get(api).json()["cost"]
+        assert cost is not None, api
+        page = client.get(page_path).text
+        assert '<dl class="cost" data-field="cost">' in page, page_path
+        assert f"<dt>Model calls</dt><dd>{cost['calls']} (" in page, page_path
+        assert 'data-field="net_return"' in page, page_path

@@ -190,6 +190,10 @@ def test_live_round_counts_down_and_reveals_calls_only_after_expiry(
     assert first != second, (first, second)
     assert page.locator("#live").get_attribute("data-status") == "open"
     assert page.locator("[data-field=committed]").inner_text() == "2"
+    # played on the wall clock: the page says live, as the season's start records
+    assert page.locator("#live-h").inner_text() == "The live round"
+    assert page.locator('[data-field="kind"]').inner_text() == "live"
+    assert httpx.get(f"{base}/api/v1/direction/boards").json()["replay"] is False
 
     # While open: nothing of a call in the page, nor in any JSON the page polled.
     assert page.locator("table.calls").count() == 0

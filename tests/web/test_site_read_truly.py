@@ -12,24 +12,19 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tradeleague.clock import WallClock
 from tradeleague.events.streams import season_stream
-from tradeleague.league.scenario import ScenarioService
 from tradeleague.league.thesis.board_table import board_table
 from tradeleague.site import create_site
-from tradeleague.store import open_store
 from tradeleague.web.formatting import drawdown
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     STREAM,
     THESIS_SEASON,
-    fill_all,
-    site_pages,
 )
 
 CELL = re.compile(r'data-field="max_drawdown"[^>]*>([^<]*)<')
@@ -48,18 +43,10 @@ def test_drawdown_reads_as_a_fall_whatever_sign_a_format_keeps_w_sco_2() -> None
 
 
 @pytest.fixture(scope="module")
-def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ScenarioService, str]]:
-    url = f"sqlite:///{Path(tmp_path_factory.mktemp('dd')) / 'site.db'}"
-    service = ScenarioService(open_store(url), WallClock())
-    yield service, fill_all(service)
-    service.store.close()
-
-
-@pytest.fixture(scope="module")
-def site(filled: tuple[ScenarioService, str]) -> Iterator[tuple[TestClient, list[str]]]:
-    service, scenario = filled
-    with TestClient(create_site(service, direction_stream=STREAM)) as client:
-        yield client, site_pages(service, scenario)
+def site(filled: Any) -> Iterator[tuple[TestClient, list[str]]]:
+    """A test client on the session's filled store (``conftest.filled``), and its every page."""
+    with TestClient(create_site(filled.service, direction_stream=STREAM)) as client:
+        yield client, filled.pages
 
 
 def test_every_pages_drawdown_is_negative_and_the_json_keeps_its_own_w_sco_2(
@@ -117,11 +104,14 @@ def test_scenario_pages_name_the_scenario_not_its_id(site: tuple[TestClient, lis
 
 
 def test_each_season_says_replay_or_live_as_its_record_says(
-    filled: tuple[ScenarioService, str], site: tuple[TestClient, list[str]]
+    filled: Any, site: tuple[TestClient, list[str]]
 ) -> None:
-    """The weights and thesis season pages say "replay" or "live" from the season's first event."""
-    service, _ = filled
-    client, _ = site
+    """Every season page says "replay" or "live" from the season's first event, the arena's too.
+
+    The live arena's page says "live" (``test_site_live``).
+    """
+    service = filled.service
+    client, pages = site
     for kind, season, page, api in (
         ("weights", SEASON, f"/weights/{SEASON}", f"/api/v1/weights/seasons/{SEASON}"),
         ("thesis", THESIS_SEASON, f"/thesis/{THESIS_SEASON}", f"/api/v1/thesis/{THESIS_SEASON}"),
@@ -133,3 +123,12 @@ def test_each_season_says_replay_or_live_as_its_record_says(
         assert said is not None, page
         assert said.group(1) == ("replay over past prices" if recorded else "live"), kind
         assert recorded is True  # the site's fill replays both; a live host writes False
+    # the arena: its season's start says so too, on its board, a model's page and a round's
+    first = next(service.store.events(STREAM, batch=1))
+    assert first.event.payload["replay"] is True
+    assert client.get("/api/v1/direction/boards").json()["replay"] is True
+    arena = [p for p in pages if p.startswith("/direction/") and "/visitors" not in p]
+    for path in ["/direction", *arena]:
+        kinds = re.findall(r'data-field="kind">([^<]*)<', client.get(path).text)
+        assert kinds == ["replay over past prices"], path
+    assert "The live round" not in client.get("/direction").text

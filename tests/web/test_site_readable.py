@@ -13,6 +13,7 @@ import html
 import re
 from collections import deque
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -66,8 +67,8 @@ def test_the_template_finalizer_formats_by_shape_and_leaves_the_rest() -> None:
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    yield from filled_client(tmp_path_factory)
+def client(filled: Any) -> Iterator[TestClient]:
+    yield from filled_client(filled.service)
 
 
 def _visible(page: str) -> str:

@@ -85,8 +85,9 @@ def _serve(
         str | None,
         typer.Option(
             "--direction-stream",
-            help="The direction arena's event stream to show (default: the league file's, "
-            "else the store's direction arena, else the arena it started last).",
+            help="The direction arena's event stream shown at /direction, where visitors call "
+            "(default: the league file's, else the store's direction arena, else the arena it "
+            "started last); every other arena in the store reads at /direction/arenas/STREAM.",
             show_default=False,
         ),
     ] = None,

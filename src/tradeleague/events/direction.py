@@ -80,6 +80,7 @@ _d(
         req("prompt_version", STR),
         req("scoring_version", STR),
         req("roster", ARR, doc="each entrant: name, provider, tier, model, kind"),
+        opt("replay", BOOL, doc="true when replayed over past prices, false when played live"),
     ),
     "A season opens with its roster and rules.",
 )

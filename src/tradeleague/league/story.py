@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -29,10 +29,14 @@ __all__ = [
     "RaceLineOut",
     "RaceOut",
     "Runner",
+    "VersusOut",
     "race_payload",
     "story_text",
     "top_rows",
+    "versus_payload",
 ]
+
+_T = TypeVar("_T")
 
 TOP: Final = 5
 """How many of a board's leaders the home page lists."""
@@ -124,7 +128,7 @@ class StoriedOut(BaseModel):
     story: str = Field(description=STORY_DESCRIPTION)
 
 
-def _thinned(values: Sequence[int]) -> list[int]:
+def _thinned(values: Sequence[_T]) -> list[_T]:
     if len(values) <= RACE_POINTS:
         return list(values)
     step = (len(values) - 1) / (RACE_POINTS - 1)
@@ -148,6 +152,51 @@ def race_payload(runners: Iterable[Runner], start: int, leader: str | None) -> d
                 "values": [micros_to_str(v) for v in _thinned(r.values)],
             }
             for r in runners
+        ],
+    }
+
+
+class VersusPointOut(BaseModel):
+    """One point of an agent's ``versus``: its account and the benchmark's, at one step."""
+
+    at: str = Field(description="The step: a day, a cycle or a round (ISO time or id).")
+    agent: str = Field(description="The agent's account value in USD (exact decimal string).")
+    benchmark: str = Field(
+        description="The benchmark's value in USD from the same start (exact decimal string)."
+    )
+
+
+class VersusOut(BaseModel):
+    """An agent page's ``versus``: its account value against its benchmark's, step by step."""
+
+    unit: str = Field(description="The values' unit: USD.")
+    start: str = Field(description="Both accounts' starting value (decimal string).")
+    step: str = Field(description="What each point is: day, cycle or round.")
+    agent: str = Field(description="The agent as the board names it.")
+    benchmark: str = Field(description="What the agent is measured against, in words.")
+    points: list[VersusPointOut] = Field(
+        description=f"Oldest first, at most {RACE_POINTS} evenly spaced points, the last kept."
+    )
+
+
+def versus_payload(
+    agent: str, benchmark: str, step: str, start: int, points: Sequence[tuple[str, int, int]]
+) -> dict[str, Any]:
+    """Return an agent's account against its benchmark as JSON (``versus``; `VersusOut`).
+
+    ``points`` are (step, agent's value, benchmark's value) in micro-dollars,
+    oldest first; ``start`` is both accounts' starting value. The points are
+    thinned to `RACE_POINTS` as a race's lines are.
+    """
+    return {
+        "unit": "USD",
+        "start": micros_to_str(start),
+        "step": step,
+        "agent": agent,
+        "benchmark": benchmark,
+        "points": [
+            {"at": at, "agent": micros_to_str(a), "benchmark": micros_to_str(b)}
+            for at, a, b in _thinned(points)
         ],
     }
 

@@ -58,7 +58,7 @@ from tradeleague.web.formatting import (
     when,
 )
 
-__all__ = ["Pages", "cloud", "environment", "race", "shown", "usd"]
+__all__ = ["Pages", "cloud", "environment", "race", "shown", "usd", "versus"]
 
 
 def shown(text: object) -> str:
@@ -126,6 +126,26 @@ def race(race: dict[str, Any] | None, board: str) -> Markup:
     )
 
 
+def versus(versus: dict[str, Any] | None) -> Markup:
+    """Return an agent page's ``versus`` (its JSON key) as one SVG: the agent and its benchmark.
+
+    The agent's line is drawn as a leader's, the benchmark's lighter, each
+    named at its line's end, from the shared starting value.
+    """
+    if not versus or not versus["points"]:
+        return Markup("")
+    agent, benchmark = shown(versus["agent"]), shown(versus["benchmark"])
+    points = versus["points"]
+    lines = [
+        RaceLine(benchmark, [_number(p["benchmark"]) for p in points], baseline=True),
+        RaceLine(agent, [_number(p["agent"]) for p in points]),
+    ]
+    label = f"{agent}'s account value against {benchmark}, in dollars"
+    return Markup(  # noqa: S704 - numbers and escaped text
+        race_chart(lines, _number(versus["start"]), label, leader=agent)
+    )
+
+
 def environment(folders: Iterable[Path] = ()) -> Environment:
     """Return the site's template environment: ``web/templates`` first, then ``folders``.
 
@@ -154,6 +174,7 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.filters["prose"] = prose
     env.globals["change"] = change
     env.globals["race_chart"] = race
+    env.globals["versus_chart"] = versus
     env.filters["verdict"] = verdict_words
     env.filters["alpha_words"] = alpha_words
     env.filters["zip"] = lambda a, b: zip(a, b, strict=True)

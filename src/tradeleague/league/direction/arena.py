@@ -256,6 +256,7 @@ class DirectionArena:
             EventKind.SEASON_STARTED,
             {
                 "format": FORMAT,
+                "replay": not self.pacing.live,
                 "started_at": utc_iso(self._season_started),
                 "start_balance": str(int(p.start_balance)),
                 "stake": str(int(p.stake)),

@@ -15,7 +15,7 @@ from pydantic import Field
 
 from tradeleague.api.models import declare_error_codes
 from tradeleague.league.bodies import ReadOut, read_config
-from tradeleague.league.story import RACE_EXAMPLE, StoriedOut
+from tradeleague.league.story import RACE_EXAMPLE, StoriedOut, VersusOut
 
 __all__ = [
     "DirectionBoardsOut",
@@ -141,6 +141,10 @@ class ModelLogOut(ReadOut):
     cost: dict[str, Any] | None = Field(
         description="Its calls, tokens and cost (USD); null when it made none."
     )
+    versus: VersusOut | None = Field(
+        description="Its balance after each round it was in against an account that called up "
+        "on every round it traded, from the same start; null before its first round."
+    )
     pricing: dict[str, Any] = Field(description="The pricing version its cost was computed with.")
 
 
@@ -200,9 +204,14 @@ class DirectionBoardsOut(_Board, StoriedOut):
             "costs": {"pricing_version": None, "priced": False, "unit": "USD", "agents": {}},
             "race": RACE_EXAMPLE,
             "story": "No agent is ranked yet.",
+            "replay": True,
         }
     )
 
+    replay: bool | None = Field(
+        description="True for a replay over past prices, false for live rounds; null for a "
+        "season whose start did not record it."
+    )
     void_rounds: int = Field(description="Rounds voided (not scored).")
     luckiest_of_n: dict[str, Any] = Field(
         description=f"The hit rate the luckiest of this many coin-flippers expects ({_PERCENT})."

@@ -12,6 +12,7 @@ round has finished.
 Routes (under ``/direction``): ``GET /`` (index), ``GET /rounds/current``,
 ``GET /rounds`` (finished rounds, every call), ``GET /rounds/{round}``,
 ``GET /models/{name}/log``, ``GET /config`` (the roster, exact model ids),
+Every read takes ``?arena=STREAM``: another arena in the store (`Arenas`).
 ``GET /boards`` (with ``race``, every model's balance round by round, and
 ``story``, one sentence on the leader and luck: ``league.story``),
 ``GET /visitors`` (the visitors' board), ``GET /changelog``,
@@ -20,6 +21,7 @@ Routes (under ``/direction``): ``GET /`` (index), ``GET /rounds/current``,
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, Literal
@@ -65,14 +67,15 @@ from tradeleague.league.direction.models import (
     VisitorCallOut,
     VisitorsBoardOut,
 )
-from tradeleague.league.direction.story import direction_story
+from tradeleague.league.direction.story import direction_story, direction_versus
+from tradeleague.league.direction.streams import found_arenas
 from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.store import Store
 from tradeleague.store.live_fold import StreamFold
 from tradeleague.web.errors import NotFound
 
-__all__ = ["DirectionReads", "VisitorCallBody", "direction_router", "refusal_status"]
+__all__ = ["Arenas", "DirectionReads", "VisitorCallBody", "direction_router", "refusal_status"]
 
 
 class VisitorCallBody(BaseModel):
@@ -103,6 +106,13 @@ class VisitorCallBody(BaseModel):
 
 SeasonQuery = Annotated[
     str | None, Query(description="The season's id, e.g. S1 (default: the latest season).")
+]
+ArenaQuery = Annotated[
+    str | None,
+    Query(
+        max_length=200,
+        description="Another arena in this store, by its stream (default: the site's own).",
+    ),
 ]
 
 
@@ -219,6 +229,7 @@ class DirectionReads:
             if entrant is None:
                 raise NotFound(f"no model {name} in season {view.season}")
             body = model_log_payload(view, entrant)
+            body["versus"] = direction_versus(view, entrant)
             costs = self._costs(view, self._board(view))
             body["cost"] = costs["agents"].get(name)
             body["pricing"] = {k: costs[k] for k in ("pricing_version", "priced", "unit")}
@@ -244,8 +255,14 @@ class DirectionReads:
             board = self._board(view)
             body = board_payload(board)
             body.update(direction_story(view, board))
+            body["replay"] = season_replay(view)
             body["costs"] = self._costs(view, board)
             return body
+
+    def replay(self, season: str | None = None) -> bool | None:
+        """Return whether the season is a replay over past prices (``None``: not recorded)."""
+        with self._view(season) as view:
+            return season_replay(view)
 
     def visitors(self, season: str | None = None) -> dict[str, Any]:
         """Return the visitors' board: scored as the models are, ranked apart (D-PUB-2)."""
@@ -258,6 +275,43 @@ class DirectionReads:
             return changelog_payload(ledger)
 
 
+class Arenas:
+    """The read models of every arena in a store, one per stream, each made on its first read.
+
+    ``served`` is the site's own arena; another is read with its rules and prices.
+    """
+
+    def __init__(self, served: DirectionReads) -> None:
+        self.served = served
+        self.reads: dict[str, DirectionReads] = {served.stream: served}
+        self.lock = threading.Lock()
+
+    def get(self, stream: str | None) -> DirectionReads:
+        """Return the arena on ``stream`` (``None``: the served one; raises `NotFound`)."""
+        if stream is None:
+            return self.served
+        with self.lock:
+            found = self.reads.get(stream)
+            if found is not None:
+                return found
+            if stream not in found_arenas(self.served.store):
+                raise NotFound(f"no arena {stream} in this store")
+            made = DirectionReads(
+                self.served.store,
+                stream=stream,
+                preset=self.served.preset,
+                prices=self.served.costs.prices,
+            )
+            self.reads[stream] = made
+            return made
+
+
+def season_replay(view: SeasonView) -> bool | None:
+    """Return whether a season was replayed (its start says; ``None`` for a start that does not)."""
+    flag = view.started.get("replay")
+    return flag if isinstance(flag, bool) else None
+
+
 def direction_router(
     store: Store,
     *,
@@ -266,6 +320,7 @@ def direction_router(
     reads: DirectionReads | None = None,
     desk: VisitorDesk | None = None,
     clock: Clock | None = None,
+    arenas: Arenas | None = None,
 ) -> APIRouter:
     """Return the arena's read endpoints and the visitors' call.
 
@@ -285,12 +340,16 @@ def direction_router(
         by default one on ``store`` and ``clock``.
     clock
         A visitor's call's moment (default: the wall clock).
+    arenas
+        The store's other arenas, each read by ``?arena=STREAM`` (the site
+        shares them with its pages); by default, found on ``reads``' store.
     """
     r = reads or DirectionReads(store, stream=stream, preset=preset)
     visitors = desk or VisitorDesk(
         store, stream=r.stream, preset=r.preset, clock=clock or WallClock(), ledger=r.ledger
     )
     router = APIRouter(prefix="/direction", tags=["direction"], responses=error_responses(404))
+    arenas = arenas or Arenas(r)
 
     def answer(build: Callable[[], dict[str, Any]]) -> Response:
         # The JSON text is made here, in the route's worker thread: a returned dict
@@ -302,86 +361,89 @@ def direction_router(
             raise HTTPException(404, str(exc)) from None
 
     @router.get("", responses=answer_of(DirectionIndexOut))
-    def index() -> Response:
+    def index(arena: ArenaQuery = None) -> Response:
         """Say what the direction arena holds: its seasons and the links to read them.
 
         Public: no key, no quota.
         """
-        return answer(r.index)
+        return answer(lambda: arenas.get(arena).index())
 
     @router.get("/rounds/current", responses=answer_of(DirectionRoundOut))
-    def current_round() -> Response:
+    def current_round(arena: ArenaQuery = None) -> Response:
         """Return the round open now: its symbol, open time, countdown and calls so far.
 
         Public: no key, no quota.
         """
-        return answer(r.current_round)
+        return answer(lambda: arenas.get(arena).current_round())
 
     @router.get("/rounds", responses=answer_of(DirectionRoundsOut))
     def past_rounds(
         season: SeasonQuery = None,
         limit: Annotated[int, Query(ge=1, le=500, description="At most this many rounds.")] = 50,
+        arena: ArenaQuery = None,
     ) -> Response:
         """List past rounds of a season (the latest when none is given), newest first.
 
         Public: no key, no quota.
         """
-        return answer(lambda: r.rounds(season, limit))
+        return answer(lambda: arenas.get(arena).rounds(season, limit))
 
     @router.get("/rounds/{round_id}", responses=answer_of(DirectionRoundOut))
     def one_round(
         round_id: Annotated[str, Path(description="The round's id (its open time, UTC).")],
         season: SeasonQuery = None,
+        arena: ArenaQuery = None,
     ) -> Response:
         """Return one round: the models' calls, their reasons and how each was scored.
 
         Public: no key, no quota.
         """
-        return answer(lambda: r.round(round_id, season))
+        return answer(lambda: arenas.get(arena).round(round_id, season))
 
     # ``:path``: a model name may hold ``/``; it is matched whole, so any name round-trips.
     @router.get("/models/{name:path}/log", responses=answer_of(ModelLogOut))
     def model_log(
         name: Annotated[str, Path(description="The model's name on the boards.")],
         season: SeasonQuery = None,
+        arena: ArenaQuery = None,
     ) -> Response:
         """Return a model's log in a season: every call, answer and fault, in order.
 
         Public: no key, no quota.
         """
-        return answer(lambda: r.model_log(name, season))
+        return answer(lambda: arenas.get(arena).model_log(name, season))
 
     @router.get("/config", responses=answer_of(DirectionConfigOut))
-    def config(season: SeasonQuery = None) -> Response:
+    def config(season: SeasonQuery = None, arena: ArenaQuery = None) -> Response:
         """Return a season's configuration: models, symbol, payout and timing.
 
         Public: no key, no quota.
         """
-        return answer(lambda: r.config(season))
+        return answer(lambda: arenas.get(arena).config(season))
 
     @router.get("/boards", responses=answer_of(DirectionBoardsOut))
-    def boards(season: SeasonQuery = None) -> Response:
+    def boards(season: SeasonQuery = None, arena: ArenaQuery = None) -> Response:
         """Return a season's boards: the models ranked by hit rate and payout, with the luck test.
 
         Public: no key, no quota.
         """
-        return answer(lambda: r.boards(season))
+        return answer(lambda: arenas.get(arena).boards(season))
 
     @router.get("/visitors", responses=answer_of(VisitorsBoardOut))
-    def visitors_board(season: SeasonQuery = None) -> Response:
+    def visitors_board(season: SeasonQuery = None, arena: ArenaQuery = None) -> Response:
         """Return the visitors' board: their calls scored as the models' are, ranked apart.
 
         A call shows once its round has finished; until then it is in no payload.
         """
-        return answer(lambda: r.visitors(season))
+        return answer(lambda: arenas.get(arena).visitors(season))
 
     @router.get("/changelog", responses=answer_of(DatedChangesOut))
-    def changelog() -> Response:
+    def changelog(arena: ArenaQuery = None) -> Response:
         """List the dated changes that affect comparability of the arena's seasons.
 
         Public: no key, no quota.
         """
-        return answer(r.changelog)
+        return answer(lambda: arenas.get(arena).changelog())
 
     @router.post(
         "/rounds/current/calls",

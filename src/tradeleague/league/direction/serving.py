@@ -14,6 +14,7 @@ from typing import Final
 from tradeleague.api.serving import Serving
 from tradeleague.host.config import LeagueConfig
 from tradeleague.league.direction.config import DirectionConfig, direction_preset
+from tradeleague.league.direction.streams import found_arenas
 from tradeleague.store import Store
 
 __all__ = ["SERVE", "DirectionServe", "found_arena", "found_arenas"]
@@ -38,28 +39,6 @@ class DirectionServe:
             stream = str(given) if given is not None else arena.stream
             serving.settings["direction_preset"] = direction_preset(arena)
         serving.settings["direction_stream"] = stream
-
-
-def found_arenas(store: Store) -> dict[str, str]:
-    """Return every arena a store holds, in the order they started: stream -> its first season.
-
-    An arena is a stream of no format's ``KIND/ID`` form whose first event starts
-    a direction season (the demo's ``demo-direction-...`` is one).
-    """
-    from tradeleague.events import EventKind
-    from tradeleague.formats.direction.preset import FORMAT
-
-    started: dict[str, tuple[int, str]] = {}
-    for stream in store.streams():
-        if "/" in stream:
-            continue
-        first = next(store.events(stream, batch=1), None)
-        if first is None or first.event.kind != EventKind.SEASON_STARTED:
-            continue
-        payload = first.event.payload
-        if payload.get("format") == FORMAT:
-            started[stream] = (first.seq, str(payload.get("season", "")))
-    return {s: started[s][1] for s in sorted(started, key=lambda s: started[s][0])}
 
 
 def found_arena(store: Store) -> str:

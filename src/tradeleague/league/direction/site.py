@@ -28,7 +28,7 @@ from tradeleague.formats.direction.skips import SkipReason
 from tradeleague.formats.direction.visitors import Refusal
 from tradeleague.league.direction.pages import direction_pages
 from tradeleague.league.direction.plugin import FORMAT
-from tradeleague.league.direction.reads import DirectionReads, direction_router
+from tradeleague.league.direction.reads import Arenas, DirectionReads, direction_router
 from tradeleague.league.direction.visitor_pages import CallForm
 from tradeleague.league.direction.visitors import VisitorDesk
 from tradeleague.league.story import top_rows
@@ -115,9 +115,12 @@ class _Site:
             clock=site.clock or WallClock(),
             ledger=reads.ledger,
         )
-        site.app.include_router(direction_router(store, reads=reads, desk=desk), prefix="/api/v1")
+        arenas = Arenas(reads)  # the store's other arenas, read by the JSON and the pages alike
+        site.app.include_router(
+            direction_router(store, reads=reads, desk=desk, arenas=arenas), prefix="/api/v1"
+        )
         calls = CallForm(desk, FormTokens())
-        site.app.include_router(direction_pages(reads, site.pages, site.now, calls))
+        site.app.include_router(direction_pages(reads, site.pages, site.now, calls, arenas))
         return DirectionSite(reads, site.pages)
 
 

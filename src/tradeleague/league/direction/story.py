@@ -5,6 +5,10 @@ start balance (visitors are ranked apart and not drawn). The leader is the
 first-ranked model, judged by its hit rate as the arena's luck lines are
 (D-LCK-3): the expected best hit rate of N coin flips over the leader's
 settled trades, and the p-value of the leader's hits as the best of N coins.
+
+A model's ``versus`` is its balance after each round it was in against an
+account that called up on every round the model traded (same stake, same
+payout, settled on the same prices): the arena's buy-and-hold.
 """
 
 from __future__ import annotations
@@ -12,12 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from tradeleague.formats.direction.board import Board
-from tradeleague.formats.direction.ledger import SeasonView
+from tradeleague.formats.direction.ledger import Entrant, SeasonView
 from tradeleague.formats.weights.text import plain_text
-from tradeleague.league.story import Lead, Runner, race_payload, story_text
+from tradeleague.league.story import Lead, Runner, race_payload, story_text, versus_payload
+from tradeleague.money import Usd
+from tradeleague.sim.binary import BinaryOption, Direction
 from tradeleague.stats import expected_top_hit_rate, top_hit_rate_p_value
 
-__all__ = ["direction_story"]
+__all__ = ["BENCHMARK", "direction_story", "direction_versus"]
+
+BENCHMARK = "calling up every round it traded"
+"""What a model's balance is drawn against: the arena's buy-and-hold."""
 
 
 def direction_story(view: SeasonView, board: Board) -> dict[str, Any]:
@@ -50,3 +59,25 @@ def direction_story(view: SeasonView, board: Board) -> dict[str, Any]:
         "race": race_payload(runners, start, None if lead is None else lead.name),
         "story": story_text(lead, "No model has a settled trade yet."),
     }
+
+
+def direction_versus(view: SeasonView, entrant: Entrant) -> dict[str, Any] | None:
+    """Return the model's ``versus``: its balance per round and the always-up account's."""
+    rows = view.log(entrant.name)
+    if not rows:
+        return None
+    start, stake = int(view.start_balance), Usd(int(view.started["stake"]))
+    held = start
+    points: list[tuple[str, int, int]] = []
+    for row in rows:
+        if row.settled and row.entry_price and row.exit_price and row.payout_ppm is not None:
+            option = BinaryOption(
+                direction=Direction.CALL,
+                stake=stake,
+                entry_price=row.entry_price,
+                expiry=row.timestamp,
+                payout_ppm=row.payout_ppm,
+            )
+            held += int(option.settle(row.exit_price).pnl)
+        points.append((row.round, int(row.balance_after), held))
+    return versus_payload(plain_text(entrant.name), BENCHMARK, "round", start, points)

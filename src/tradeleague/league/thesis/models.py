@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field
 
 from tradeleague.league.bodies import ReadOut, read_config
-from tradeleague.league.story import RACE_EXAMPLE, StoriedOut
+from tradeleague.league.story import RACE_EXAMPLE, StoriedOut, VersusOut
 
 __all__ = ["ThesisAgentOut", "ThesisBoardOut"]
 
@@ -101,6 +101,10 @@ class ThesisAgentOut(ReadOut):
     equity: list[str] = Field(
         description="Its account value after each cycle, oldest first, the first the "
         "starting value (USD, decimal text)."
+    )
+    versus: VersusOut | None = Field(
+        description="Its equity after each cycle it played against holding SPY from the same "
+        "start cash; null with no SPY price."
     )
     entries: list[dict[str, Any]] = Field(
         description="Each cycle: outcome, reasoning, decisions and theses, equity and cash "

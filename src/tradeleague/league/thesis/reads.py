@@ -39,7 +39,7 @@ from tradeleague.league.thesis.models import ThesisAgentOut, ThesisBoardOut
 from tradeleague.league.thesis.null import board_null
 from tradeleague.league.thesis.report import board_rows, build_report, luck_payload, paper_values
 from tradeleague.league.thesis.state import SeasonState
-from tradeleague.league.thesis.story import thesis_story
+from tradeleague.league.thesis.story import thesis_story, thesis_versus
 from tradeleague.llm.token_prices import PriceTable
 from tradeleague.money import micros_to_str
 from tradeleague.stats.null import SeasonNull
@@ -188,6 +188,7 @@ class ThesisReads:
             costs = self._costs.payload(self._store, season, paper_values(state))
             start = int(state.preset.start_cash)
             equity = {n: [start, *a.equity] for n, a in state.agents.items()}
+            versus = thesis_versus(state, name) if name in state.agents else None
         agents = report["agents"]
         for row in agents if isinstance(agents, list) else []:
             if row["name"] == name:
@@ -196,6 +197,7 @@ class ThesisReads:
                     "season": season,
                     **_escaped(row),
                     "equity": [micros_to_str(v) for v in equity[name]],
+                    "versus": versus,
                     "cost": costs["agents"].get(name),
                     "pricing": {k: costs[k] for k in ("pricing_version", "priced", "unit")},
                 }

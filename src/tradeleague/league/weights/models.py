@@ -15,7 +15,7 @@ from pydantic import Field
 
 from tradeleague.api.models import declare_error_codes
 from tradeleague.league.bodies import ReadOut, read_config
-from tradeleague.league.story import RACE_EXAMPLE, StoriedOut
+from tradeleague.league.story import RACE_EXAMPLE, StoriedOut, VersusOut
 
 __all__ = [
     "OwnedAgentOut",
@@ -177,6 +177,10 @@ class WeightsAgentOut(ReadOut):
         description="Every fill: symbol, side, quantity and price (decimal text)."
     )
     chart: list[dict[str, Any]] = Field(description="Its value (USD) at each day's close.")
+    versus: VersusOut | None = Field(
+        description="Its value at each day's close against holding the benchmark from its "
+        "first entry, both from the start cash; null with no benchmark price."
+    )
     cost: dict[str, Any] | None = Field(
         description="Its model calls, tokens and cost (USD); null when it made none."
     )

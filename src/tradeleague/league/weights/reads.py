@@ -80,7 +80,7 @@ from tradeleague.league.weights.models import (
 )
 from tradeleague.league.weights.report import paper_values, season_luck
 from tradeleague.league.weights.state import SeasonState
-from tradeleague.league.weights.story import weights_story
+from tradeleague.league.weights.story import weights_story, weights_versus
 from tradeleague.league.weights.summary import Summary, latest_summaries
 from tradeleague.league.weights.targets import asked_and_got
 from tradeleague.league.weights.universe import universe_view
@@ -328,6 +328,7 @@ def _agent_payload(
         "chart": [
             {"day": d.isoformat(), "value": micros_to_str(v)} for d, v in chart_points(a.entries)
         ],
+        "versus": weights_versus(state, agent, luck_of(a.division).benchmark),
     }
 
 
