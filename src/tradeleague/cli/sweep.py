@@ -82,8 +82,9 @@ def sweep(
         nonlocal finished
         finished += 1
         outcome = "ok" if result["exit_code"] == 0 else f"FAILED: {result['error']}"
+        where = f" on Ray node {result['node']}" if result.get("node") else ""
         console.print(
-            f"[{finished}/{total}] {cell.label}: {outcome} ({result['seconds']:.1f} s)",
+            f"[{finished}/{total}] {cell.label}: {outcome} ({result['seconds']:.1f} s{where})",
             highlight=False,
             markup=False,
             soft_wrap=True,
