@@ -31,8 +31,12 @@ __all__ = ["RayCluster", "two_node_ray"]
 _START_S = 240.0
 """How long one ``ray start`` may take: minutes on a loaded machine of two cores."""
 
-_STOP_S = 10.0
-"""How long the daemons get to end after SIGTERM before SIGKILL."""
+_GRACE_S = 3.0
+"""How long the processes get to end after SIGTERM (the GCS and the raylets ignore it) before
+SIGKILL: the cluster holds nothing to save."""
+
+_STOP_S = 20.0
+"""How long SIGKILLed processes may take to leave ``/proc``."""
 
 
 @dataclass(frozen=True)
@@ -93,12 +97,12 @@ def _pids_naming(folder: Path) -> list[int]:
 
 def _end(folder: Path) -> None:
     """End every process of the cluster in ``folder``: SIGTERM, then SIGKILL what is left."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    for sig, wait in ((signal.SIGTERM, _GRACE_S), (signal.SIGKILL, _STOP_S)):
         pids = _pids_naming(folder)
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
-        deadline = time.monotonic() + _STOP_S
+        deadline = time.monotonic() + wait
         while pids and time.monotonic() < deadline:
             time.sleep(0.2)
             pids = _pids_naming(folder)
