@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +128,7 @@ def _tradeleague(argv: list[str], env: dict[str, str] | None = None) -> tuple[fl
     return seconds, done.stdout + done.stderr
 
 
-def _two_nodes(folder: Path, config: Path, cells: list[Cell]) -> None:
+def _two_nodes(folder: Path, config: Path, cells: Sequence[Cell]) -> None:
     """``sweep --address`` on a Ray of two nodes against ``sweep --local``: time, nodes, bytes."""
     base = ["sweep", "--config", str(config), "--workers", "2"]
     local, _ = _tradeleague([*base, "--local", "--out", str(folder / "local")])
