@@ -113,7 +113,8 @@ BENCHES = (
         "sweep.py",
         ("--cells", "8", "--workers", "2"),
         ("sweep:",),
-        "a grid of replays on Ray: faster than one process, byte-equal reports",
+        "a grid of replays on Ray: faster than one process, byte-equal reports; on a Ray of "
+        "two nodes, cells on both and the reports byte-equal to --local's",
     ),
     Bench(
         "standby takeover",

@@ -82,6 +82,10 @@ def test_a_sweep_on_ray_equals_the_same_replays_run_alone(
     assert len(cells) == 8
     for n in range(1, 9):
         assert f"[{n}/8] " in result.output  # one progress line per finished cell
+    # each line names the Ray node that ran the cell (the log's, never the reports': below,
+    # the merged report equals the one made from results that name no node)
+    node = local_ray.get_runtime_context().get_node_id()
+    assert result.output.count(f" on Ray node {node})") == 8
     merged = json.loads((out / "REPORT.json").read_text(encoding="utf-8"))
     assert merged["cells_total"] == 8
     assert merged["cells_failed"] == 0

@@ -51,9 +51,10 @@ def sweep(
     r"""Run a grid of replays (formats x seasons x rosters x seeds) as Ray tasks; merge the boards.
 
     Each cell is the format's own replay (tradeleague replay weights,
-    direction or thesis) with its own store and REPORT.json; a line is printed as each
-    finishes. The merged REPORT.json (each cell's format, season, roster and
-    seed, its outcome and figures) and BOARD.md are written to --out. Exits 1
+    direction or thesis) with its own store and REPORT.json; a line is printed
+    as each finishes (on Ray, naming the node that ran it). The merged
+    REPORT.json (each cell's format, season, roster and seed, its outcome and
+    figures) and BOARD.md are written to --out. Exits 1
     when a cell failed (its error is in the report; the others still run).
     Needs the tradeleague\[ray] extra, except with --local (processes on
     this machine, the same reports).
@@ -82,8 +83,9 @@ def sweep(
         nonlocal finished
         finished += 1
         outcome = "ok" if result["exit_code"] == 0 else f"FAILED: {result['error']}"
+        where = f" on Ray node {result['node']}" if result.get("node") else ""
         console.print(
-            f"[{finished}/{total}] {cell.label}: {outcome} ({result['seconds']:.1f} s)",
+            f"[{finished}/{total}] {cell.label}: {outcome} ({result['seconds']:.1f} s{where})",
             highlight=False,
             markup=False,
             soft_wrap=True,

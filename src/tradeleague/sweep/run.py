@@ -193,6 +193,19 @@ def _check_reachable(address: str) -> None:
         ) from None
 
 
+def _cell_on_node(fmt: str, argv: list[str], folder: str) -> dict[str, Any]:
+    """`run_cell` in a Ray worker, its result naming the Ray node that ran it (``node``).
+
+    The node goes to the sweep's log, never to a report: the reports stay the
+    same wherever the cells ran.
+    """
+    import ray
+
+    result = run_cell(fmt, argv, folder)
+    result["node"] = ray.get_runtime_context().get_node_id()
+    return result
+
+
 def run_on_ray(
     cells: Sequence[Cell],
     out: Path,
@@ -202,12 +215,13 @@ def run_on_ray(
 ) -> list[dict[str, Any]]:
     """Run every cell as a Ray task on the Ray this process is connected to (`ray_session`).
 
-    Returns the results in grid order. ``workers`` is the most cells in flight
-    at once (default: the cluster's CPUs).
+    Returns the results in grid order, each with the Ray node id that ran it
+    (``node``; absent for a cell whose worker was lost). ``workers`` is the
+    most cells in flight at once (default: the cluster's CPUs).
     """
     ray = import_ray()
     limit = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-    task = ray.remote(num_cpus=1, max_retries=0)(run_cell)
+    task = ray.remote(num_cpus=1, max_retries=0)(_cell_on_node)
     results: list[dict[str, Any] | None] = [None] * len(cells)
     waiting = list(enumerate(cells))
     flying: dict[Any, int] = {}
