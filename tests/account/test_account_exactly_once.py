@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from account.owners_kit import (  # type: ignore[import-not-found]
     NOW,
     Owner,
+    new_season,
     owner,
     sign,
     site,
@@ -172,3 +173,30 @@ def test_a_sign_in_retried_after_a_lost_answer_opens_one_session(sqlite_url: str
             _, fresh = _login(me, clock, "in-2")
             assert fresh.status_code == 200, fresh.text
             assert me.http.get("/api/v1/account").status_code == 200
+
+
+def test_an_agents_writes_retried_after_lost_answers_happen_once(sqlite_url: str) -> None:
+    """S-SVC-1, W-REC-2: entering the agent and changing its prompt, each answer lost after
+    its commit, are retried with their keys: one agent, one prompt change counted."""
+    clock = ReplayClock(NOW)
+    with open_store(sqlite_url) as store:
+        new_season(store, clock)
+        service = ScenarioService(store, clock)
+        with site(service, clock) as base, owner(base) as me:
+            assert me.login(clock).status_code == 200
+            agent = {"name": "steady", "division": "open", "prompt": "Hold the index."}
+            prompt = {"prompt": "Hold cash."}
+            for path, body, key, status in (
+                ("/api/v1/account/agent", agent, "enter", 201),
+                ("/api/v1/account/agent/prompt", prompt, "prompt", 200),
+            ):
+                headers = {"X-CSRF-Token": me.csrf, "Idempotency-Key": key}
+                with answer_lost(store, key) as cuts:
+                    lost = me.http.post(path, json=body, headers=headers)
+                assert cuts == [key]
+                assert lost.status_code == 503, lost.text
+                again = me.http.post(path, json=body, headers=headers)
+                assert again.status_code == status, again.text
+                assert again.headers["Idempotent-Replayed"] == "true"
+            shown = me.http.get("/api/v1/account").json()["agent"]
+            assert shown["prompt_changes_left_today"] == 2, "one change counted, not two"

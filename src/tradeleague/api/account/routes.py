@@ -73,6 +73,7 @@ __all__ = [
     "check_origin",
     "desk_router",
     "install_accounts",
+    "once",
     "reply",
     "retry_after",
     "session_cookies",
