@@ -6,11 +6,11 @@ boards, seasons, agents and logs (weights, thesis, direction, ratings) without o
 Each method is one operation of the API, typed by what it answers (the
 `TypedDict` shapes below mirror the served OpenAPI document). An error
 answer raises `ApiError` (or the subclass for its family) carrying the API's
-status, code, sentence and whole body. ``trade`` and ``step`` are retried
-safely: each call carries an idempotency key (one is made when none is
-given), and a dropped connection, a 5xx or ``idempotency_in_flight`` is
-retried with the same key, so the server does the work at most once
-(S-SVC-1).
+status, code, sentence and whole body. ``create_run``, ``trade``,
+``cancel_order`` and ``step`` are retried safely: each call carries an
+``Idempotency-Key`` header (one is made per call when none is given), and a
+dropped connection, a 5xx or ``idempotency_in_flight`` is retried with the
+same key, so the server does the work at most once (S-SVC-1).
 
 Money and quantities are exact decimal strings (US dollars, units); returns
 and drawdowns are fractions of one; times are ISO 8601 UTC.
@@ -359,7 +359,7 @@ class OrderSpec:
 
 @dataclass(frozen=True, slots=True)
 class Retry:
-    """How ``trade`` and ``step`` are retried: attempts in all, and the first pause (doubling)."""
+    """How the keyed writes are retried: attempts in all, and the first pause (doubling)."""
 
     attempts: int = 4
     backoff: float = 0.25
@@ -374,6 +374,16 @@ class _Call:
     body: dict[str, Any] | None = None
     params: dict[str, str] | None = None
     retried: bool = False
+    key: str | None = None
+    """The call's idempotency key, sent as the ``Idempotency-Key`` header on every try."""
+
+    @property
+    def headers(self) -> dict[str, str] | None:
+        """Return the call's own headers: its ``Idempotency-Key`` (a structured-field string)."""
+        if self.key is None:
+            return None
+        quoted = self.key.replace("\\", "\\\\").replace('"', '\\"')
+        return {"Idempotency-Key": f'"{quoted}"'}
 
 
 def _answer(response: httpx.Response) -> dict[str, Any]:
@@ -408,8 +418,9 @@ def _again(error: BaseException) -> bool:
     return False
 
 
-def _keyed(body: dict[str, Any], key: str | None) -> dict[str, Any]:
-    return {**body, "idempotency_key": key or uuid.uuid4().hex}
+def _key(key: str | None) -> str:
+    """Return the call's idempotency key: the one given, or a fresh one for this call."""
+    return key or uuid.uuid4().hex
 
 
 class _Calls:
@@ -420,8 +431,8 @@ class _Calls:
         return _Call("GET", "/scenarios")
 
     @staticmethod
-    def create_run(scenario: str) -> _Call:
-        return _Call("POST", "/runs", {"scenario": scenario})
+    def create_run(scenario: str, key: str | None) -> _Call:
+        return _Call("POST", "/runs", {"scenario": scenario}, retried=True, key=_key(key))
 
     @staticmethod
     def runs() -> _Call:
@@ -437,16 +448,17 @@ class _Calls:
 
     @staticmethod
     def trade(run_id: str, orders: Sequence[OrderSpec], key: str | None) -> _Call:
-        body = _keyed({"orders": [o.to_json() for o in orders]}, key)
-        return _Call("POST", f"/runs/{run_id}/trades", body, retried=True)
+        body = {"orders": [o.to_json() for o in orders]}
+        return _Call("POST", f"/runs/{run_id}/trades", body, retried=True, key=_key(key))
 
     @staticmethod
-    def cancel(run_id: str, position: int) -> _Call:
-        return _Call("DELETE", f"/runs/{run_id}/orders/{position}")
+    def cancel(run_id: str, position: int, key: str | None) -> _Call:
+        path = f"/runs/{run_id}/orders/{position}"
+        return _Call("DELETE", path, retried=True, key=_key(key))
 
     @staticmethod
     def step(run_id: str, key: str | None) -> _Call:
-        return _Call("POST", f"/runs/{run_id}/step", _keyed({}, key), retried=True)
+        return _Call("POST", f"/runs/{run_id}/step", retried=True, key=_key(key))
 
     @staticmethod
     def results(run_id: str) -> _Call:
@@ -574,7 +586,11 @@ class ScenarioClient:
         for attempt in range(1, attempts + 1):
             try:
                 response = self._http.request(
-                    call.method, call.path, json=call.body, params=call.params
+                    call.method,
+                    call.path,
+                    json=call.body,
+                    params=call.params,
+                    headers=call.headers,
                 )
                 return _answer(response)
             except (httpx.TransportError, ApiError) as exc:
@@ -588,12 +604,13 @@ class ScenarioClient:
         """Return every scenario version you can run."""
         return cast(list[dict[str, Any]], self._send(_Calls.scenarios())["scenarios"])
 
-    def create_run(self, scenario: str) -> Run:
+    def create_run(self, scenario: str, *, idempotency_key: str | None = None) -> Run:
         """Create a run of a scenario (its id, or its name for the latest version).
 
         Costs one run of the monthly quota; `QuotaError` when it is spent.
+        Retried safely under one key: one run is made however often it is sent.
         """
-        return cast(Run, self._send(_Calls.create_run(scenario)))
+        return cast(Run, self._send(_Calls.create_run(scenario, idempotency_key)))
 
     def runs(self) -> list[dict[str, Any]]:
         """Return your runs, oldest first."""
@@ -613,9 +630,11 @@ class ScenarioClient:
         """Queue market orders for the next step (S-API-2), retried safely under one key."""
         return cast(Trades, self._send(_Calls.trade(run_id, orders, idempotency_key)))
 
-    def cancel_order(self, run_id: str, position: int) -> dict[str, Any]:
-        """Cancel the queued order at ``position`` (0 first)."""
-        return self._send(_Calls.cancel(run_id, position))
+    def cancel_order(
+        self, run_id: str, position: int, *, idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        """Cancel the queued order at ``position`` (0 first), retried safely under one key."""
+        return self._send(_Calls.cancel(run_id, position, idempotency_key))
 
     def step(self, run_id: str, *, idempotency_key: str | None = None) -> Step:
         """Advance one bar (S-API-3), retried safely under one key: it steps at most once."""
@@ -727,7 +746,11 @@ class AsyncScenarioClient:
         for attempt in range(1, attempts + 1):
             try:
                 response = await self._http.request(
-                    call.method, call.path, json=call.body, params=call.params
+                    call.method,
+                    call.path,
+                    json=call.body,
+                    params=call.params,
+                    headers=call.headers,
                 )
                 return _answer(response)
             except (httpx.TransportError, ApiError) as exc:
@@ -741,9 +764,9 @@ class AsyncScenarioClient:
         """Return every scenario version you can run."""
         return cast(list[dict[str, Any]], (await self._send(_Calls.scenarios()))["scenarios"])
 
-    async def create_run(self, scenario: str) -> Run:
+    async def create_run(self, scenario: str, *, idempotency_key: str | None = None) -> Run:
         """Create a run (one run of the monthly quota); see `ScenarioClient.create_run`."""
-        return cast(Run, await self._send(_Calls.create_run(scenario)))
+        return cast(Run, await self._send(_Calls.create_run(scenario, idempotency_key)))
 
     async def runs(self) -> list[dict[str, Any]]:
         """Return your runs, oldest first."""
@@ -763,9 +786,11 @@ class AsyncScenarioClient:
         """Queue market orders for the next step, retried safely under one key."""
         return cast(Trades, await self._send(_Calls.trade(run_id, orders, idempotency_key)))
 
-    async def cancel_order(self, run_id: str, position: int) -> dict[str, Any]:
-        """Cancel the queued order at ``position`` (0 first)."""
-        return await self._send(_Calls.cancel(run_id, position))
+    async def cancel_order(
+        self, run_id: str, position: int, *, idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        """Cancel the queued order at ``position`` (0 first), retried safely under one key."""
+        return await self._send(_Calls.cancel(run_id, position, idempotency_key))
 
     async def step(self, run_id: str, *, idempotency_key: str | None = None) -> Step:
         """Advance one bar, retried safely under one key: it steps at most once."""

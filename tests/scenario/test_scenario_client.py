@@ -15,9 +15,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
 import tradeleague
 from tradeleague.accounts import Tier
+from tradeleague.accounts.tables import idempotency_keys
 from tradeleague.client import (
     AsyncScenarioClient,
     AuthError,
@@ -30,6 +32,7 @@ from tradeleague.client import (
 from tradeleague.clock import ReplayClock
 from tradeleague.league.scenario import Scenario, ScenarioService
 from tradeleague.site import create_site
+from tradeleague.store.transactions import CommitPoint
 from tradeleague.testing.server import serve_asgi
 
 _ROOT = Path(tradeleague.__file__).parents[2]
@@ -46,12 +49,12 @@ class _LoseFirstAnswer(httpx.BaseTransport):
 
     def __init__(self) -> None:
         self.inner = httpx.HTTPTransport()
-        self.steps: list[bytes] = []
+        self.steps: list[httpx.Request] = []
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = self.inner.handle_request(request)
         if request.url.path.endswith("/step"):
-            self.steps.append(request.content)
+            self.steps.append(request)
             if len(self.steps) == 1:
                 response.read()
                 response.close()
@@ -77,9 +80,81 @@ def test_a_lost_step_answer_is_retried_under_its_key_and_steps_once(
         step = api.step(run_id)
         assert step["index"] == 1
         assert api.market(run_id)["index"] == 1
-    first, second = (json.loads(body) for body in transport.steps)
-    assert first["idempotency_key"] == second["idempotency_key"]
+    first, second = transport.steps
+    assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
+    assert first.content == second.content == b"", "the key is a header: a bare step's body"
     assert pauses == [0.25]
+
+
+class _Wire(httpx.BaseTransport):
+    """Send every request as it is; keep each write's method, path, key header and body."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.writes: list[tuple[str, str, str | None, bytes]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "GET":
+            key = request.headers.get("Idempotency-Key")
+            self.writes.append((request.method, request.url.path, key, request.content))
+        return self.inner.handle_request(request)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class _LoseEachAnswerOnce:
+    """The commit seam: close the connection just after the commit that records each new
+    idempotency key, once per key: every keyed request happens, and its answer is lost."""
+
+    def __init__(self) -> None:
+        self.cut: set[str] = set()
+
+    def __call__(self, at: CommitPoint, conn: sa.Connection) -> None:
+        if at != "committed":
+            return
+        new = set(conn.execute(sa.select(idempotency_keys.c.key)).scalars()) - self.cut
+        if new:
+            self.cut |= new
+            conn.connection.dbapi_connection.close()  # type: ignore[union-attr]
+            conn.exec_driver_sql("SELECT 1")  # the driver's error: the connection is gone
+
+
+def test_the_clients_retries_after_lost_answers_do_each_write_once(
+    service: ScenarioService, scenario: Scenario
+) -> None:
+    """S-SVC-1: run creation, trades, a cancel and a step each lose their first answer after
+    their commit; the client retries each under its Idempotency-Key header (not the body) and
+    each happened once: one run, two orders queued, one cancelled, one bar stepped."""
+    key = service.create_key("lost", Tier.PRO)
+    wire, cutter, pauses = _Wire(), _LoseEachAnswerOnce(), list[float]()
+    with (
+        serve_asgi(create_site(service)) as base,
+        ScenarioClient(base, key, transport=wire, sleep=pauses.append) as api,
+    ):
+        service.store.commit_fault = cutter
+        try:
+            run_id = api.create_run(scenario.config.name)["id"]
+            queued = api.trade(run_id, [OrderSpec("SPY", "buy", "2"), OrderSpec("SPY", "buy", "3")])
+            cancelled = api.cancel_order(run_id, 1)
+            step = api.step(run_id)
+        finally:
+            service.store.commit_fault = None
+        assert [r["id"] for r in api.runs()] == [run_id], "one run, not two"
+        state = api.run(run_id)
+    assert len(cutter.cut) == 4, "each write lost its first answer"
+    assert len(queued["queued"]) == 2
+    assert cancelled["cancelled"]["quantity"] == "3"
+    assert step["index"] == 1
+    assert state["index"] == 1, "stepped once"
+    assert state["queued"] == []
+    tries = wire.writes
+    assert len(tries) == 8, "each write sent twice"
+    for first, again in zip(tries[::2], tries[1::2], strict=True):
+        assert first == again, "the retry is the same request, its key the same"
+        assert first[2] is not None
+        assert b"idempotency_key" not in first[3], "the key travels as the header"
+    assert len({w[2] for w in tries}) == 4, "a key per call"
 
 
 def test_errors_are_exceptions_with_the_apis_code_and_message(

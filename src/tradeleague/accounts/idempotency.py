@@ -197,6 +197,10 @@ def check_key(key: str) -> None:
         )
 
 
+def _as_is(status: int, body: str) -> tuple[int, str]:
+    return status, body
+
+
 _CLAIM_TRIES: Final = 3
 """How often a request whose claim lost a race (the key committed meanwhile) reads it again."""
 
@@ -207,6 +211,8 @@ def idempotent(
     key: str,
     digest: str,
     action: Callable[[], tuple[int, str]],
+    *,
+    stored: Callable[[int, str], tuple[int, str]] | None = None,
 ) -> tuple[int, str, bool]:
     """Run ``action`` at most once per (account, key) and return ``(status, body, replayed)``.
 
@@ -221,6 +227,11 @@ def idempotent(
         Does the work and returns the HTTP status and the exact JSON body text;
         a `ServiceError` it raises is recorded as its error response (what it
         wrote in the transaction it raised from is undone, as without a key).
+    stored
+        What is recorded for a retry instead of the answer itself, given its
+        status and body: for an answer that holds a secret shown once (a new
+        API key), which must never be written to the store; the first caller
+        still gets the answer itself. ``None``: the answer is recorded as it is.
 
     Raises
     ------
@@ -246,7 +257,7 @@ def idempotent(
                     status, body = action()
                 except ServiceError as exc:
                     status, body = exc.status, canonical_json(exc.body())
-                record(conn, account, key, status, body)
+                record(conn, account, key, *(stored or _as_is)(status, body))
             return status, body, False
         except StoreError as exc:
             # another request with the key committed first (PostgreSQL): read its answer

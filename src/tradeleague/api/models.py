@@ -51,6 +51,8 @@ ERROR_CODES: Final[dict[str, tuple[int, str]]] = {
     "cross_site": (403, "A signed-in write from another site was refused."),
     "csrf_failed": (403, "A signed-in write without the page's CSRF token was refused."),
     "key_not_found": (404, "No API key of yours has that id."),
+    "key_shown_once": (409, "This Idempotency-Key already issued a key (see key: its id)."),
+    "signed_in_once": (409, "This Idempotency-Key already signed in; sign in again."),
     "ambiguous_name": (409, "The name fits more than one; give an id (see candidates)."),
     "store_unavailable": (503, "The database is unavailable; retry later."),
     "internal_error": (500, "Something went wrong on the server."),

@@ -89,7 +89,8 @@ class WalletKeys:
             conn.execute(
                 sa.update(api_keys).where(api_keys.c.key_hash == hashes[0]).values(revoked_at=now)
             )
-        self.service.accounts.forget_key(hashes[0])
+        forget = hashes[0]
+        self.service.ledger.after_commit(lambda: self.service.accounts.forget_key(forget))
         return {"id": key_id, "revoked_at": iso(now)}
 
     def usage(self, wallet: str) -> dict[str, Any]:

@@ -11,13 +11,17 @@ agent) adds its own routes, made with this module's kit (`answer`, `writer`,
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
+import sqlalchemy as sa
 from fastapi import (
     APIRouter,
     Cookie,
@@ -30,7 +34,8 @@ from fastapi import (
     Response,
 )
 
-from tradeleague.accounts import AccountHost
+from tradeleague.accounts import Account, AccountHost, Tier
+from tradeleague.accounts.idempotency import fingerprint, idempotent
 from tradeleague.api.account.keys import WalletKeys
 from tradeleague.api.account.models import (
     AccountOut,
@@ -51,9 +56,10 @@ from tradeleague.api.account.sessions import (
     Sessions,
 )
 from tradeleague.api.account.signin import ADDRESS_PATTERN, SignIn, message_for
-from tradeleague.api.app import call, dumps
+from tradeleague.api.app import IdempotencyHeader, call, dumps, idempotency_key
 from tradeleague.api.models import ErrorOut
 from tradeleague.api.write_limits import anonymous_write
+from tradeleague.clock import Clock
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
 from tradeleague.league.bodies import answer_of
@@ -67,6 +73,7 @@ __all__ = [
     "check_origin",
     "desk_router",
     "install_accounts",
+    "once",
     "reply",
     "retry_after",
     "session_cookies",
@@ -210,6 +217,105 @@ def writer(accounts: Accounts, sent: WriteCredentials) -> Session:
     return session
 
 
+ACCOUNT_IDEMPOTENCY_TTL = timedelta(hours=24)
+"""How long an account write's ``Idempotency-Key`` is kept after its first use (Stripe's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    idempotency_ttl: timedelta = ACCOUNT_IDEMPOTENCY_TTL
+
+
+class _OnceHost:
+    """The account host as `idempotent` needs it: its clock, the window, its transactions."""
+
+    def __init__(self, host: AccountHost) -> None:
+        self.clock: Clock = host.clock
+        self.preset = _Window()
+        self._ledger = host.ledger
+
+    def write(
+        self, doing: str, *, enclosing: bool = False
+    ) -> AbstractContextManager[sa.Connection]:
+        return self._ledger.write(doing, enclosing=enclosing)
+
+    def read(self, doing: str) -> AbstractContextManager[sa.Connection]:
+        return self._ledger.read(doing)
+
+
+Act = Callable[[], tuple[int, dict[str, Any]]]
+"""An account write's work: its status and body (the disclaimer is added)."""
+
+
+def once(
+    accounts: Accounts,
+    scope: str,
+    key: str | None,
+    digest: str,
+    act: Act,
+    *,
+    stored: Callable[[int, str], tuple[int, str]] | None = None,
+) -> tuple[Response, bool]:
+    """Answer an account write at most once per ``scope`` and ``key`` (S-SVC-1).
+
+    Without a key ``act`` just runs. With one, the key's claim, everything
+    ``act`` writes and its answer commit in one transaction (`idempotent`), so
+    a retry after a lost answer gets the first answer (``Idempotent-Replayed:
+    true``), or what ``stored`` made of it when the answer held a secret shown
+    once. Returns the response and whether ``act`` ran in this request.
+    """
+    if key is None:
+        status, body = act()
+        return reply(body, status), True
+    ran = False
+
+    def action() -> tuple[int, str]:
+        nonlocal ran
+        ran = True
+        status, body = act()
+        return status, dumps({**body, "disclaimer": DISCLAIMER})
+
+    # the scope is the account's name; the tier plays no part in a key's scope
+    status, text, replayed = idempotent(
+        _OnceHost(accounts.service), Account(scope, Tier.FREE), key, digest, action, stored=stored
+    )
+    headers = {"Idempotent-Replayed": "true"} if replayed else None
+    return Response(text, status, headers, media_type="application/json"), ran and not replayed
+
+
+def _key_shown_once(status: int, text: str) -> tuple[int, str]:
+    """Return what a key-issuing request records for its retries: the key's id, no secret."""
+    if status != 201:
+        return status, text
+    made = {k: v for k, v in json.loads(text)["key"].items() if k != "key"}
+    refusal = ServiceError(
+        409,
+        "key_shown_once",
+        f"This Idempotency-Key already issued API key {made['id']}, whose secret was shown "
+        "only in that first answer: if it was not kept, revoke it with DELETE "
+        f"/api/v1/account/keys/{made['id']} and issue a new one with a new Idempotency-Key.",
+        {"key": made},
+    )
+    return 409, dumps({**refusal.body(), "disclaimer": DISCLAIMER})
+
+
+def _signed_in_once(status: int, text: str) -> tuple[int, str]:
+    """Return what a sign-in records for its retries: the wallet, never its session."""
+    if status != 200:
+        return status, text
+    refusal = ServiceError(
+        409,
+        "signed_in_once",
+        "This Idempotency-Key already signed in, and its session cookie was set only in that "
+        "first answer: ask a new nonce and sign in again.",
+        {"wallet": json.loads(text)["wallet"]},
+    )
+    return 409, dumps({**refusal.body(), "disclaimer": DISCLAIMER})
+
+
+_MESSAGE_ADDRESS = re.compile(r"[^\n]*\n(0x[0-9a-fA-F]{40})\n")
+
+
 def desk_router() -> APIRouter:
     """Return an empty router under ``/api/v1/account``, documented as the account's routes."""
     return APIRouter(
@@ -259,18 +365,36 @@ def account_router() -> APIRouter:
         summary="Sign in with a signed EIP-4361 message",
         description=(
             "Sign in with the message from /nonce and the wallet's signature: sets the "
-            "session cookie and answers the CSRF token every write must send. No quota."
+            "session cookie and answers the CSRF token every write must send. No quota. "
+            "With an Idempotency-Key, a retry opens no second session: it answers 409 "
+            "signed_in_once with the wallet (the session cookie is set in the first answer "
+            "only; no session secret is kept for a retry), or a refusal as it first was."
         ),
         responses=answer_of(SignedInOut),
         dependencies=[Depends(anonymous_write)],
     )
-    async def login(body: LoginIn, request: Request) -> Response:
+    async def login(
+        body: LoginIn, request: Request, idempotency: IdempotencyHeader = None
+    ) -> Response:
+        key = idempotency_key(idempotency, None)
+        found = _MESSAGE_ADDRESS.match(body.message.replace("\r\n", "\n"))
+        scope = f"sign-in:{found.group(1).lower() if found else '-'}"
+        digest = fingerprint(
+            "POST", "/account/login", {"message": body.message, "signature": body.signature}
+        )
+
         def work(a: Accounts) -> Response:
             check_origin(request)
-            wallet = a.signin.login(body.message, body.signature)
-            cookie, csrf = a.sessions.open(wallet)
-            response = reply({"wallet": wallet, "csrf_token": csrf})
-            session_cookies(response, request, cookie, csrf)
+            opened: list[tuple[str, str]] = []
+
+            def act() -> tuple[int, dict[str, Any]]:
+                wallet = a.signin.login(body.message, body.signature)
+                opened.append(a.sessions.open(wallet))
+                return 200, {"wallet": wallet, "csrf_token": opened[0][1]}
+
+            response, ran = once(a, scope, key, digest, act, stored=_signed_in_once)
+            if ran and response.status_code == 200:
+                session_cookies(response, request, *opened[0])
             return response
 
         return await answer(request, work)
@@ -279,19 +403,38 @@ def account_router() -> APIRouter:
         "/logout",
         summary="Sign out",
         description=(
-            "End the session and clear its cookies. Needs the session and its CSRF token."
+            "End the session and clear its cookies. Needs the session and its CSRF token. "
+            "With an Idempotency-Key, a retry (the session already ended) gets the first "
+            "answer again."
         ),
         responses=answer_of(SignedOutOut),
     )
     async def logout(
         request: Request,
         sent: Writer,
+        idempotency: IdempotencyHeader = None,
     ) -> Response:
+        key = idempotency_key(idempotency, None)
+
         def work(a: Accounts) -> Response:
-            a.sessions.end(writer(a, sent))
-            response = reply({"signed_out": True})
-            response.delete_cookie(SESSION_COOKIE)
-            response.delete_cookie(CSRF_COOKIE)
+            if key is None:
+                session = writer(a, sent)
+            else:  # its retry comes with the session it ended
+                seen = a.sessions.read(sent.cookie, ended=True)
+                if seen is None:
+                    raise ServiceError(401, "not_signed_in", "Sign in with your wallet first.")
+                a.sessions.check_csrf(seen, sent.csrf_cookie, sent.csrf)
+                session = seen
+            digest = fingerprint("POST", "/account/logout", {"session": session.id_hash})
+
+            def act() -> tuple[int, dict[str, Any]]:
+                a.sessions.end(session)
+                return 200, {"signed_out": True}
+
+            response, _ = once(a, session.wallet, key, digest, act)
+            if response.status_code == 200:
+                response.delete_cookie(SESSION_COOKIE)
+                response.delete_cookie(CSRF_COOKIE)
             return response
 
         return await answer(request, work)
@@ -333,17 +476,28 @@ def account_router() -> APIRouter:
         summary="Issue a scenario API key (shown this once)",
         description=(
             "Issue a scenario API key for the programs' API and MCP; the key is in this "
-            "answer only. Needs the session and its CSRF token; no quota."
+            "answer only. Needs the session and its CSRF token; no quota. With an "
+            "Idempotency-Key, a retry issues no second key: it answers 409 key_shown_once "
+            "with the first key's id and prefix (its secret is kept nowhere: if the first "
+            "answer was lost, revoke that key by its id and issue a new one with a new key)."
         ),
         responses=answer_of(KeyIssuedOut, 201),
     )
     async def create_key(
         request: Request,
         sent: Writer,
+        idempotency: IdempotencyHeader = None,
     ) -> Response:
+        key = idempotency_key(idempotency, None)
+        digest = fingerprint("POST", "/account/keys", {})
+
         def work(a: Accounts) -> Response:
             wallet = writer(a, sent).wallet
-            return reply({"key": a.keys.create_key(wallet)}, 201)
+
+            def act() -> tuple[int, dict[str, Any]]:
+                return 201, {"key": a.keys.create_key(wallet)}
+
+            return once(a, wallet, key, digest, act, stored=_key_shown_once)[0]
 
         return await answer(request, work)
 
@@ -352,7 +506,8 @@ def account_router() -> APIRouter:
         summary="Revoke a scenario API key",
         description=(
             "Revoke a key by its id (from GET /api/v1/account/keys); every server refuses it "
-            "within a second. Needs the session and its CSRF token."
+            "within a second. Needs the session and its CSRF token. With an "
+            "Idempotency-Key, a retry gets the first answer again."
         ),
         responses=answer_of(KeyRevokedOut),
     )
@@ -362,10 +517,18 @@ def account_router() -> APIRouter:
             str, Path(max_length=64, description="The key's id (GET /api/v1/account/keys).")
         ],
         sent: Writer,
+        idempotency: IdempotencyHeader = None,
     ) -> Response:
+        key = idempotency_key(idempotency, None)
+        digest = fingerprint("DELETE", f"/account/keys/{key_id}", {})
+
         def work(a: Accounts) -> Response:
             wallet = writer(a, sent).wallet
-            return reply({"key": a.keys.revoke_key(wallet, key_id)})
+
+            def act() -> tuple[int, dict[str, Any]]:
+                return 200, {"key": a.keys.revoke_key(wallet, key_id)}
+
+            return once(a, wallet, key, digest, act)[0]
 
         return await answer(request, work)
 

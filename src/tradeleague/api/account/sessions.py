@@ -91,8 +91,12 @@ class Sessions:
             )
         return f"{sid}.{self._mac('session', sid)}", self._mac("csrf", sid)
 
-    def read(self, cookie: str | None) -> Session | None:
-        """Return the live session a cookie names, or ``None`` (absent, forged, ended, expired)."""
+    def read(self, cookie: str | None, *, ended: bool = False) -> Session | None:
+        """Return the live session a cookie names, or ``None`` (absent, forged, ended, expired).
+
+        ``ended``: an ended or expired session is returned too (a sign-out's
+        retry is answered with its first answer, the session it ended).
+        """
         if not cookie or len(cookie) > _MAX_COOKIE_CHARS or "." not in cookie:
             return None
         sid, mac = cookie.rsplit(".", 1)
@@ -103,7 +107,7 @@ class Sessions:
             row = conn.execute(
                 sa.select(account_sessions).where(account_sessions.c.id_hash == _digest(sid))
             ).one_or_none()
-        if row is None or row.ended_at is not None or row.expires_at <= now:
+        if row is None or (not ended and (row.ended_at is not None or row.expires_at <= now)):
             return None
         return Session(str(row.wallet), self._mac("csrf", sid), _digest(sid))
 
@@ -142,11 +146,22 @@ class Sessions:
             )
 
     def end(self, session: Session) -> None:
-        """End ``session`` everywhere."""
+        """End ``session`` everywhere.
+
+        Raises
+        ------
+        ServiceError
+            401 ``not_signed_in`` if it had already ended.
+        """
         now = self._service.clock.now()
         with self._service.write("end a session in") as conn:
-            conn.execute(
+            ended = conn.execute(
                 sa.update(account_sessions)
-                .where(account_sessions.c.id_hash == session.id_hash)
+                .where(
+                    account_sessions.c.id_hash == session.id_hash,
+                    account_sessions.c.ended_at.is_(None),
+                )
                 .values(ended_at=now)
             )
+            if ended.rowcount != 1:
+                raise ServiceError(401, "not_signed_in", "Sign in with your wallet first.")

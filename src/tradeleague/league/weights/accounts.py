@@ -16,10 +16,12 @@ from fastapi import APIRouter, BackgroundTasks, Request, Response
 from pydantic import BaseModel, Field
 
 from tradeleague.accounts import AccountHost
+from tradeleague.accounts.idempotency import fingerprint
 from tradeleague.api.account.models import closed
 from tradeleague.api.account.plugin import PageAction
-from tradeleague.api.account.routes import Accounts, Writer, answer, desk_router, reply, writer
+from tradeleague.api.account.routes import Accounts, Writer, answer, desk_router, once, writer
 from tradeleague.api.account.settings import AccountSettings
+from tradeleague.api.app import IdempotencyHeader, idempotency_key
 from tradeleague.errors import ServiceError
 from tradeleague.formats.weights import Division
 from tradeleague.keys import KeyVault, MasterKeyError
@@ -161,19 +163,27 @@ class WeightsDesk:
             request: Request,
             tasks: BackgroundTasks,
             sent: Writer,
+            idempotency: IdempotencyHeader = None,
         ) -> Response:
+            key = idempotency_key(idempotency, None)
+            digest = fingerprint("POST", "/account/agent", body.model_dump(mode="json"))
+
             def work(a: Accounts) -> Response:
                 wallet = writer(a, sent).wallet
-                made = owners.create_agent(
-                    wallet,
-                    name=body.name,
-                    division=body.division,
-                    prompt=body.prompt,
-                    model=body.model,
-                    key=body.key,
-                )
-                self._summary(tasks, made)
-                return reply({"agent": made}, 201)
+
+                def act() -> tuple[int, dict[str, Any]]:
+                    made = owners.create_agent(
+                        wallet,
+                        name=body.name,
+                        division=body.division,
+                        prompt=body.prompt,
+                        model=body.model,
+                        key=body.key,
+                    )
+                    self._summary(tasks, made)
+                    return 201, {"agent": made}
+
+                return once(a, wallet, key, digest, act)[0]
 
             return await answer(request, work)
 
@@ -191,11 +201,20 @@ class WeightsDesk:
             request: Request,
             tasks: BackgroundTasks,
             sent: Writer,
+            idempotency: IdempotencyHeader = None,
         ) -> Response:
+            key = idempotency_key(idempotency, None)
+            digest = fingerprint("POST", "/account/agent/prompt", {"prompt": body.prompt})
+
             def work(a: Accounts) -> Response:
-                made = owners.change_prompt(writer(a, sent).wallet, body.prompt)
-                self._summary(tasks, made)
-                return reply({"agent": made})
+                wallet = writer(a, sent).wallet
+
+                def act() -> tuple[int, dict[str, Any]]:
+                    made = owners.change_prompt(wallet, body.prompt)
+                    self._summary(tasks, made)
+                    return 200, {"agent": made}
+
+                return once(a, wallet, key, digest, act)[0]
 
             return await answer(request, work)
 
@@ -212,10 +231,18 @@ class WeightsDesk:
             body: KeyIn,
             request: Request,
             sent: Writer,
+            idempotency: IdempotencyHeader = None,
         ) -> Response:
+            key = idempotency_key(idempotency, None)
+            digest = fingerprint("PUT", "/account/agent/key", {"key": body.key})
+
             def work(a: Accounts) -> Response:
                 wallet = writer(a, sent).wallet
-                return reply({"agent": owners.replace_key(wallet, body.key)})
+
+                def act() -> tuple[int, dict[str, Any]]:
+                    return 200, {"agent": owners.replace_key(wallet, body.key)}
+
+                return once(a, wallet, key, digest, act)[0]
 
             return await answer(request, work)
 
@@ -231,10 +258,18 @@ class WeightsDesk:
         async def resume(
             request: Request,
             sent: Writer,
+            idempotency: IdempotencyHeader = None,
         ) -> Response:
+            key = idempotency_key(idempotency, None)
+            digest = fingerprint("POST", "/account/agent/resume", {})
+
             def work(a: Accounts) -> Response:
                 wallet = writer(a, sent).wallet
-                return reply({"agent": owners.resume(wallet)})
+
+                def act() -> tuple[int, dict[str, Any]]:
+                    return 200, {"agent": owners.resume(wallet)}
+
+                return once(a, wallet, key, digest, act)[0]
 
             return await answer(request, work)
 
