@@ -80,7 +80,8 @@ def test_verify_since_reads_only_after_the_signed_head_c_4(
     assert _main(monkeypatch, *since, "--json") == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["since"], report["events"], report["head_seq"]) == (4, 3, 7)
-    assert report["ok"] and report["projections"] == []
+    assert report["ok"]
+    assert report["projections"] == []
 
     with open_store(sqlite_url) as store:  # before the checkpoint: not read by --since
         _rename(store, 1, "alice", "alicf")
