@@ -167,11 +167,24 @@ def test_a_batch_holds_at_most_max_batch_steps(tmp_path: Path, clock: ReplayCloc
     service.store.close()
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_concurrent_bare_steps_share_transactions_and_none_is_lost(
-    tmp_path: Path, clock: ReplayClock, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    clock: ReplayClock,
+    monkeypatch: pytest.MonkeyPatch,
+    backend: str,
+    request: pytest.FixtureRequest,
 ) -> None:
-    """S-SVC-2: 30 agents stepping at once over HTTP are batched; each run advances exactly."""
-    service = make_service(f"sqlite:///{tmp_path / 'http.db'}", clock)
+    """S-SVC-2: 30 agents stepping at once over HTTP are batched; each run advances exactly.
+
+    On PostgreSQL as on SQLite: the bare steps are grouped by the same batcher.
+    """
+    url = (
+        f"sqlite:///{tmp_path / 'http.db'}"
+        if backend == "sqlite"
+        else str(request.getfixturevalue("pg_url"))
+    )
+    service = make_service(url, clock)
     scenario = synthetic_scenario(service, bars=12)
     key = service.create_key("builder", Tier.PRO)
     sizes: list[int] = []

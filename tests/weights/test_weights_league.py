@@ -106,11 +106,14 @@ def test_operator_actions(sqlite_url: str) -> None:
                 spec="baseline:cash",
                 prompt="",
             )
+        stale = ops.load_season(store, sid)  # as another server read it, before the changes
         for i in range(3):
             clock.advance(timedelta(minutes=1))
             ops.change_prompt(store, clock, ops.load_season(store, sid), agent, f"p{i + 1}")
         with pytest.raises(ConfigError, match="W-REC-2"):
             ops.change_prompt(store, clock, ops.load_season(store, sid), agent, "p4")
+        with pytest.raises(ConfigError, match="W-REC-2"):  # counted in the log, not the state
+            ops.change_prompt(store, clock, stale, agent, "p4")
         with pytest.raises(ConfigError, match="not on hold"):
             ops.release_hold(store, clock, ops.load_season(store, sid), "SPY", "ops")
         ops.pause_agent(store, clock, ops.load_season(store, sid), agent, "operator")

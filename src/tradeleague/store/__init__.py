@@ -34,7 +34,13 @@ from tradeleague.store.projection import (
     registered_projectors,
     unregister_projector,
 )
-from tradeleague.store.verify import Mismatch, ProjectionCheck, VerifyReport, verify
+from tradeleague.store.verify import (
+    Mismatch,
+    ProjectionCheck,
+    VerifyReport,
+    verify,
+    verify_since,
+)
 
 __all__ = [
     "BACKENDS",
@@ -65,6 +71,7 @@ __all__ = [
     "resolve_url",
     "unregister_projector",
     "verify",
+    "verify_since",
 ]
 
 register_projector(PORTFOLIO, PortfolioProjector())

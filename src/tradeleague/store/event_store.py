@@ -228,14 +228,15 @@ class Store:
     def append_checked(
         self,
         new_events: Iterable[Event],
-        check: Callable[[Callable[[str], list[StoredEvent]]], None],
+        check: Callable[[Callable[..., list[StoredEvent]]], None],
     ) -> list[StoredEvent]:
         """Append ``new_events`` if ``check`` passes, with no other append in between.
 
         The chain head is locked first (``BEGIN IMMEDIATE`` on SQLite, the
         head row ``FOR UPDATE`` on PostgreSQL), so every other appender waits;
         then ``check`` reads what it needs through the function it is given
-        (a stream's events, read in this transaction) and raises to refuse, and
+        (``read(stream, kinds=None)``: a stream's events, of those kinds if
+        given, read in this transaction) and raises to refuse, and
         the events are appended in the same transaction. This is how a rule
         over a stream that many processes write holds under concurrency (one
         visitor's call per name per round: two equal calls at once, one wins).
@@ -249,8 +250,9 @@ class Store:
         with self.transaction("append events to", write=True) as connection:
             connection.execute(_LOCK_HEAD).one()
 
-            def read(stream: str) -> list[StoredEvent]:
-                return [_stored(row) for row in iter_rows(connection, stream=stream)]
+            def read(stream: str, kinds: frozenset[str] | None = None) -> list[StoredEvent]:
+                rows = iter_rows(connection, stream=stream, kinds=kinds)
+                return [_stored(row) for row in rows]
 
             check(read)
             return self.append_in(connection, batch)

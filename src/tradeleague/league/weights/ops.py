@@ -8,7 +8,7 @@ agent paused or resumed. A refused action raises ``ConfigError`` with the rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from tradeleague.clock import Clock
@@ -25,7 +25,7 @@ from tradeleague.formats.weights import (
 from tradeleague.ids import new_id, resolve_name
 from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_event
-from tradeleague.store import Store
+from tradeleague.store import Store, StoredEvent
 from tradeleague.store.portfolio import account_opened
 
 __all__ = [
@@ -179,11 +179,18 @@ def change_prompt(store: Store, clock: Clock, state: SeasonState, agent: str, pr
     """Change an agent's prompt, at most three times a day, from the next round (W-REC-2)."""
     agent = agent_id(state, agent)
     now = clock.now()
-    changes = [t for t, _ in state.agents[agent].prompts[1:]]
-    refusal = prompt_change_refusal(changes, now, state.preset)
-    if refusal is not None:
-        raise ConfigError(refusal)
-    _append(store, state, ev.PROMPT_CHANGED, {"agent": agent, "prompt": prompt}, now)
+
+    def check(read: Callable[..., list[StoredEvent]]) -> None:
+        # counted from the log with every other append held off, so two servers
+        # (or two requests) changing the prompt at once cannot both pass a stale count
+        made = read(state.stream, kinds=frozenset({ev.PROMPT_CHANGED}))
+        changes = [s.event.occurred_at for s in made if s.event.payload.get("agent") == agent]
+        refusal = prompt_change_refusal(changes, now, state.preset)
+        if refusal is not None:
+            raise ConfigError(refusal)
+
+    event = Event(state.stream, ev.PROMPT_CHANGED, {"agent": agent, "prompt": prompt}, now)
+    store.append_checked([event], check)
 
 
 def change_key(store: Store, clock: Clock, state: SeasonState, agent: str, last4: str) -> None:

@@ -313,18 +313,20 @@ class Owners:
         state, agent = self._agent(wallet)
         now = self.service.clock.now()
         today = [t for t, _ in agent.prompts[1:] if t.date() == now.date()]
+        midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo)
+        exhausted = ServiceError(
+            429,
+            "prompt_changes_exhausted",
+            f"The prompt can change {state.preset.prompt_changes_per_day} times a UTC day; "
+            "try again after midnight UTC.",
+            {"retry_at": iso(midnight)},
+        )
         if len(today) >= state.preset.prompt_changes_per_day:  # W-REC-2
-            midnight = datetime.combine(
-                now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo
-            )
-            raise ServiceError(
-                429,
-                "prompt_changes_exhausted",
-                f"The prompt can change {state.preset.prompt_changes_per_day} times a UTC day; "
-                "try again after midnight UTC.",
-                {"retry_at": iso(midnight)},
-            )
-        ops.change_prompt(self.service.store, self.service.clock, state, agent.agent, prompt)
+            raise exhausted
+        try:  # counted again in the log, under the append's lock (another server may change it)
+            ops.change_prompt(self.service.store, self.service.clock, state, agent.agent, prompt)
+        except ConfigError:
+            raise exhausted from None
         return self._agent_view(self._state(state.season_id), self._state_agent(state, agent.agent))
 
     def replace_key(self, wallet: str, key: str) -> dict[str, Any]:
