@@ -75,6 +75,8 @@ def test_story_says_who_leads_and_whether_the_lead_is_beyond_luck() -> None:
     )
     beyond = Lead(name="m", figure="+9.00%", agents=3, expected="+1.70%", p_value=0.01)
     assert story_text(beyond).endswith("this lead is beyond luck (p = 0.01).")
+    tiny = Lead(name="m", figure="+9.00%", agents=3, expected="+1.70%", p_value=0.0001)
+    assert story_text(tiny).endswith("this lead is beyond luck (p < 0.001).")  # not "p = < 0.001"
     assert LUCK_LEVEL == 0.05
     early = Lead(name="m", figure="+1.00%", agents=3, expected=None, p_value=None)
     assert "too little has been played" in story_text(early)
@@ -92,7 +94,7 @@ def _boards(base: str, scenario: str) -> Boards:
 
 
 def _name(row: dict[str, Any]) -> str:
-    return name_of(row)
+    return str(name_of(row))
 
 
 def test_every_board_json_has_its_race_and_story(site: tuple[str, str]) -> None:
@@ -108,7 +110,8 @@ def test_every_board_json_has_its_race_and_story(site: tuple[str, str]) -> None:
         leader = next(r for r in rows if r["rank"] == 1)
         assert race["leader"] == _name(leader), key
         assert story.startswith(f"{_name(leader)} leads at "), (key, story)
-        assert re.search(r"this lead is (within|beyond) luck \(p = [<\d. ]+\)\.$", story), story
+        luck = r"this lead is (within|beyond) luck \(p (= [\d.]+|< 0\.001)\)\.$"
+        assert re.search(luck, story), story
         for line in race["lines"]:
             assert line["values"][0] == race["start"], key  # every account from the start
     arena, models = _boards(base, scenario)["direction"]
