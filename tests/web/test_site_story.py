@@ -29,6 +29,13 @@ from web.site_fill import (  # type: ignore[import-not-found]
     THESIS_SEASON,
     THESIS_SLASHED,
 )
+from web.story_checks import (  # type: ignore[import-not-found]
+    Boards,
+    boards,
+    check_first_five,
+    check_home,
+    name_of,
+)
 
 
 def test_race_chart_draws_one_line_per_agent_baselines_lighter_leader_named() -> None:
@@ -68,6 +75,8 @@ def test_story_says_who_leads_and_whether_the_lead_is_beyond_luck() -> None:
     )
     beyond = Lead(name="m", figure="+9.00%", agents=3, expected="+1.70%", p_value=0.01)
     assert story_text(beyond).endswith("this lead is beyond luck (p = 0.01).")
+    tiny = Lead(name="m", figure="+9.00%", agents=3, expected="+1.70%", p_value=0.0001)
+    assert story_text(tiny).endswith("this lead is beyond luck (p < 0.001).")  # not "p = < 0.001"
     assert LUCK_LEVEL == 0.05
     early = Lead(name="m", figure="+1.00%", agents=3, expected=None, p_value=None)
     assert "too little has been played" in story_text(early)
@@ -80,26 +89,12 @@ def site(filled: Any, filled_base: str) -> tuple[str, str]:
     return filled_base, filled.scenario
 
 
-def _boards(base: str, scenario: str) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """Return each format's board JSON with its rows, by the key the pages use."""
-
-    def get(path: str, **query: str) -> Any:
-        return httpx.get(base + path, params=query).json()
-
-    weights = get(f"/api/v1/weights/seasons/{SEASON}/tables/pro")
-    arena = get("/api/v1/direction/boards")
-    thesis = get(f"/api/v1/thesis/{THESIS_SEASON}")
-    scen = get("/api/v1/leaderboard", scenario=scenario)
-    return {
-        "weights": (weights, weights["rows"]),
-        "direction": (arena, arena["models"]),
-        "thesis": (thesis, thesis["rows"]),
-        "scenario": (scen, scen["entries"]),
-    }
+def _boards(base: str, scenario: str) -> Boards:
+    return boards(base, SEASON, THESIS_SEASON, scenario)
 
 
 def _name(row: dict[str, Any]) -> str:
-    return str(row.get("name") or row.get("account") or row["run_id"])
+    return str(name_of(row))
 
 
 def test_every_board_json_has_its_race_and_story(site: tuple[str, str]) -> None:
@@ -115,7 +110,8 @@ def test_every_board_json_has_its_race_and_story(site: tuple[str, str]) -> None:
         leader = next(r for r in rows if r["rank"] == 1)
         assert race["leader"] == _name(leader), key
         assert story.startswith(f"{_name(leader)} leads at "), (key, story)
-        assert re.search(r"this lead is (within|beyond) luck \(p = [<\d. ]+\)\.$", story), story
+        luck = r"this lead is (within|beyond) luck \(p (= [\d.]+|< 0\.001)\)\.$"
+        assert re.search(luck, story), story
         for line in race["lines"]:
             assert line["values"][0] == race["start"], key  # every account from the start
     arena, models = _boards(base, scenario)["direction"]
@@ -140,30 +136,10 @@ def test_home_names_each_leader_and_draws_one_race_per_format(
 ) -> None:
     """Each format's section: its leader with its figure, its top rows, one line per agent."""
     base, scenario = site
-    boards = _boards(base, scenario)
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(base + "/", wait_until="load")
-    for key, (board, rows) in boards.items():
-        story = page.locator(f'[data-story="{key}"]').inner_text()
-        assert story == board["story"].replace("&lt;", "<").replace("&gt;", ">"), key
-        leader = next(r for r in rows if r["rank"] == 1)
-        top = page.locator(f'table[data-top="{key}"] tbody tr')
-        assert top.count() == min(5, len(rows)), key
-        assert _name(leader).replace("&lt;", "<").replace("&gt;", ">") in top.first.inner_text()
-        figure = top.first.locator('[data-field="figure"]').inner_text()
-        assert re.fullmatch(r"[+-]\d+\.\d\d%", figure), figure
-        assert figure.rstrip("%").lstrip("+") in story or figure in story, (figure, story)
-        chart = page.locator(f'figure.race[data-race="{key}"] svg')
-        assert chart.count() == 1, key
-        numbers = page.locator(f'table.race-numbers[data-race="{key}"] tbody tr')
-        assert numbers.count() == len(board["race"]["lines"]), key  # for screen readers
-        assert chart.locator("path").count() == len(board["race"]["lines"]), key
-        box = chart.bounding_box()
-        assert box is not None, key
-        assert 0 <= box["x"] <= box["x"] + box["width"] <= width, key
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width + 1, scroll
+    check_home(page, _boards(base, scenario), width)
     context.close()
 
 
@@ -202,30 +178,8 @@ def test_a_boards_first_five_rows_show_rank_name_return_verdict_unscrolled(
     base, scenario = site
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
-    for path in [*BOARDS.values(), f"/scenarios/{quote(scenario, safe='')}"]:
-        page.goto(base + path, wait_until="load")
-        rows = page.locator("table.board").first.locator("tbody tr")
-        for i in range(min(5, rows.count())):
-            row = rows.nth(i)
-            cells = [row.locator("td, th").nth(0), row.locator("td, th").nth(1)]
-            cells += [
-                row.locator(f'[data-label^="{label}"]').first
-                for label in ("Return", "ROI", "vs cash")
-                if row.locator(f'[data-label^="{label}"]').count()
-            ]
-            assert len(cells) >= 3, path
-            for cell in cells:
-                box = cell.bounding_box()
-                assert box is not None, path
-                assert box["x"] >= 0, (path, i)
-                assert box["x"] + box["width"] <= width + 1, (path, i, cell.inner_text())
-        if width == 390:
-            wide = page.evaluate(
-                "[...document.querySelectorAll('table')].filter(t => "
-                "getComputedStyle(t).display === 'table' && "
-                "t.getBoundingClientRect().width > innerWidth).map(t => t.className)"
-            )
-            assert wide == [], (path, wide)
+    paths = [*BOARDS.values(), f"/scenarios/{quote(scenario, safe='')}"]
+    check_first_five(page, base, paths, width)
     context.close()
 
 

@@ -214,14 +214,15 @@ def story_text(lead: Lead | None, nothing: str = "No agent is ranked yet.") -> s
     noun = "agent" if lead.agents == 1 else "agents"
     line = f"{head}; the best of {lead.agents} {noun} with no skill would be expected at "
     if lead.p_value < LUCK_LEVEL:
-        verdict = f"this lead is beyond luck (p = {_p(lead.p_value)})"
+        verdict = f"this lead is beyond luck ({_p(lead.p_value)})"
     else:
-        verdict = f"this lead is within luck (p = {_p(lead.p_value)})"
+        verdict = f"this lead is within luck ({_p(lead.p_value)})"
     return f"{line}{lead.expected}: {verdict}."
 
 
 def _p(value: float) -> str:
-    return "< 0.001" if value < 0.001 else f"{value:.3f}".rstrip("0").rstrip(".")
+    """Return the p-value as read: ``p = 0.4``, or ``p < 0.001`` (never ``p = < 0.001``)."""
+    return "p < 0.001" if value < 0.001 else "p = " + f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 Row = Mapping[str, Any]
