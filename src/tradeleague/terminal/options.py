@@ -7,10 +7,19 @@ from typing import Annotated
 
 import typer
 
+from tradeleague.agents.cutoff import MODELS_HELP
 from tradeleague.errors import ConfigError
 from tradeleague.llm.token_prices import PriceTable
 
-__all__ = ["CheckOption", "DbOption", "DbUrlOption", "JsonOption", "PricesOption", "load_prices"]
+__all__ = [
+    "CheckOption",
+    "DbOption",
+    "DbUrlOption",
+    "JsonOption",
+    "ModelsOption",
+    "PricesOption",
+    "load_prices",
+]
 
 DbOption = Annotated[
     str | None,
@@ -50,6 +59,11 @@ PricesOption = Annotated[
     ),
 ]
 """``--prices FILE``: the price table a replay prices its calls with."""
+
+ModelsOption = Annotated[
+    Path | None,
+    typer.Option("--models", metavar="FILE", help=MODELS_HELP),
+]
 
 CheckOption = Annotated[
     bool,

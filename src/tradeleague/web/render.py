@@ -33,6 +33,7 @@ from markupsafe import Markup
 
 from tradeleague import __version__
 from tradeleague.disclaimer import DISCLAIMER
+from tradeleague.agents.cutoff import cutoff_words
 from tradeleague.errors import ServiceError
 from tradeleague.stats.alpha import alpha_words
 from tradeleague.stats.verdicts import verdict_words
@@ -156,6 +157,7 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.globals["race_chart"] = race
     env.filters["verdict"] = verdict_words
     env.filters["alpha_words"] = alpha_words
+    env.filters["cutoff_words"] = cutoff_words
     env.filters["zip"] = lambda a, b: zip(a, b, strict=True)
     env.globals["line_chart"] = lambda values, label: Markup(  # noqa: S704 - numbers only
         line_chart([_number(v) for v in values], shown(label))

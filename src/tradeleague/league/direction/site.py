@@ -11,6 +11,8 @@ the arena reads them. Settings it reads from the site: ``direction_stream``
 
 from __future__ import annotations
 
+from tradeleague.agents.cutoff import CUTOFF_NOTE
+
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
@@ -50,7 +52,7 @@ def direction_methodology(preset: DirectionPreset | None = None) -> Methodology:
         "Unranked reasons": UnrankedReason,
     }
     return methodology(
-        FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups, DIRECTION_NOTES
+        FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups, (*DIRECTION_NOTES, CUTOFF_NOTE)
     )
 
 

@@ -7,6 +7,8 @@ the decisions the seed leaves open (``formats.thesis.methodology``).
 
 from __future__ import annotations
 
+from tradeleague.agents.cutoff import CUTOFF_NOTE
+
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
@@ -36,7 +38,8 @@ def thesis_methodology(preset: ThesisPreset | None = None) -> Methodology:
         "Rejection reasons (answers and decisions)": Reason,
         "Unranked reasons": UnrankedReason,
     }
-    return methodology(FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, THESIS_NOTES)
+    return methodology(FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, (*THESIS_NOTES, CUTOFF_NOTE)
+    )
 
 
 class ThesisSite:

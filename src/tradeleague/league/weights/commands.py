@@ -38,7 +38,7 @@ from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_summary, universe_view
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
-from tradeleague.terminal.options import CheckOption, DbOption, PricesOption
+from tradeleague.terminal.options import CheckOption, DbOption, ModelsOption, PricesOption
 
 __all__ = ["operator_clock", "register", "register_replay"]
 
@@ -175,6 +175,7 @@ def replay_weights(
     ] = 0,
     prices: PricesOption = None,
     check: CheckOption = True,
+    models: ModelsOption = None,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -201,6 +202,7 @@ def replay_weights(
             division=division, pro=pro, season=season, timeout=timeout, db=db, out=out,
             replay_answers=replay_answers, universe_from=universe_from,
             universe_season=universe_season, seed=seed, prices=prices, check=check,
+            models=models,
         )
     )  # fmt: skip
     if status:

@@ -20,6 +20,7 @@ from pathlib import Path
 from rich.console import Console
 
 from tradeleague.agents.llm import ReplayMissed
+from tradeleague.agents.cutoff import read_models, resolve_cutoffs
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.errors import ConfigError
@@ -89,6 +90,7 @@ class ReplayRequest:
     seed: int = 0
     prices: Path | None = None
     check: bool = True
+    models: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +197,11 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     timeout = request.timeout
     if not (math.isfinite(timeout) and timeout > 0):  # nan and inf are no deadline
         raise ConfigError(f"--timeout {timeout:g}: give the seconds a model call may take, e.g. 60")
-    check_roster(request.agents)
-    divisions = _divisions(request.agents, request.division, request.pro or [])
+    agents = resolve_cutoffs(
+        request.agents, None if request.models is None else read_models(request.models)
+    )
+    check_roster(agents)
+    divisions = _divisions(agents, request.division, request.pro or [])
     hours = replay_hours(FrozenBarsSource(dataset), day0, day1, WeightsPreset())
     if not hours:
         raise ConfigError(
@@ -206,10 +211,10 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     season_id = request.season or replay_season_id(dataset.label, day0, day1, request.division)
     if universe is not None:
         universe["season"] = season_id
-    parsed = [parse_agent_spec(s) for s in request.agents]
+    parsed = [parse_agent_spec(s) for s in agents]
     roster = [
         RosterEntry(name=p.name, spec=s, division=d)
-        for p, s, d in zip(parsed, request.agents, divisions, strict=True)
+        for p, s, d in zip(parsed, agents, divisions, strict=True)
     ]
     return ReplayPlan(
         request, dataset, day0, day1, roster, divisions, hours, season_id, universe, prices
