@@ -19,6 +19,7 @@ __all__ = [
     "ModelsOption",
     "PricesOption",
     "load_prices",
+    "with_cutoffs",
 ]
 
 DbOption = Annotated[
@@ -92,3 +93,16 @@ def load_prices(path: Path | None) -> PriceTable | None:
         return PriceTable.from_file(path)
     except ConfigError as exc:
         raise ConfigError(f"--prices: {exc}") from exc
+
+
+def with_cutoffs(specs: list[str], models: Path | None) -> list[str]:
+    """Return ``--agent`` specs with their training cutoffs written in (``agents.cutoff``).
+
+    Raises
+    ------
+    ConfigError
+        The models file cannot be read or holds a bad cutoff.
+    """
+    from tradeleague.agents.cutoff import read_models, resolve_cutoffs
+
+    return resolve_cutoffs(specs, None if models is None else read_models(models))

@@ -16,7 +16,7 @@ import typer
 from tradeleague.agents.spec import agent_option_help
 from tradeleague.formats.thesis.baselines import BASELINES
 from tradeleague.league.thesis.replay_run import DEFAULT_TIMEOUT_S, ReplayRequest, replay
-from tradeleague.terminal.options import CheckOption, PricesOption
+from tradeleague.terminal.options import CheckOption, ModelsOption, PricesOption, with_cutoffs
 
 __all__ = ["register_replay"]
 
@@ -73,6 +73,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
         prices: PricesOption = None,
         check: CheckOption = True,
+        models: ModelsOption = None,
     ) -> None:
         """Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.
 
@@ -89,7 +90,8 @@ def register_replay(replay_app: typer.Typer) -> None:
         """
         status = replay(
             ReplayRequest(
-                crypto=crypto, stocks=stocks, start=start, end=end, agents=agent, join=join,
+                crypto=crypto, stocks=stocks, start=start, end=end,
+                agents=with_cutoffs(agent, models), join=join,
                 stocks_hourly=stocks_hourly, db=db, season=season, out=out, timeout=timeout,
                 seed=seed, prices=prices, check=check,
             )
