@@ -126,7 +126,8 @@ def test_board_json_and_pages_mark_the_rows(replayed: dict[str, Any]) -> None:
             assert 'data-cutoff="before_cutoff"' in agent.text
             assert "results may reflect memory" in agent.text
             method = client.get("/methodology/weights")
-            assert "before_cutoff" in method.text and "after_cutoff" in method.text
+            assert "before_cutoff" in method.text
+            assert "after_cutoff" in method.text
     finally:
         store.close()
 
@@ -137,8 +138,10 @@ def test_cutoff_rule_at_the_edges() -> None:
     assert cutoff_end("2024-06").isoformat() == "2024-06-30"
     on = training_cutoff(spec, cutoff_end("2024-06"))
     after = training_cutoff(spec, cutoff_end("2024-07-01"))
-    assert on is not None and on["status"] == "before_cutoff"
-    assert after is not None and after["status"] == "after_cutoff"
+    assert on is not None
+    assert on["status"] == "before_cutoff"
+    assert after is not None
+    assert after["status"] == "after_cutoff"
     assert training_cutoff("b=baseline:cash", cutoff_end("2024")) is None
     with pytest.raises(ConfigError, match="YYYY-MM"):
         parse_agent_spec("m=openai:m@openrouter,cutoff=June")
@@ -160,7 +163,10 @@ def test_house_model_and_models_file(tmp_path: Path) -> None:
     )
     assert specs[0] == f"h=local:house,cutoff={HOUSE_CUTOFF},cutoff_source=house"
     assert specs[1].endswith(",cutoff=2023-10,cutoff_source=models")
-    assert specs[2:] == ["own=openai:openai/gpt-4o-mini@openrouter,cutoff=2024-01", "cash=baseline:cash"]
+    assert specs[2:] == [
+        "own=openai:openai/gpt-4o-mini@openrouter,cutoff=2024-01",
+        "cash=baseline:cash",
+    ]
     models.write_text('[models."x"]\ncutoff = "soon"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="YYYY-MM"):
         read_models(models)

@@ -40,9 +40,7 @@ def rating(
         int, typer.Option("--resamples", min=100, max=100_000, help=_RESAMPLES_HELP)
     ] = 10_000,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
-    by: Annotated[
-        str | None, typer.Option("--by", metavar="window", help=_BY_HELP)
-    ] = None,
+    by: Annotated[str | None, typer.Option("--by", metavar="window", help=_BY_HELP)] = None,
     models: ModelsOption = None,
 ) -> None:
     """Rate each model across seasons and seeds: mean excess return, its interval, which differ.
@@ -86,9 +84,7 @@ def rating(
         from tradeleague.store import open_store
 
         with open_store(db, upgrade=False) as store:
-            ratings = store_ratings(
-                store, seed=seed, resamples=resamples, only=fmt, models=cutoffs
-            )
+            ratings = store_ratings(store, seed=seed, resamples=resamples, only=fmt, models=cutoffs)
         where = "the store"
     if not ratings:
         raise ConfigError(f"{where} holds no finished season to rate: replay or sweep one first")

@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tradeleague.accounts.anonymous import WriteLimit
+from tradeleague.agents.cutoff import read_models
 from tradeleague.errors import ConfigError
 from tradeleague.host.leaguefile import Check, HostAgent, Lines, toml_day, toml_moment
 from tradeleague.llm.token_prices import PriceTable
-from tradeleague.agents.cutoff import read_models
 from tradeleague.plugin import Format, formats
 
 __all__ = [

@@ -174,8 +174,11 @@ def decay_payload(found: WindowDecay) -> dict[str, Any]:
             {
                 "model": m.model,
                 "windows": {
-                    w.window: {"seasons": w.seasons, "alpha": w.mean,
-                               "interval": _figure(w.low, w.high)}  # fmt: skip
+                    w.window: {
+                        "seasons": w.seasons,
+                        "alpha": w.mean,
+                        "interval": _figure(w.low, w.high),
+                    }
                     for w in m.windows
                 },
                 "decay": [

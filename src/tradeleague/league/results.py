@@ -42,10 +42,10 @@ __all__ = [
     "model_of",
     "rating_payload",
     "report_marks",
-    "sweep_windows",
-    "with_models",
     "season_rows",
     "sweep_seasons",
+    "sweep_windows",
+    "with_models",
 ]
 
 _MAX_REPORT_BYTES = 64 * 1024 * 1024

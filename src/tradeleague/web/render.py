@@ -32,8 +32,8 @@ from jinja2 import (
 from markupsafe import Markup
 
 from tradeleague import __version__
-from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.agents.cutoff import cutoff_words
+from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
 from tradeleague.stats.alpha import alpha_words
 from tradeleague.stats.verdicts import verdict_words

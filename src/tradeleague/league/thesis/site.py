@@ -7,8 +7,6 @@ the decisions the seed leaves open (``formats.thesis.methodology``).
 
 from __future__ import annotations
 
-from tradeleague.agents.cutoff import CUTOFF_NOTE
-
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
@@ -17,6 +15,7 @@ from urllib.parse import quote
 from fastapi import APIRouter
 from markupsafe import Markup
 
+from tradeleague.agents.cutoff import CUTOFF_NOTE
 from tradeleague.formats.thesis.answer import Reason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
@@ -38,7 +37,8 @@ def thesis_methodology(preset: ThesisPreset | None = None) -> Methodology:
         "Rejection reasons (answers and decisions)": Reason,
         "Unranked reasons": UnrankedReason,
     }
-    return methodology(FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, (*THESIS_NOTES, CUTOFF_NOTE)
+    return methodology(
+        FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, (*THESIS_NOTES, CUTOFF_NOTE)
     )
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.cutoff import read_models, resolve_cutoffs
+from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.calls import CallParams
 from tradeleague.errors import ConfigError

@@ -72,7 +72,10 @@ class WeightsResults:
             benchmark_name=name,
             agents=tuple(
                 AgentResult(
-                    str(a["name"]), a.get("spec"), fraction(a["season_return"]), None,
+                    str(a["name"]),
+                    a.get("spec"),
+                    fraction(a["season_return"]),
+                    None,
                     *report_marks(a),
                 )
                 for a in agents
@@ -112,9 +115,7 @@ class WeightsResults:
                 )
                 for a in state.agents.values()
             )
-            out.append(
-                SeasonResults(state.season_id, Decimal(0), benchmark, name, agents, first)
-            )
+            out.append(SeasonResults(state.season_id, Decimal(0), benchmark, name, agents, first))
         return out
 
 

@@ -50,7 +50,11 @@ def weights_methodology(preset: WeightsPreset | None = None) -> Methodology:
         "Market closed": ClosedReason,
     }
     return methodology(
-        FORMAT.key, FORMAT.title, preset or WeightsPreset(), groups, (VERDICT_NOTE, ALPHA_NOTE, CUTOFF_NOTE)
+        FORMAT.key,
+        FORMAT.title,
+        preset or WeightsPreset(),
+        groups,
+        (VERDICT_NOTE, ALPHA_NOTE, CUTOFF_NOTE),
     )
 
 
