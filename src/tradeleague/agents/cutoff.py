@@ -102,7 +102,7 @@ MODELS_HELP = (
     'A TOML file of models\' training cutoffs, e.g. [models."openai/gpt-4o-mini"] '
     'cutoff = "2023-10" (a key is a model id or an agent name). An agent without '
     ",cutoff= in its spec takes its cutoff from here; every result then says whether "
-    "the period lies before or after it."
+    "the period lies before or after it. Default: none (cutoffs come from the specs only)."
 )
 """The help text of ``--models FILE``."""
 

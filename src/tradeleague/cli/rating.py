@@ -25,7 +25,7 @@ _BY_HELP = (
     "window: instead of the rating, each model's annualised alpha in each window the sweep "
     "file's [windows] table names (e.g. in and out), and the decay (each window minus in, "
     "else minus the first) with a 95% bootstrap interval over seasons and whether it is "
-    "distinguishable from zero. Needs --sweep."
+    "distinguishable from zero. Needs --sweep. Default: the rating itself."
 )
 
 

@@ -10,6 +10,7 @@ from tradeleague.stats.rating import Interval, Rating
 from tradeleague.stats.rounding import percent
 
 __all__ = [
+    "CUTOFF_WORDS",
     "DECAY_WORDS",
     "VERDICT_WORDS",
     "decay_table",
@@ -63,7 +64,7 @@ def decay_table(
     )
     table.add_column("model")
     for label in labels:
-        table.add_column(f"alpha/yr in {label}", no_wrap=True)
+        table.add_column(f"alpha/yr: {label}", no_wrap=True)
     for label in others:
         table.add_column(f"{label} minus {reference}", no_wrap=True)
         table.add_column("verdict")
