@@ -38,10 +38,7 @@ the same cutoff back, whatever the models file says later.
 
 from __future__ import annotations
 
-import calendar
-import enum
 import os
-import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -49,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from tradeleague.errors import ConfigError
+from tradeleague.stats.cutoff import CutoffStatus, cutoff_end, cutoff_mark
 
 __all__ = [
     "CUTOFF_NOTE",
@@ -58,19 +56,12 @@ __all__ = [
     "MODELS_HELP",
     "CutoffStatus",
     "cutoff_end",
+    "cutoff_mark",
     "cutoff_words",
     "read_models",
     "resolve_cutoffs",
     "training_cutoff",
 ]
-
-
-class CutoffStatus(enum.StrEnum):
-    """Where a season's period lies against a model's training window."""
-
-    BEFORE = "before_cutoff"
-    AFTER = "after_cutoff"
-    UNKNOWN = "cutoff_unknown"
 
 
 CUTOFF_SOURCES = ("spec", "models", "house")
@@ -106,7 +97,6 @@ MODELS_HELP = (
 )
 """The help text of ``--models FILE``."""
 
-_CUTOFF = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 _MAX_MODELS_BYTES = 1024 * 1024
 _MAX_MODELS = 10_000
 _WORDS = {
@@ -121,31 +111,6 @@ _TITLES = {
     CutoffStatus.UNKNOWN: "No training cutoff was given for this model: the period may "
     "overlap what it read.",
 }
-
-
-def cutoff_end(text: str) -> date:
-    """Return the last day of the training window a cutoff names.
-
-    >>> cutoff_end("2024-06"), cutoff_end("2023"), cutoff_end("2024-02-10")
-    (datetime.date(2024, 6, 30), datetime.date(2023, 12, 31), datetime.date(2024, 2, 10))
-
-    Raises
-    ------
-    ConfigError
-        For anything but ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` naming a real day.
-    """
-    found = _CUTOFF.match(text.strip())
-    try:
-        if found is None:
-            raise ValueError(text)
-        year, month, day = found.groups()
-        y, m = int(year), int(month or 12)
-        d = int(day) if day else calendar.monthrange(y, m)[1]
-        return date(y, m, d)
-    except ValueError:
-        raise ConfigError(
-            f"cutoff {text!r} must be YYYY, YYYY-MM or YYYY-MM-DD, e.g. 2024-06"
-        ) from None
 
 
 def training_cutoff(spec: str | None, start: date) -> dict[str, Any] | None:
@@ -165,15 +130,7 @@ def training_cutoff(spec: str | None, start: date) -> dict[str, Any] | None:
         return None
     if parsed.kind == "baseline":
         return None
-    if parsed.cutoff is None:
-        return {"status": CutoffStatus.UNKNOWN.value, "cutoff": None, "source": None}
-    before = start <= cutoff_end(parsed.cutoff)
-    status = CutoffStatus.BEFORE if before else CutoffStatus.AFTER
-    return {
-        "status": status.value,
-        "cutoff": parsed.cutoff,
-        "source": parsed.cutoff_source or "spec",
-    }
+    return cutoff_mark(parsed.cutoff, parsed.cutoff_source, start)
 
 
 def cutoff_words(mark: Mapping[str, Any] | None) -> tuple[str, str]:

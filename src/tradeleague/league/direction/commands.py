@@ -17,7 +17,7 @@ from tradeleague.agents.spec import REPLAY_ANSWERS_HELP, agent_option_help
 from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.league.direction.replay_run import DEFAULT_PAYOUT_PERCENT, ReplayRequest, replay
 from tradeleague.league.direction.roster import SHOWN_BASELINES
-from tradeleague.terminal.options import CheckOption, PricesOption
+from tradeleague.terminal.options import CheckOption, ModelsOption, PricesOption, with_cutoffs
 
 __all__ = ["register_replay"]
 
@@ -100,6 +100,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option(min=0, metavar="SEED", help=_SEED_HELP)] = 0,
         prices: PricesOption = None,
         check: CheckOption = True,
+        models: ModelsOption = None,
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker.
 
@@ -114,7 +115,8 @@ def register_replay(replay_app: typer.Typer) -> None:
         """
         status = replay(
             ReplayRequest(
-                market=market, agents=agent, start=start, end=end, payout=payout, db=db,
+                market=market, agents=with_cutoffs(agent, models), start=start, end=end,
+                payout=payout, db=db,
                 out=out, stream=stream, timeout=timeout, replay_answers=replay_answers, seed=seed,
                 prices=prices, check=check,
             )
