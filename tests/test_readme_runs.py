@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("README.md", "docs/architecture.md", "docs/scaling.md", "docs/ratings.md")
+PAGES = ("README.md", "docs/architecture.md", "docs/scaling.md", "docs/ratings.md", "docs/decay.md")
 MARKER = re.compile(r"<!--\s*readme:\s*not run\s*\((?P<why>[^)]*\S[^)]*)\)\s*-->")
 """The mark that keeps a block from being run; the reason in brackets is required."""
 _COMMANDS = ("tradeleague", ".venv/bin/", "python", "make")
