@@ -170,3 +170,25 @@ def test_house_model_and_models_file(tmp_path: Path) -> None:
     models.write_text('[models."x"]\ncutoff = "soon"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="YYYY-MM"):
         read_models(models)
+
+
+def test_a_league_files_models_file_writes_cutoffs_into_its_agents(tmp_path: Path) -> None:
+    """[league] models: a hosted agent's spec gets its cutoff before any season records it."""
+    from tradeleague.host.config import parse_league
+    from tradeleague.league.weights.config import WeightsConfig
+
+    (tmp_path / "models.toml").write_text('[models."gpt"]\ncutoff = "2023-10"\n', "utf-8")
+    text = (
+        '[league]\nmodels = "models.toml"\n[weights]\nseason = "W"\nstart = 2025-09-01\n'
+        'roll = true\n[[weights.agents]]\nname = "gpt"\nspec = "openai:gpt@openrouter"\n'
+        '[[weights.agents]]\nname = "cash"\nspec = "baseline:cash"\n'
+    )
+    weights = parse_league(text, tmp_path / "league.toml").of(WeightsConfig)
+    assert weights is not None
+    specs = {a.name: a.spec for a in weights.agents}
+    assert specs == {
+        "gpt": "openai:gpt@openrouter,cutoff=2023-10,cutoff_source=models",
+        "cash": "baseline:cash",
+    }
+    with pytest.raises(ConfigError, match="models"):
+        parse_league(text.replace("models.toml", "missing.toml"), tmp_path / "league.toml")
