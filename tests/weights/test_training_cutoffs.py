@@ -63,7 +63,7 @@ def replayed(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> dic
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     report = json.loads((root / "REPORT.json").read_text(encoding="utf-8"))
-    return {"report": report, "url": url}
+    return {"report": report, "url": url, "root": root}
 
 
 def _statuses(rows: list[dict[str, Any]], key: str = "name") -> dict[str, Any]:
@@ -106,6 +106,19 @@ def test_the_cutoff_is_recorded_in_the_season_events(replayed: dict[str, Any]) -
     assert specs["filed"].endswith(",cutoff=2025-12,cutoff_source=models")
     assert parse_agent_spec(specs["filed"]).cutoff == "2025-12"
     assert specs["cash"] == "cash=baseline:cash"
+
+
+def test_the_report_rebuilt_from_the_events_has_the_same_marks(replayed: dict[str, Any]) -> None:
+    """`report` from the store (no models file) writes the same REPORT.json; `verify` passes."""
+    again = replayed["root"] / "again.json"
+    runner = CliRunner()
+    made = runner.invoke(
+        app, ["report", "--db", replayed["url"], "--season", SEASON, "--out", str(again)]
+    )
+    assert made.exit_code == 0, made.output
+    assert json.loads(again.read_text(encoding="utf-8")) == replayed["report"]
+    checked = runner.invoke(app, ["verify", "--db", replayed["url"]])
+    assert checked.exit_code == 0, checked.output
 
 
 def test_board_json_and_pages_mark_the_rows(replayed: dict[str, Any]) -> None:
