@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from tradeleague.errors import ConfigError
-from tradeleague.stats.cutoff import CutoffStatus, cutoff_end, cutoff_mark
+from tradeleague.stats.cutoff import CUTOFF_SOURCES, CutoffStatus, cutoff_end, cutoff_mark
 
 __all__ = [
     "CUTOFF_NOTE",
@@ -63,9 +63,6 @@ __all__ = [
     "training_cutoff",
 ]
 
-
-CUTOFF_SOURCES = ("spec", "models", "house")
-"""Where a recorded cutoff came from: the spec, the operator's models file, the house model."""
 
 HOUSE_CUTOFF = "2024-11"
 """The house model's cutoff: SmolLM2's release month (see `HOUSE_CUTOFF_NOTE`)."""

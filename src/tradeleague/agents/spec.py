@@ -65,6 +65,7 @@ from tradeleague.llm.dialects import OUTPUTS, SUPPORTED, Output
 from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset, origin
 from tradeleague.llm.types import Provider
+from tradeleague.stats.cutoff import CUTOFF_SOURCES, cutoff_end
 
 __all__ = [
     "AGENT_OPTION_HELP",
@@ -278,8 +279,6 @@ def parse_agent_spec(text: str) -> AgentSpec:
 
 
 def _cutoff(value: str | None, source: str | None, text: str) -> str | None:
-    from tradeleague.agents.cutoff import CUTOFF_SOURCES, cutoff_end
-
     if source is not None and (value is None or source not in CUTOFF_SOURCES):
         raise ConfigError(
             f"agent spec {text!r}: cutoff_source goes with cutoff= and is one of "

@@ -18,7 +18,10 @@ from typing import Any
 
 from tradeleague.errors import ConfigError
 
-__all__ = ["CutoffStatus", "cutoff_end", "cutoff_mark"]
+__all__ = ["CUTOFF_SOURCES", "CutoffStatus", "cutoff_end", "cutoff_mark"]
+
+CUTOFF_SOURCES = ("spec", "models", "house")
+"""Where a recorded cutoff came from: the spec, the operator's models file, the house model."""
 
 _CUTOFF = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 
