@@ -41,10 +41,21 @@ from tradeleague.stats.binary_scores import (
 )
 from tradeleague.stats.bootstrap import BootstrapComparison, Resampling, paired_bootstrap
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
+from tradeleague.stats.cutoff import CUTOFF_SOURCES, CutoffStatus, cutoff_end, cutoff_mark
+from tradeleague.stats.decay import (
+    DECAY_METHOD,
+    REFERENCE,
+    Decay,
+    ModelDecay,
+    WindowAlpha,
+    decay,
+    reference,
+)
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
 from tradeleague.stats.ranking import Placed, place
 from tradeleague.stats.rating import (
     LEVEL,
+    MIXED,
     Interval,
     ModelRating,
     PairTest,
@@ -74,19 +85,26 @@ from tradeleague.stats.verdicts import VERDICT_NOTE, Outcome, outcome, verdict_w
 
 __all__ = [
     "ALPHA_NOTE",
+    "CUTOFF_SOURCES",
+    "DECAY_METHOD",
     "LEVEL",
+    "MIXED",
+    "REFERENCE",
     "VERDICT_NOTE",
     "Z_95",
     "Z_POWER_80",
     "AlphaBeta",
     "ArenaTally",
     "BootstrapComparison",
+    "CutoffStatus",
+    "Decay",
     "DownsideDeviation",
     "HitRateInterval",
     "Interval",
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
+    "ModelDecay",
     "ModelRating",
     "Outcome",
     "PairTest",
@@ -95,11 +113,15 @@ __all__ = [
     "Resampling",
     "RoundResult",
     "SeasonResult",
+    "WindowAlpha",
     "alpha_beta",
     "alpha_words",
     "answer_rate",
     "break_even_hit_rate",
     "combine",
+    "cutoff_end",
+    "cutoff_mark",
+    "decay",
     "downside_deviation",
     "drawdown_percent",
     "expected_pnl_per_round",
@@ -114,6 +136,7 @@ __all__ = [
     "percent",
     "place",
     "rate",
+    "reference",
     "relabel_p",
     "return_percent",
     "roi",
