@@ -30,6 +30,7 @@ PAGES = (
     "docs/scaling.md",
     "docs/ratings.md",
     "docs/audit.md",
+    "docs/decay.md",
 )
 MARKER = re.compile(r"<!--\s*readme:\s*not run\s*\((?P<why>[^)]*\S[^)]*)\)\s*-->")
 """The mark that keeps a block from being run; the reason in brackets is required."""

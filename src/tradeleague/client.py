@@ -292,6 +292,7 @@ class ThesisAgent(TypedDict):
     counts: dict[str, int]
     verdicts: dict[str, Any]
     alpha: dict[str, Any] | None
+    training_cutoff: dict[str, Any] | None
     scatter: list[dict[str, float]]
     rank: int | None
     unranked_reason: str | None

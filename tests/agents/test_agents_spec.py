@@ -65,7 +65,10 @@ def test_spec_parses_every_kind() -> None:
         ("cash", "unknown kind"),
         ("baseline:", "needs a target"),
         ("baseline:cash,key_env=X", "unknown option 'key_env' for baseline:; valid options: "),
-        ("openai:m@ollama,color=red", "valid options: key_env, output, provider, tier"),
+        (
+            "openai:m@ollama,color=red",
+            "valid options: cutoff, cutoff_source, key_env, output, provider, tier",
+        ),
         ("openai:m@ollama,tier", "must be KEY=VALUE"),
         ("openai:m@ollama,tier=A,tier=B", "given twice"),
         ("openai:m@ftp://x", "neither an http(s) base URL nor a preset"),

@@ -14,6 +14,8 @@ MODULES = [
     "binary_scores",
     "bootstrap",
     "calculator",
+    "cutoff",
+    "decay",
     "binary_luck",
     "luckiest",
     "ranking",

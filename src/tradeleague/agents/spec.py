@@ -17,6 +17,9 @@ Grammar::
 ==========================  ==========================================================
 
 Options: ``provider=P`` and ``tier=T`` label the agent for group boards (D-SCO-5);
+``cutoff=YYYY-MM`` (a model agent: ``openai``, ``local``, ``scripted``) states the
+model's training cutoff, and ``cutoff_source=spec|models|house`` where it came from
+(written by ``tradeleague.agents.cutoff.resolve_cutoffs``; ``spec`` by default);
 ``key_env=NAME`` (``openai`` only) names the environment variable holding the key;
 ``output=json_schema|json_object|grammar|text`` says how the provider is asked to
 hold the answer to the round's JSON schema (``tradeleague.llm.dialects``):
@@ -62,6 +65,7 @@ from tradeleague.llm.dialects import OUTPUTS, SUPPORTED, Output
 from tradeleague.llm.gateway import ApiKey, Gateway, ModelGateway
 from tradeleague.llm.presets import PRESETS, ProviderPreset, custom_preset, origin
 from tradeleague.llm.types import Provider
+from tradeleague.stats.cutoff import CUTOFF_SOURCES, cutoff_end
 
 __all__ = [
     "AGENT_OPTION_HELP",
@@ -87,9 +91,9 @@ KINDS = ("baseline", "scripted", "openai", "local")
 
 OPTIONS: Mapping[str, frozenset[str]] = {
     "baseline": frozenset({"provider", "tier"}),
-    "scripted": frozenset({"provider", "tier"}),
-    "openai": frozenset({"provider", "tier", "key_env", "output"}),
-    "local": frozenset({"provider", "tier", "output"}),
+    "scripted": frozenset({"provider", "tier", "cutoff", "cutoff_source"}),
+    "openai": frozenset({"provider", "tier", "key_env", "output", "cutoff", "cutoff_source"}),
+    "local": frozenset({"provider", "tier", "output", "cutoff", "cutoff_source"}),
 }
 """The options each kind accepts."""
 
@@ -124,7 +128,9 @@ def agent_option_help(baselines: Sequence[str]) -> str:
         "to keep to the answer's JSON schema (default: json_schema for a preset, text for "
         "other URLs, grammar for local:), e.g. openai:house@http://127.0.0.1:8090/v1,"
         "output=json_schema. Add ,provider=P,tier=T to label the agent "
-        "for group boards. NAME= may be left out: the agent is then named after its target."
+        "for group boards. Add ,cutoff=YYYY-MM to a model agent to state its training "
+        "cutoff (results then say whether the period lies before or after it). "
+        "NAME= may be left out: the agent is then named after its target."
     )
 
 
@@ -177,6 +183,9 @@ class AgentSpec:
         The output named by ``output=``, if any (see ``output_of`` for the default).
     provider, tier
         Group labels for boards.
+    cutoff, cutoff_source
+        The model's training cutoff (``YYYY[-MM[-DD]]``) and where it came from
+        (``tradeleague.agents.cutoff``).
     options
         Every option as given, in order.
     """
@@ -190,6 +199,8 @@ class AgentSpec:
     output: Output | None = None
     provider: str | None = None
     tier: str | None = None
+    cutoff: str | None = None
+    cutoff_source: str | None = None
     options: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
     @property
@@ -250,6 +261,8 @@ def parse_agent_spec(text: str) -> AgentSpec:
         output=_output(given.get("output"), text),
         provider=given.get("provider"),
         tier=given.get("tier"),
+        cutoff=_cutoff(given.get("cutoff"), given.get("cutoff_source"), text),
+        cutoff_source=given.get("cutoff_source"),
         options=options,
     )
     if spec.output is not None:
@@ -263,6 +276,21 @@ def parse_agent_spec(text: str) -> AgentSpec:
                 f"valid: {', '.join(spoken)}"
             )
     return spec
+
+
+def _cutoff(value: str | None, source: str | None, text: str) -> str | None:
+    if source is not None and (value is None or source not in CUTOFF_SOURCES):
+        raise ConfigError(
+            f"agent spec {text!r}: cutoff_source goes with cutoff= and is one of "
+            f"{', '.join(CUTOFF_SOURCES)}"
+        )
+    if value is None:
+        return None
+    try:
+        cutoff_end(value)
+    except ConfigError as exc:
+        raise ConfigError(f"agent spec {text!r}: {exc}") from None
+    return value
 
 
 def _output(value: str | None, text: str) -> Output | None:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from tradeleague.terminal.console import board_console
-from tradeleague.terminal.options import DbOption
+from tradeleague.terminal.options import DbOption, ModelsOption
 
 __all__ = ["register"]
 
@@ -21,6 +21,12 @@ _FORMAT_HELP = "Rate only this format's seasons (e.g. weights). Default: every f
 _SEED_HELP = "Seeds the bootstrap: the same seasons and seed give the same rating."
 _RESAMPLES_HELP = "Bootstrap resamples per interval."
 _JSON_HELP = "Print the exact values as JSON (returns as fractions of one) instead of tables."
+_BY_HELP = (
+    "window: instead of the rating, each model's annualised alpha in each window the sweep "
+    "file's [windows] table names (e.g. in and out), and the decay (each window minus in, "
+    "else minus the first) with a 95% bootstrap interval over seasons and whether it is "
+    "distinguishable from zero. Needs --sweep. Default: the rating itself."
+)
 
 
 def rating(
@@ -34,6 +40,8 @@ def rating(
         int, typer.Option("--resamples", min=100, max=100_000, help=_RESAMPLES_HELP)
     ] = 10_000,
     as_json: Annotated[bool, typer.Option("--json", help=_JSON_HELP)] = False,
+    by: Annotated[str | None, typer.Option("--by", metavar="window", help=_BY_HELP)] = None,
+    models: ModelsOption = None,
 ) -> None:
     """Rate each model across seasons and seeds: mean excess return, its interval, which differ.
 
@@ -45,10 +53,17 @@ def rating(
     distinguishable at 5% (an exact randomisation test, paired over the
     seasons both played, Holm-corrected across pairs). One season is mostly
     noise: the interval says how much, and a few seasons cannot separate two
-    models. The same command gives the same output.
+    models. Each row says whether the model's seasons lie before its
+    training cutoff (its results may reflect memory), after it, or whether
+    the cutoff is unknown (--models FILE gives cutoffs the record lacks). The
+    same command gives the same output.
+
+    With --by window, the alpha decay between the sweep's labelled windows:
+    does a model keep out of sample the alpha it shows in sample?
 
     Example: tradeleague rating --sweep sweep-out --format weights
     """
+    from tradeleague.agents.cutoff import read_models
     from tradeleague.disclaimer import DISCLAIMER
     from tradeleague.errors import ConfigError
     from tradeleague.league.ratings import store_ratings, sweep_ratings
@@ -58,14 +73,18 @@ def rating(
 
     if sweep is not None and db is not None:
         raise ConfigError("give --sweep OUT or --db URL, not both")
+    if by is not None:
+        _by_window(by, sweep, seed=seed, resamples=resamples, fmt=fmt, as_json=as_json)
+        return
+    cutoffs = None if models is None else read_models(models)
     if sweep is not None:
-        ratings = sweep_ratings(sweep, seed=seed, resamples=resamples, only=fmt)
+        ratings = sweep_ratings(sweep, seed=seed, resamples=resamples, only=fmt, models=cutoffs)
         where = f"the sweep in {sweep}"
     else:
         from tradeleague.store import open_store
 
         with open_store(db, upgrade=False) as store:
-            ratings = store_ratings(store, seed=seed, resamples=resamples, only=fmt)
+            ratings = store_ratings(store, seed=seed, resamples=resamples, only=fmt, models=cutoffs)
         where = "the store"
     if not ratings:
         raise ConfigError(f"{where} holds no finished season to rate: replay or sweep one first")
@@ -80,6 +99,39 @@ def rating(
     for key, found in ratings.items():
         for table in rating_tables(found, get(key).title):
             console.print(table)
+
+
+def _by_window(
+    by: str, sweep: Path | None, *, seed: int, resamples: int, fmt: str | None, as_json: bool
+) -> None:
+    """Print each format's alpha per window and its decay (`league.ratings.sweep_decay`)."""
+    from tradeleague.disclaimer import DISCLAIMER
+    from tradeleague.errors import ConfigError
+    from tradeleague.league.ratings import decay_payload, sweep_decay
+    from tradeleague.plugin import get
+    from tradeleague.terminal.ratings import decay_table
+
+    if by != "window":
+        raise ConfigError(f"--by {by!r}: the one grouping is window")
+    if sweep is None:
+        raise ConfigError("--by window reads a sweep's windows: give --sweep OUT")
+    found = sweep_decay(sweep, seed=seed, resamples=resamples, only=fmt)
+    if not found:
+        raise ConfigError(
+            f"the sweep in {sweep} has no alpha in any window: a window needs seasons of a "
+            "format with a benchmark (weights or thesis) that played at least three rounds"
+        )
+    if as_json:
+        body = {
+            "disclaimer": DISCLAIMER,
+            "by": "window",
+            "formats": {key: decay_payload(d) for key, d in found.items()},
+        }
+        typer.echo(json.dumps(body, indent=2))
+        return
+    console = board_console()
+    for key, d in found.items():
+        console.print(decay_table(d.models, d.labels, d.reference, get(key).title))
 
 
 def register(app: typer.Typer) -> None:

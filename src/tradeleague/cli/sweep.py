@@ -98,7 +98,7 @@ def sweep(
         with ray_session(address, workers):
             out.mkdir(parents=True, exist_ok=True)
             results = run_on_ray(plan.cells, out, done, workers=workers)
-    report = merged_report(config, out, plan.cells, results)
+    report = merged_report(config, out, plan.cells, results, plan.windows)
     (out / "REPORT.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     (out / "BOARD.md").write_text(board_markdown(report), encoding="utf-8")
     console.print(_board_table(report))

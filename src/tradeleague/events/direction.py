@@ -79,7 +79,12 @@ _d(
         req("length_s", INT),
         req("prompt_version", STR),
         req("scoring_version", STR),
-        req("roster", ARR, doc="each entrant: name, provider, tier, model, kind"),
+        req(
+            "roster",
+            ARR,
+            doc="each entrant: name, provider, tier, model, kind; a model agent also its "
+            "training cutoff and the cutoff's source (null when none was given)",
+        ),
         opt("replay", BOOL, doc="true when replayed over past prices, false when played live"),
     ),
     "A season opens with its roster and rules.",

@@ -15,7 +15,7 @@ file. A table no installed format reads is an unknown key of the top level.
 
 The host's tables::
 
-    [league]     db, db_env, http, head_key, head_out, prices
+    [league]     db, db_env, http, head_key, head_out, prices, models
     [providers.NAME]      key_env (documentation of where each key comes from)
     [limits]     anonymous_writes, window_s (writes without an account per client
                  address, per window; ``accounts.anonymous``)
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tradeleague.accounts.anonymous import WriteLimit
+from tradeleague.agents.cutoff import read_models
 from tradeleague.errors import ConfigError
 from tradeleague.host.leaguefile import Check, HostAgent, Lines, toml_day, toml_moment
 from tradeleague.llm.token_prices import PriceTable
@@ -133,6 +134,18 @@ def _prices(check: Check, league: Mapping[str, Any]) -> PriceTable | None:
         return None
 
 
+def _models(check: Check, league: Mapping[str, Any]) -> dict[str, str]:
+    """Return the training cutoffs ``models`` names (a models file, ``agents.cutoff``)."""
+    path = check.path_of(league, "league", "models")
+    if path is None or not path.is_file():  # a missing file is noted by path_of
+        return {}
+    try:
+        return read_models(path)
+    except ConfigError as exc:
+        check.bad("league", "models", str(exc))
+        return {}
+
+
 def _limits(check: Check, data: Mapping[str, Any]) -> WriteLimit:
     """Return ``[limits]`` (``anonymous_writes`` per ``window_s`` seconds), or the defaults."""
     table = data.get("limits", {})
@@ -204,7 +217,9 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
     if not isinstance(league, dict):
         check.bad("league", None, "[league] must be a table")
         league = {}
-    check.table(league, "league", {"db", "db_env", "http", "head_key", "head_out", "prices"})
+    check.table(
+        league, "league", {"db", "db_env", "http", "head_key", "head_out", "prices", "models"}
+    )
     db = check.text(league, "league", "db", needed=False)
     db_env = check.text(league, "league", "db_env", needed=False)
     if db is not None and db_env is not None:
@@ -220,6 +235,7 @@ def parse_league(text: str, path: Path) -> LeagueConfig:
         check.bad("league", "http", "http is HOST:PORT, e.g. 127.0.0.1:9108")
     head_key, head_out = _heads(check, league)
     prices = _prices(check, league)
+    check.models = _models(check, league)
     providers = _providers(check, data)
     limits = _limits(check, data)
     configs = _formats(check, data)

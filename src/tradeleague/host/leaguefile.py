@@ -108,6 +108,8 @@ class Check:
         self.path = path
         self.lines = lines
         self.mistakes: list[tuple[int, str]] = []
+        self.models: Mapping[str, str] = {}
+        """The league's models file (``[league] models``): cutoffs written into agents' specs."""
 
     def bad(self, table: str, key: str | None, message: str) -> None:
         """Note a mistake at ``key`` of ``table`` (at the table's header when ``key`` is None)."""
@@ -226,8 +228,15 @@ class Check:
                 if any(a.name == name for a in out):
                     self.bad(where, "name", f"agent name {name!r} is used twice")
                 else:
-                    out.append(HostAgent(name=name, spec=spec))
+                    out.append(HostAgent(name=name, spec=self._with_cutoff(name, spec)))
         return tuple(out)
+
+    def _with_cutoff(self, name: str, spec: str) -> str:
+        """Return ``spec`` with the model's training cutoff written in (`resolve_cutoffs`)."""
+        from tradeleague.agents.cutoff import resolve_cutoffs
+
+        named = resolve_cutoffs([f"{name}={spec}"], self.models)[0]
+        return named.removeprefix(f"{name}=")
 
     def raise_any(self) -> None:
         """Raise one ``ConfigError`` naming every mistake with its line, if there is any."""

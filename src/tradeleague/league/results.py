@@ -20,7 +20,8 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -40,8 +41,11 @@ __all__ = [
     "fraction",
     "model_of",
     "rating_payload",
+    "report_marks",
     "season_rows",
     "sweep_seasons",
+    "sweep_windows",
+    "with_models",
 ]
 
 _MAX_REPORT_BYTES = 64 * 1024 * 1024
@@ -52,13 +56,18 @@ _MAX_REPORT_BYTES = 64 * 1024 * 1024
 class AgentResult:
     """One agent's season: its name, its spec when known, its return (a fraction of one).
 
-    ``model`` is the model id a report names without the spec (the arena's), if any.
+    ``model`` is the model id a report names without the spec (the arena's), if any;
+    ``cutoff`` its training-cutoff status (``None`` for a baseline or an older
+    report); ``alpha`` its annualised alpha, a fraction of one (``None`` when none
+    was fitted or the format has none).
     """
 
     name: str
     spec: str | None
     return_: Decimal
     model: str | None = None
+    cutoff: str | None = None
+    alpha: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,8 @@ class SeasonResults:
     benchmark: Decimal | None
     benchmark_name: str | None
     agents: tuple[AgentResult, ...]
+    start: date | None = None
+    """The season's first day (a models file's cutoffs are read against it)."""
 
 
 class ResultsPart(Protocol):
@@ -143,9 +154,47 @@ def season_rows(key: str, results: SeasonResults) -> list[SeasonResult]:
             return_=float(a.return_),
             cash=float(results.cash),
             benchmark=None if results.benchmark is None else float(results.benchmark),
+            cutoff=a.cutoff,
+            alpha=None if a.alpha is None else float(a.alpha),
         )
         for a in results.agents
     ]
+
+
+def with_models(results: SeasonResults, models: Mapping[str, str] | None) -> SeasonResults:
+    """Return ``results`` with a models file's cutoffs for agents whose record gave none.
+
+    An agent marked ``cutoff_unknown`` takes the models file's cutoff for its
+    model (`model_of`), else for its name, read against the season's first day;
+    a recorded cutoff is never overridden.
+    """
+    if not models or results.start is None:
+        return results
+    from tradeleague.agents.cutoff import CutoffStatus, cutoff_end
+
+    agents = []
+    for a in results.agents:
+        found = models.get(model_of(a.name, a.spec, a.model), models.get(a.name))
+        if a.cutoff == CutoffStatus.UNKNOWN.value and found is not None:
+            before = results.start <= cutoff_end(found)
+            a = replace(a, cutoff=(CutoffStatus.BEFORE if before else CutoffStatus.AFTER).value)
+        agents.append(a)
+    return replace(results, agents=tuple(agents))
+
+
+def report_marks(agent: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:
+    """Return a report agent's training-cutoff status and annualised alpha (a fraction).
+
+    Either is ``None`` where the report has none (a baseline, too few steps, an
+    older report).
+    """
+    mark = agent.get("training_cutoff")
+    status = str(mark["status"]) if isinstance(mark, dict) and "status" in mark else None
+    fitted = agent.get("alpha")
+    alpha = None
+    if isinstance(fitted, dict) and fitted.get("alpha_annualised") is not None:
+        alpha = fraction(fitted["alpha_annualised"])
+    return status, alpha
 
 
 def agent_specs(options: Sequence[str]) -> dict[str, str]:
@@ -177,7 +226,9 @@ def _read_json(path: Path) -> Any:
         raise ConfigError(f"{path} is not JSON: is it a REPORT.json?") from None
 
 
-def sweep_seasons(out: Path, parts: Mapping[str, ResultsPart]) -> dict[str, list[SeasonResult]]:
+def sweep_seasons(
+    out: Path, parts: Mapping[str, ResultsPart], models: Mapping[str, str] | None = None
+) -> dict[str, list[SeasonResult]]:
     """Return every ok cell of the sweep in ``out`` as rating rows, by format, in grid order.
 
     A season is the sweep's season: its cells of every roster and seed share its
@@ -217,18 +268,34 @@ def sweep_seasons(out: Path, parts: Mapping[str, ResultsPart]) -> dict[str, list
             ) from None
         given = cell.get("agents")
         specs: dict[str, str] = given if isinstance(given, dict) else {}
-        season = SeasonResults(
-            season.season,
-            season.cash,
-            season.benchmark,
-            season.benchmark_name,
-            tuple(
-                AgentResult(a.name, specs.get(a.name, a.spec), a.return_, a.model)
-                for a in season.agents
-            ),
+        season = replace(
+            season,
+            agents=tuple(replace(a, spec=specs.get(a.name, a.spec)) for a in season.agents),
         )
+        season = with_models(season, models)
         rows.setdefault(str(cell["format"]), []).extend(season_rows(str(cell["season"]), season))
     return rows
+
+
+def sweep_windows(out: Path) -> dict[str, list[str]]:
+    """Return the windows the sweep at ``out`` named: each label's seasons, in the file's order.
+
+    Raises
+    ------
+    ConfigError
+        When ``out`` holds no sweep's REPORT.json, or its sweep named no window.
+    """
+    merged = out / "REPORT.json"
+    if not merged.is_file():
+        raise ConfigError(f"{out} holds no REPORT.json: give the --out folder of a finished sweep")
+    report = _read_json(merged)
+    windows = report.get("windows") if isinstance(report, dict) else None
+    if not isinstance(windows, dict) or not windows:
+        raise ConfigError(
+            f"the sweep in {out} names no windows: add a [windows] table to its sweep file, "
+            'e.g. in = ["season-a"] and out = ["season-b"], and run it again'
+        )
+    return {str(label): [str(s) for s in seasons] for label, seasons in windows.items()}
 
 
 def _interval(interval: Interval | None) -> dict[str, Any] | None:
@@ -253,6 +320,7 @@ def rating_payload(rating: Rating) -> dict[str, Any]:
                 "runs": m.runs,
                 "vs_cash": _interval(m.vs_cash),
                 "vs_benchmark": _interval(m.vs_benchmark),
+                "cutoff": m.cutoff,
             }
             for m in rating.models
         ],

@@ -53,10 +53,21 @@ from tradeleague.stats.bootstrap import (
     paired_bootstrap,
 )
 from tradeleague.stats.calculator import LuckFigures, LuckReport, luck_report
+from tradeleague.stats.cutoff import CUTOFF_SOURCES, CutoffStatus, cutoff_end, cutoff_mark
+from tradeleague.stats.decay import (
+    DECAY_METHOD,
+    REFERENCE,
+    Decay,
+    ModelDecay,
+    WindowAlpha,
+    decay,
+    reference,
+)
 from tradeleague.stats.luckiest import LuckiestOfN, luckiest_of_n
 from tradeleague.stats.ranking import Placed, place
 from tradeleague.stats.rating import (
     LEVEL,
+    MIXED,
     Interval,
     ModelRating,
     PairTest,
@@ -86,7 +97,11 @@ from tradeleague.stats.verdicts import VERDICT_NOTE, Outcome, outcome, verdict_w
 
 __all__ = [
     "ALPHA_NOTE",
+    "CUTOFF_SOURCES",
+    "DECAY_METHOD",
     "LEVEL",
+    "MIXED",
+    "REFERENCE",
     "VERDICT_NOTE",
     "Z_95",
     "Z_POWER_80",
@@ -94,12 +109,15 @@ __all__ = [
     "AlphaFit",
     "ArenaTally",
     "BootstrapComparison",
+    "CutoffStatus",
+    "Decay",
     "DownsideDeviation",
     "HitRateInterval",
     "Interval",
     "LuckFigures",
     "LuckReport",
     "LuckiestOfN",
+    "ModelDecay",
     "ModelRating",
     "Outcome",
     "PairTest",
@@ -109,12 +127,16 @@ __all__ = [
     "RoundResult",
     "SeasonResult",
     "SharedTest",
+    "WindowAlpha",
     "alpha_beta",
     "alpha_betas",
     "alpha_words",
     "answer_rate",
     "break_even_hit_rate",
     "combine",
+    "cutoff_end",
+    "cutoff_mark",
+    "decay",
     "downside_deviation",
     "drawdown_percent",
     "expected_pnl_per_round",
@@ -129,6 +151,7 @@ __all__ = [
     "percent",
     "place",
     "rate",
+    "reference",
     "relabel_p",
     "return_percent",
     "roi",

@@ -40,7 +40,7 @@ import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
@@ -50,6 +50,7 @@ from tradeleague.stats.bootstrap import paired_bootstrap
 
 __all__ = [
     "LEVEL",
+    "MIXED",
     "Interval",
     "ModelRating",
     "PairTest",
@@ -83,6 +84,12 @@ class SeasonResult:
         Cash's return over the same period (0 where cash earns nothing).
     benchmark
         The benchmark's return over the same period; ``None`` where the format has none.
+    cutoff
+        The agent's training-cutoff status in the season (``before_cutoff``,
+        ``after_cutoff``, ``cutoff_unknown``), ``None`` for a baseline.
+    alpha
+        The agent's annualised alpha in the season (a fraction of one), ``None``
+        where none was fitted (`tradeleague.stats.decay` reads it).
     """
 
     season: str
@@ -90,6 +97,8 @@ class SeasonResult:
     return_: float
     cash: float
     benchmark: float | None
+    cutoff: str | None = None
+    alpha: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,15 +111,24 @@ class Interval:
     high: float | None
 
 
+MIXED = "mixed"
+"""A model's cutoff status when its runs differ (some seasons before its cutoff, some after)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ModelRating:
-    """One model's rating: its seasons, its runs, its mean excess over cash and the benchmark."""
+    """One model's rating: its seasons, its runs, its mean excess over cash and the benchmark.
+
+    ``cutoff`` is its runs' training-cutoff status when they all agree, ``MIXED``
+    when they differ, ``None`` for a baseline (no run has one).
+    """
 
     model: str
     seasons: int
     runs: int
     vs_cash: Interval
     vs_benchmark: Interval | None
+    cutoff: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +211,15 @@ def _by_model(results: Iterable[SeasonResult]) -> dict[str, dict[str, _Season]]:
             )
         models[model] = seasons
     return models
+
+
+def _cutoffs(results: Iterable[SeasonResult]) -> dict[str, str]:
+    """Return each model's cutoff status: the one its runs share, else ``MIXED``."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for result in results:
+        if result.cutoff is not None:
+            found[result.model].add(result.cutoff)
+    return {m: next(iter(s)) if len(s) == 1 else MIXED for m, s in found.items()}
 
 
 def _interval(
@@ -306,8 +333,13 @@ def rate(results: Iterable[SeasonResult], *, seed: int, resamples: int = 10_000)
     """
     if resamples < 1:
         raise ValueError(f"resamples must be 1 or more, not {resamples}")
+    results = list(results)
     models = _by_model(results)
-    rated = [_rate_model(m, seasons, seed, resamples) for m, seasons in models.items()]
+    marks = _cutoffs(results)
+    rated = [
+        replace(_rate_model(m, seasons, seed, resamples), cutoff=marks.get(m))
+        for m, seasons in models.items()
+    ]
     rated.sort(key=lambda r: (-r.vs_cash.mean, r.model))
     raw = [
         (a, b, *_pair(a, b, models[a], models[b], seed, resamples))

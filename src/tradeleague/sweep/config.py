@@ -7,6 +7,7 @@ mistake (an unknown key is a mistake). Paths resolve relative to the file.
 The tables::
 
     seeds = [0, 1]                     # base seeds of the seeded baselines (default [0])
+    [windows]                          LABEL = ["season", ...]  (optional: e.g. in, out)
     [weights.seasons.NAME]             market, start, end, symbols, division
     [weights.rosters]                  NAME = ["agent=spec", ...]
     [direction.seasons.NAME]           market, start, end, payout
@@ -22,6 +23,10 @@ formats make the sweep. Each cell is the format's own replay command
 (``tradeleague replay weights``, ``replay direction``, ``replay thesis``) with these options,
 so a cell run alone gives the very same report.
 
+``[windows]`` labels periods for ``tradeleague rating --by window`` (the alpha
+decay between them, `tradeleague.stats.decay`): each label lists season names
+of the tables above; a season is in at most one window.
+
 The formats are the installed ones with a ``sweep`` part
 (`tradeleague.sweep.plugin.SweepPart`), in the registry's order: each part
 reads its season tables and checks its rosters; this module reads the rest.
@@ -32,7 +37,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -98,10 +103,11 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Sweep:
-    """A checked sweep file: its path and its cells, in grid order."""
+    """A checked sweep file: its path, its cells in grid order, its windows (label: seasons)."""
 
     path: Path
     cells: tuple[Cell, ...]
+    windows: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def load_sweep(path: Path) -> Sweep:
@@ -130,7 +136,7 @@ def parse_sweep(text: str, path: Path) -> Sweep:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
     parts = sweep_parts()
-    _keys(data, "the top level", ("seeds", *parts), path)
+    _keys(data, "the top level", ("seeds", "windows", *parts), path)
     seeds = _seeds(data.get("seeds", [0]), path)
     cells: list[Cell] = []
     for fmt, part in parts.items():
@@ -159,7 +165,36 @@ def parse_sweep(text: str, path: Path) -> Sweep:
             f"{path} names no replay: give a {_either(parts)} table with "
             "seasons and rosters (see examples/sweep.toml)"
         )
-    return Sweep(path=path, cells=tuple(cells))
+    windows = _windows(data.get("windows", {}), {c.season for c in cells}, path)
+    return Sweep(path=path, cells=tuple(cells), windows=windows)
+
+
+def _windows(value: object, seasons: set[str], path: Path) -> dict[str, tuple[str, ...]]:
+    """Return ``[windows]``: each label's seasons, in the file's order, each season once."""
+    table = _table(value, "[windows]", path)
+    if len(table) > MAX_TABLE:
+        raise ConfigError(f"{path}: [windows] names at most {MAX_TABLE} windows")
+    windows: dict[str, tuple[str, ...]] = {}
+    seen: set[str] = set()
+    for label, names in table.items():
+        if not _NAME.match(label):
+            raise ConfigError(
+                f"{path}: window {label!r} in [windows] must be 1 to 40 letters, digits, - or _"
+            )
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise ConfigError(
+                f'{path}: window {label!r} must list season names, e.g. {label} = ["june-2025"]'
+            )
+        for name in names:
+            if name not in seasons:
+                raise ConfigError(
+                    f"{path}: window {label!r} names season {name!r}, which no table holds"
+                )
+            if name in seen:
+                raise ConfigError(f"{path}: season {name!r} is in two windows")
+            seen.add(name)
+        windows[label] = tuple(names)
+    return windows
 
 
 def _either(keys: Mapping[str, object]) -> str:

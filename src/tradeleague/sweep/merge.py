@@ -12,7 +12,7 @@ cell, each row the part's (`SweepPart.board_row`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +47,17 @@ def _read(cell: Cell, out: Path) -> list[dict[str, Any]] | None:
 
 
 def merged_report(
-    config: Path, out: Path, cells: Sequence[Cell], results: Sequence[dict[str, Any]]
+    config: Path,
+    out: Path,
+    cells: Sequence[Cell],
+    results: Sequence[dict[str, Any]],
+    windows: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     """Return the sweep's REPORT.json: every cell's key, outcome and figures, and the board.
 
     No timings: the same sweep over the same data gives the same report, however
-    its cells were spread over workers.
+    its cells were spread over workers. ``windows`` (the sweep file's
+    ``[windows]``, label: seasons) is written as it is, when given.
     """
     entries: list[dict[str, Any]] = []
     board: list[dict[str, Any]] = []
@@ -75,9 +80,11 @@ def merged_report(
         if figures:
             part = _part(cell.format)
             board.extend({**cell.key, **part.board_row(row).fields()} for row in figures)
+    named = {"windows": {k: list(v) for k, v in windows.items()}} if windows else {}
     return {
         "disclaimer": DISCLAIMER,
         "config": str(config),
+        **named,  # only a sweep whose file names windows
         "cells_total": len(entries),
         "cells_failed": sum(1 for e in entries if e["status"] == "failed"),
         "cells": entries,

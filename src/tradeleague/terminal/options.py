@@ -7,10 +7,20 @@ from typing import Annotated
 
 import typer
 
+from tradeleague.agents.cutoff import MODELS_HELP
 from tradeleague.errors import ConfigError
 from tradeleague.llm.token_prices import PriceTable
 
-__all__ = ["CheckOption", "DbOption", "DbUrlOption", "JsonOption", "PricesOption", "load_prices"]
+__all__ = [
+    "CheckOption",
+    "DbOption",
+    "DbUrlOption",
+    "JsonOption",
+    "ModelsOption",
+    "PricesOption",
+    "load_prices",
+    "with_cutoffs",
+]
 
 DbOption = Annotated[
     str | None,
@@ -51,6 +61,11 @@ PricesOption = Annotated[
 ]
 """``--prices FILE``: the price table a replay prices its calls with."""
 
+ModelsOption = Annotated[
+    Path | None,
+    typer.Option("--models", metavar="FILE", help=MODELS_HELP),
+]
+
 CheckOption = Annotated[
     bool,
     typer.Option(
@@ -78,3 +93,16 @@ def load_prices(path: Path | None) -> PriceTable | None:
         return PriceTable.from_file(path)
     except ConfigError as exc:
         raise ConfigError(f"--prices: {exc}") from exc
+
+
+def with_cutoffs(specs: list[str], models: Path | None) -> list[str]:
+    """Return ``--agent`` specs with their training cutoffs written in (``agents.cutoff``).
+
+    Raises
+    ------
+    ConfigError
+        The models file cannot be read or holds a bad cutoff.
+    """
+    from tradeleague.agents.cutoff import read_models, resolve_cutoffs
+
+    return resolve_cutoffs(specs, None if models is None else read_models(models))

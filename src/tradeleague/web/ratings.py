@@ -26,7 +26,13 @@ from tradeleague.league.ratings import DEFAULT_SEED, store_ratings
 from tradeleague.league.results import rating_payload
 from tradeleague.stats.rating import Interval, Rating
 from tradeleague.store import Store
-from tradeleague.terminal.ratings import VERDICT_WORDS, difference_text, interval_text, p_text
+from tradeleague.terminal.ratings import (
+    CUTOFF_WORDS,
+    VERDICT_WORDS,
+    difference_text,
+    interval_text,
+    p_text,
+)
 from tradeleague.web.errors import NotFound, json_answer
 from tradeleague.web.render import Pages
 
@@ -130,8 +136,9 @@ class RatingOut(ReadOut):
     title: str = Field(description="The format's name.")
     rating: dict[str, Any] | None = Field(
         description="The method, seed and resamples; per model, its seasons, runs and mean "
-        "excess return over cash and the benchmark with a 95% interval (fractions of one); "
-        "each pair's verdict. Null before any season has ended."
+        "excess return over cash and the benchmark with a 95% interval (fractions of one) "
+        "and its cutoff (before_cutoff, after_cutoff, cutoff_unknown, mixed; null for a "
+        "baseline); each pair's verdict. Null before any season has ended."
     )
 
 
@@ -178,7 +185,8 @@ def install_ratings(app: FastAPI, pages: Pages, reads: RatingsReads) -> None:
             if shown is not None:
                 models = [
                     {**m, "cash_text": _interval(m["vs_cash"]),
-                     "benchmark_text": _interval(m["vs_benchmark"])}
+                     "benchmark_text": _interval(m["vs_benchmark"]),
+                     "cutoff_text": CUTOFF_WORDS.get(m.get("cutoff") or "", "not a model")}
                     for m in shown["models"]
                 ]  # fmt: skip
                 pairs = [

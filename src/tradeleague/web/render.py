@@ -32,6 +32,7 @@ from jinja2 import (
 from markupsafe import Markup
 
 from tradeleague import __version__
+from tradeleague.agents.cutoff import cutoff_words
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.errors import ServiceError
 from tradeleague.stats.alpha import alpha_words
@@ -177,6 +178,7 @@ def environment(folders: Iterable[Path] = ()) -> Environment:
     env.globals["versus_chart"] = versus
     env.filters["verdict"] = verdict_words
     env.filters["alpha_words"] = alpha_words
+    env.filters["cutoff_words"] = cutoff_words
     env.filters["zip"] = lambda a, b: zip(a, b, strict=True)
     env.globals["line_chart"] = lambda values, label: Markup(  # noqa: S704 - numbers only
         line_chart([_number(v) for v in values], shown(label))

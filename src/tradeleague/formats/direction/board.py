@@ -23,6 +23,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import date, datetime
 from fractions import Fraction
 
 from tradeleague.formats.direction.ledger import Entrant, LogRow, SeasonView
@@ -166,6 +167,8 @@ class Board:
     """The sample size the luckiest-of-N line is taken at (the roster's median)."""
     luckiest: float | None
     """Expected top hit rate of N coin flips at that size (D-LCK-3)."""
+    first_day: date | None = None
+    """The season's first day (UTC): each model's training cutoff is read against it."""
 
     @property
     def break_even(self) -> Fraction:
@@ -269,7 +272,15 @@ def build_board(season: SeasonView, *, scoring_version: str, sparkline: int) -> 
         visitors=visitors,
         luckiest_trades=median,
         luckiest=luckiest,
+        first_day=_first_day(season.started.get("started_at")),
     )
+
+
+def _first_day(started_at: object) -> date | None:
+    try:
+        return datetime.fromisoformat(str(started_at).replace("Z", "+00:00")).date()
+    except ValueError:
+        return None
 
 
 def paper_values(board: Board) -> dict[str, tuple[int, int]]:

@@ -54,7 +54,11 @@ class Entrant:
     """A participant as published: board name, provider, tier, exact model id (D-PUB-3).
 
     ``kind`` is ``model`` for the roster, ``visitor`` for a visitor's own calls
-    (ranked apart, D-PUB-2).
+    (ranked apart, D-PUB-2). ``model_agent`` is true for an entrant built from
+    a model's spec (``openai``, ``local``, ``scripted``), which then records its
+    training ``cutoff`` and the cutoff's ``cutoff_source`` (both ``None`` when
+    the spec gave none; ``agents.cutoff``); a baseline, a visitor, or an
+    entrant recorded before cutoffs were kept has none.
     """
 
     name: str
@@ -62,16 +66,23 @@ class Entrant:
     tier: str
     model: str
     kind: str = "model"
+    model_agent: bool = False
+    cutoff: str | None = None
+    cutoff_source: str | None = None
 
-    def to_payload(self) -> dict[str, str]:
-        """Return the entrant as JSON values."""
-        return {
+    def to_payload(self) -> dict[str, str | None]:
+        """Return the entrant as JSON values (the cutoff keys only for a model agent)."""
+        body: dict[str, str | None] = {
             "name": self.name,
             "provider": self.provider,
             "tier": self.tier,
             "model": self.model,
             "kind": self.kind,
         }
+        if self.model_agent:
+            body["cutoff"] = self.cutoff
+            body["cutoff_source"] = self.cutoff_source
+        return body
 
     @classmethod
     def from_payload(cls, data: Mapping[str, Any]) -> Entrant:
@@ -82,6 +93,9 @@ class Entrant:
             tier=str(data["tier"]),
             model=str(data["model"]),
             kind=str(data.get("kind", "model")),
+            model_agent="cutoff" in data,
+            cutoff=None if data.get("cutoff") is None else str(data["cutoff"]),
+            cutoff_source=None if data.get("cutoff_source") is None else str(data["cutoff_source"]),
         )
 
 

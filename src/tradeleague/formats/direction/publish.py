@@ -21,6 +21,7 @@ came (C-4); only the payloads are cleaned.
 
 from __future__ import annotations
 
+from datetime import date
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +31,7 @@ from tradeleague.formats.direction.ledger import Entrant, Ledger, LogRow, RoundV
 from tradeleague.formats.weights.text import plain_text
 from tradeleague.money import micros_to_str
 from tradeleague.stats import percent
+from tradeleague.stats.cutoff import cutoff_mark
 
 __all__ = [
     "board_payload",
@@ -86,9 +88,20 @@ def _record(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_CUTOFF_KEYS = ("cutoff", "cutoff_source")
+"""Recorded with a model entrant; shown as its ``training_cutoff`` mark instead."""
+
+
 def _entrant(entrant: Entrant) -> dict[str, str]:
     """Return an entrant as a payload shows it: every field plain text (C-10)."""
-    return {k: plain_text(v) for k, v in entrant.to_payload().items()}
+    return {k: plain_text(str(v)) for k, v in entrant.to_payload().items() if k not in _CUTOFF_KEYS}
+
+
+def training_cutoff(entrant: Entrant, first_day: date | None) -> dict[str, Any] | None:
+    """Return a model entrant's training-cutoff mark for the season (``None``: not a model)."""
+    if not entrant.model_agent or first_day is None:
+        return None
+    return cutoff_mark(entrant.cutoff, entrant.cutoff_source, first_day)
 
 
 def _stamp(body: dict[str, Any]) -> dict[str, Any]:
@@ -217,6 +230,7 @@ def _model(board: Board, row: ModelRow) -> dict[str, Any]:
         "ci_contains_50": row.contains_coin,
         "trades_to_prove": row.trades_to_prove,
         "sparkline": [money(b) for b in row.sparkline],
+        "training_cutoff": training_cutoff(row.entrant, board.first_day),
     }
 
 

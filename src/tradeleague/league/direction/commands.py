@@ -18,7 +18,7 @@ from tradeleague.formats.direction.preset import FORMAT, DirectionPreset
 from tradeleague.league.direction.replay_run import DEFAULT_PAYOUT_PERCENT, ReplayRequest, replay
 from tradeleague.league.direction.roster import SHOWN_BASELINES
 from tradeleague.league.mask import MASK_HELP
-from tradeleague.terminal.options import CheckOption, PricesOption
+from tradeleague.terminal.options import CheckOption, ModelsOption, PricesOption, with_cutoffs
 
 __all__ = ["register_replay"]
 
@@ -102,6 +102,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         prices: PricesOption = None,
         check: CheckOption = True,
         mask: Annotated[bool, typer.Option("--mask", help=MASK_HELP)] = False,
+        models: ModelsOption = None,
     ) -> None:
         """Replay direction-arena rounds over frozen candles with the paper broker.
 
@@ -116,7 +117,8 @@ def register_replay(replay_app: typer.Typer) -> None:
         """
         status = replay(
             ReplayRequest(
-                market=market, agents=agent, start=start, end=end, payout=payout, db=db,
+                market=market, agents=with_cutoffs(agent, models), start=start, end=end,
+                payout=payout, db=db,
                 out=out, stream=stream, timeout=timeout, replay_answers=replay_answers, seed=seed,
                 prices=prices, check=check, mask=mask,
             )

@@ -75,6 +75,9 @@ def contestant_of(spec: AgentSpec, gateway: ModelGateway, stream: str, seed: int
             provider=spec.provider or spec.kind,
             tier=spec.tier or "-",
             model=spec.target,
+            model_agent=spec.kind != "baseline",
+            cutoff=spec.cutoff,
+            cutoff_source=None if spec.cutoff is None else spec.cutoff_source or "spec",
         ),
         agent=build_agent(
             spec,

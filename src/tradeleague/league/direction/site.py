@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
+from tradeleague.agents.cutoff import CUTOFF_NOTE
 from tradeleague.clock import WallClock
 from tradeleague.formats.direction.answer import InvalidReason
 from tradeleague.formats.direction.board import UnrankedReason
@@ -50,7 +51,11 @@ def direction_methodology(preset: DirectionPreset | None = None) -> Methodology:
         "Unranked reasons": UnrankedReason,
     }
     return methodology(
-        FORMAT.key, FORMAT.title, preset or DirectionPreset(), groups, DIRECTION_NOTES
+        FORMAT.key,
+        FORMAT.title,
+        preset or DirectionPreset(),
+        groups,
+        (*DIRECTION_NOTES, CUTOFF_NOTE),
     )
 
 

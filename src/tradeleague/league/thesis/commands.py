@@ -17,7 +17,7 @@ from tradeleague.agents.spec import agent_option_help
 from tradeleague.formats.thesis.baselines import BASELINES
 from tradeleague.league.mask import MASK_HELP
 from tradeleague.league.thesis.replay_run import DEFAULT_TIMEOUT_S, ReplayRequest, replay
-from tradeleague.terminal.options import CheckOption, PricesOption
+from tradeleague.terminal.options import CheckOption, ModelsOption, PricesOption, with_cutoffs
 
 __all__ = ["register_replay"]
 
@@ -75,6 +75,7 @@ def register_replay(replay_app: typer.Typer) -> None:
         prices: PricesOption = None,
         check: CheckOption = True,
         mask: Annotated[bool, typer.Option("--mask", help=MASK_HELP)] = False,
+        models: ModelsOption = None,
     ) -> None:
         """Replay a thesis-league season over frozen folders, one cycle a day at 16:00 UTC.
 
@@ -91,7 +92,8 @@ def register_replay(replay_app: typer.Typer) -> None:
         """
         status = replay(
             ReplayRequest(
-                crypto=crypto, stocks=stocks, start=start, end=end, agents=agent, join=join,
+                crypto=crypto, stocks=stocks, start=start, end=end,
+                agents=with_cutoffs(agent, models), join=join,
                 stocks_hourly=stocks_hourly, db=db, season=season, out=out, timeout=timeout,
                 seed=seed, prices=prices, check=check, mask=mask,
             )

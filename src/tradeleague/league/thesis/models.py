@@ -122,6 +122,11 @@ class ThesisAgentOut(ReadOut):
     alpha: dict[str, Any] | None = Field(
         description="Beta and alpha against SPY with their intervals (alpha in percent)."
     )
+    training_cutoff: dict[str, Any] | None = Field(
+        description="Where the season lies against the model's training cutoff: status "
+        "(before_cutoff: results may reflect memory; after_cutoff; cutoff_unknown), cutoff "
+        "and source; null for a baseline."
+    )
     scatter: list[dict[str, float]] = Field(
         description="Per step: the benchmark's and the agent's return, fractions of one."
     )

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from datetime import date, datetime
 from decimal import Decimal
 
+from tradeleague.agents.cutoff import training_cutoff
 from tradeleague.formats.thesis.preset import PROMPT_VERSION, SCORING_VERSION
 from tradeleague.formats.thesis.scoring import UNRANKED_TEXT, Metrics, metrics, rank, verdicts
 from tradeleague.league.thesis.state import SeasonState
@@ -146,9 +148,18 @@ def board_rows(state: SeasonState, null: SeasonNull | None) -> list[dict[str, ob
                 "alpha": None if v.alpha is None else v.alpha.to_payload(),
                 "scatter": [{"benchmark": b, "agent": x} for x, b in v.pairs],
                 "luckiest_of_n": luck,
+                "training_cutoff": training_cutoff(a.spec, _first_day(state)),
             }
         )
     return rows
+
+
+def _first_day(state: SeasonState) -> date:
+    """Return the season's first day (UTC), which a model's training cutoff is read against."""
+    try:
+        return datetime.fromisoformat(state.start.replace("Z", "+00:00")).date()
+    except ValueError:
+        return date.min
 
 
 def _seed(label: str) -> int:
@@ -224,6 +235,7 @@ def build_report(state: SeasonState, null: SeasonNull | None) -> dict[str, objec
                     for k in ("steps", "vs_cash", "vs_spy", "differs_from_cash", "differs_from_spy")
                 },
                 "alpha": row.get("alpha"),
+                "training_cutoff": row.get("training_cutoff"),
                 "scatter": row.get("scatter", []),
                 "rank": row.get("rank"),
                 "unranked_reason": row.get("unranked_reason"),

@@ -8,11 +8,12 @@ price at the first cycle that has one to its price at the last.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from tradeleague.errors import ConfigError
-from tradeleague.league.results import AgentResult, SeasonResults, fraction
+from tradeleague.league.results import AgentResult, SeasonResults, fraction, report_marks
 
 if TYPE_CHECKING:
     from tradeleague.store import Store
@@ -33,6 +34,13 @@ def _benchmark(report: Mapping[str, Any]) -> Decimal | None:
     return prices[-1] / prices[0] - 1
 
 
+def _first_day(report: Mapping[str, Any]) -> date | None:
+    try:
+        return date.fromisoformat(str(report.get("start", ""))[:10])
+    except ValueError:
+        return None
+
+
 class ThesisResults:
     """Each agent's season return from a thesis REPORT.json."""
 
@@ -47,10 +55,17 @@ class ThesisResults:
             benchmark=_benchmark(report),
             benchmark_name=_BENCHMARK,
             agents=tuple(
-                AgentResult(str(a["name"]), a.get("spec"), fraction(a["metrics"]["return"]))
+                AgentResult(
+                    str(a["name"]),
+                    a.get("spec"),
+                    fraction(a["metrics"]["return"]),
+                    None,
+                    *report_marks(a),
+                )
                 for a in agents
                 if a.get("metrics", {}).get("return") is not None
             ),
+            start=_first_day(report),
         )
 
     def seasons(self, store: Store) -> list[SeasonResults]:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from fastapi import APIRouter
 from markupsafe import Markup
 
+from tradeleague.agents.cutoff import CUTOFF_NOTE
 from tradeleague.formats.thesis.answer import Reason
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
@@ -36,7 +37,9 @@ def thesis_methodology(preset: ThesisPreset | None = None) -> Methodology:
         "Rejection reasons (answers and decisions)": Reason,
         "Unranked reasons": UnrankedReason,
     }
-    return methodology(FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, THESIS_NOTES)
+    return methodology(
+        FORMAT.key, FORMAT.title, preset or ThesisPreset(), groups, (*THESIS_NOTES, CUTOFF_NOTE)
+    )
 
 
 class ThesisSite:

@@ -49,7 +49,7 @@ def render_table(
         f"entry.\n{ALPHA_TEXT}\nScoring {state.preset.scoring_version}. {DISCLAIMER}"
     )
     if any(
-        a.division is division and a.spec.split("=")[-1].startswith("local:")
+        a.division is division and a.spec.split(",")[0].split("=")[-1].startswith("local:")
         for a in state.agents.values()
     ):
         caption = f"{HOUSE_MODEL_NOTE}\n{caption}"

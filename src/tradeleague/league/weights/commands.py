@@ -39,7 +39,7 @@ from tradeleague.league.weights.state import SeasonState
 from tradeleague.league.weights.universe import universe_summary, universe_view
 from tradeleague.store import open_store
 from tradeleague.terminal.console import board_console
-from tradeleague.terminal.options import CheckOption, DbOption, PricesOption
+from tradeleague.terminal.options import CheckOption, DbOption, ModelsOption, PricesOption
 from tradeleague.terminal.rows import SHOWN, rest_line
 
 __all__ = ["operator_clock", "register", "register_replay"]
@@ -190,6 +190,7 @@ def replay_weights(
     check: CheckOption = True,
     all_rows: AllRowsOpt = False,
     mask: Annotated[bool, typer.Option("--mask", help=MASK_HELP)] = False,
+    models: ModelsOption = None,
 ) -> None:
     """Replay a weights season over frozen bars with the live rules; resumable.
 
@@ -218,6 +219,7 @@ def replay_weights(
             universe_season=universe_season, seed=seed, prices=prices, check=check,
             all_rows=all_rows,
             mask=mask,
+            models=models,
         )
     )  # fmt: skip
     if status:

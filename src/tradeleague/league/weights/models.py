@@ -126,7 +126,9 @@ class WeightsTableOut(ReadOut, StoriedOut):
     rows: list[dict[str, Any]] = Field(
         description="One per agent, best first: rank (null when unranked, with the reason), "
         f"value (USD), season_return and max_drawdown ({_PERCENT}), trades, decisions, "
-        "verdicts against cash and buy-and-hold, and alpha."
+        "verdicts against cash and buy-and-hold, alpha, and training_cutoff (a model "
+        "agent's status: before_cutoff, after_cutoff or cutoff_unknown, with its cutoff "
+        "and source; null for a baseline)."
     )
     costs: dict[str, Any] = Field(
         description="Model-call costs per agent (USD) and the pricing version used."

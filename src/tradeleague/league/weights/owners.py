@@ -24,6 +24,7 @@ from typing import Any, Final
 import sqlalchemy as sa
 
 from tradeleague.accounts import AccountHost, iso
+from tradeleague.agents.cutoff import resolve_cutoffs
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.api.account.settings import Summarize
 from tradeleague.errors import ConfigError, ServiceError
@@ -208,7 +209,7 @@ class Owners:
             "season": state.season_id,
             "name": agent.name,
             "division": agent.division.value,
-            "model": agent.spec,
+            "model": agent.spec.split(",")[0],  # the model, without its recorded options
             "prompt": agent.prompts[-1][1] if agent.prompts else "",
             "prompt_changes_left_today": max(
                 0, self.config.preset.prompt_changes_per_day - len(changes)
@@ -278,7 +279,7 @@ class Owners:
                     503, "vault_unavailable", "This server stores no model keys; ask the operator."
                 )
         else:
-            spec = HOUSE_SPEC
+            spec = resolve_cutoffs([HOUSE_SPEC])[0]  # the house model's cutoff, with its source
         try:
             agent = ops.add_agent(
                 self.service.store,

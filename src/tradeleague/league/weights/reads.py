@@ -49,6 +49,7 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 
+from tradeleague.agents.cutoff import training_cutoff
 from tradeleague.api.models import error_responses
 from tradeleague.clock import Clock, WallClock
 from tradeleague.disclaimer import DISCLAIMER
@@ -190,7 +191,15 @@ def _status(state: SeasonState, now: datetime) -> str:
     return "running" if state.window.running(now) else "upcoming"
 
 
-def _row(row: TableRow, luck: AgentLuck) -> dict[str, Any]:
+def _cutoff(state: SeasonState, agent: str) -> dict[str, Any] | None:
+    """Return the agent's training-cutoff mark for the season's first day (`training_cutoff`)."""
+    a = state.agents.get(agent)
+    if a is None or state.window is None:
+        return None
+    return training_cutoff(a.spec, state.window.start.date())
+
+
+def _row(row: TableRow, luck: AgentLuck, cutoff: dict[str, Any] | None) -> dict[str, Any]:
     reason = row.unranked_reason
     return {
         "rank": row.rank,
@@ -207,6 +216,7 @@ def _row(row: TableRow, luck: AgentLuck) -> dict[str, Any]:
         "vs_cash": luck.vs_cash.to_payload(),
         "vs_buy_and_hold": luck.vs_buy_and_hold.to_payload(),
         "alpha": luck.alpha_payload(),
+        "training_cutoff": cutoff,
     }
 
 
@@ -258,7 +268,7 @@ def _table_payload(
         "final": _status(state, now) == "ended",
         "significance": luck.to_payload(),
         "baseline_cloud": _cloud_payload(luck, rows),
-        "rows": [_row(r, luck.rows[r.agent]) for r in rows],
+        "rows": [_row(r, luck.rows[r.agent], _cutoff(state, r.agent)) for r in rows],
         **weights_story(state, division, luck),
     }
 
@@ -318,7 +328,7 @@ def _agent_payload(
             "created_at": ev.iso(a.created_at),
             "paused": a.paused,
         },
-        "standing": _row(row, luck_of(a.division).rows[agent]),
+        "standing": _row(row, luck_of(a.division).rows[agent], _cutoff(state, agent)),
         "benchmark": luck_of(a.division).benchmark,
         "scatter": [{"benchmark": b, "agent": x} for x, b in luck_of(a.division).rows[agent].steps],
         "summary": summary.shown,

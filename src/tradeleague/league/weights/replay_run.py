@@ -19,6 +19,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from tradeleague.agents.cutoff import read_models, resolve_cutoffs
 from tradeleague.agents.llm import ReplayMissed
 from tradeleague.agents.spec import parse_agent_spec
 from tradeleague.calls import CallParams
@@ -93,6 +94,7 @@ class ReplayRequest:
     check: bool = True
     all_rows: bool = False
     mask: bool = False
+    models: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +201,11 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     timeout = request.timeout
     if not (math.isfinite(timeout) and timeout > 0):  # nan and inf are no deadline
         raise ConfigError(f"--timeout {timeout:g}: give the seconds a model call may take, e.g. 60")
-    check_roster(request.agents)
-    divisions = _divisions(request.agents, request.division, request.pro or [])
+    agents = resolve_cutoffs(
+        request.agents, None if request.models is None else read_models(request.models)
+    )
+    check_roster(agents)
+    divisions = _divisions(agents, request.division, request.pro or [])
     hours = replay_hours(FrozenBarsSource(dataset), day0, day1, WeightsPreset())
     if not hours:
         raise ConfigError(
@@ -212,10 +217,10 @@ def plan(request: ReplayRequest) -> ReplayPlan:
     )
     if universe is not None:
         universe["season"] = season_id
-    parsed = [parse_agent_spec(s) for s in request.agents]
+    parsed = [parse_agent_spec(s) for s in agents]
     roster = [
         RosterEntry(name=p.name, spec=s, division=d)
-        for p, s, d in zip(parsed, request.agents, divisions, strict=True)
+        for p, s, d in zip(parsed, agents, divisions, strict=True)
     ]
     return ReplayPlan(
         request, dataset, day0, day1, roster, divisions, hours, season_id, universe, prices

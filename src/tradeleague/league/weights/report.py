@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import numpy as np
 
+from tradeleague.agents.cutoff import training_cutoff
 from tradeleague.disclaimer import DISCLAIMER
 from tradeleague.events import weights as ev
 from tradeleague.formats.weights import AgentRecord, Division
@@ -106,6 +107,7 @@ def build_report(
     rows = {row.agent: row for d in Division for row in state.table(d)}
     luck = {d: season_luck(state, d) for d in Division} if luck is None else luck
     agents: list[dict[str, Any]] = []
+    start = state.window.start.date() if state.window is not None else date.min
     for a in state.agents.values():
         entries = [e for e in a.entries]
         holdings_by_entry = _entry_books(state, a.agent)
@@ -135,6 +137,7 @@ def build_report(
                 "vs_cash": luck[a.division].rows[a.agent].vs_cash.to_payload(),
                 "vs_buy_and_hold": luck[a.division].rows[a.agent].vs_buy_and_hold.to_payload(),
                 "alpha": luck[a.division].rows[a.agent].alpha_payload(),
+                "training_cutoff": training_cutoff(a.spec, start),
             }
         )
     universe = {} if state.universe is None else {"universe": state.universe}

@@ -9,11 +9,12 @@ return from its price at the season's first round to its price at the last.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final
 
 from tradeleague.errors import ConfigError
-from tradeleague.league.results import AgentResult, SeasonResults, fraction
+from tradeleague.league.results import AgentResult, SeasonResults, fraction, report_marks
 
 if TYPE_CHECKING:
     from tradeleague.store import Store
@@ -36,6 +37,25 @@ def _benchmark(report: Mapping[str, Any]) -> tuple[str | None, Decimal | None]:
     return name, Decimal(str(last)) / Decimal(str(first)) - 1
 
 
+def _first_round(report: Mapping[str, Any]) -> date | None:
+    """Return the day of the report's first round (the season's first day), if any."""
+    rounds = report.get("rounds")
+    if not isinstance(rounds, list) or not rounds or not isinstance(rounds[0], dict):
+        return None
+    try:
+        return date.fromisoformat(str(rounds[0].get("time", ""))[:10])
+    except ValueError:
+        return None
+
+
+def _status(spec: str, first: date | None) -> str | None:
+    """Return the agent's training-cutoff status in a season starting on ``first``."""
+    from tradeleague.agents.cutoff import training_cutoff
+
+    mark = None if first is None else training_cutoff(spec, first)
+    return None if mark is None else str(mark["status"])
+
+
 class WeightsResults:
     """Each agent's season return from a weights REPORT.json."""
 
@@ -51,9 +71,16 @@ class WeightsResults:
             benchmark=benchmark,
             benchmark_name=name,
             agents=tuple(
-                AgentResult(str(a["name"]), a.get("spec"), fraction(a["season_return"]))
+                AgentResult(
+                    str(a["name"]),
+                    a.get("spec"),
+                    fraction(a["season_return"]),
+                    None,
+                    *report_marks(a),
+                )
                 for a in agents
             ),
+            start=_first_round(report),
         )
 
     def seasons(self, store: Store) -> list[SeasonResults]:
@@ -78,11 +105,17 @@ class WeightsResults:
             benchmark = None
             if len(priced) >= 2 and priced[0] > 0:
                 benchmark = Decimal(priced[-1]) / Decimal(priced[0]) - 1
+            first = None if state.window is None else state.window.start.date()
             agents = tuple(
-                AgentResult(a.name, a.spec, rows[a.agent].season_return / 100)
+                AgentResult(
+                    a.name,
+                    a.spec,
+                    rows[a.agent].season_return / 100,
+                    cutoff=_status(a.spec, first),
+                )
                 for a in state.agents.values()
             )
-            out.append(SeasonResults(state.season_id, Decimal(0), benchmark, name, agents))
+            out.append(SeasonResults(state.season_id, Decimal(0), benchmark, name, agents, first))
         return out
 
 

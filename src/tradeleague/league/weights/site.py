@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
+from tradeleague.agents.cutoff import CUTOFF_NOTE
 from tradeleague.formats.weights import WeightsPreset
 from tradeleague.formats.weights.answer import NoDecisionCode
 from tradeleague.formats.weights.market_status import ClosedReason, HaltReason
@@ -49,7 +50,11 @@ def weights_methodology(preset: WeightsPreset | None = None) -> Methodology:
         "Market closed": ClosedReason,
     }
     return methodology(
-        FORMAT.key, FORMAT.title, preset or WeightsPreset(), groups, (VERDICT_NOTE, ALPHA_NOTE)
+        FORMAT.key,
+        FORMAT.title,
+        preset or WeightsPreset(),
+        groups,
+        (VERDICT_NOTE, ALPHA_NOTE, CUTOFF_NOTE),
     )
 
 
