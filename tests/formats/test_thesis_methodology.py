@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tradeleague.agents.cutoff import CUTOFF_NOTE
 from tradeleague.clock import WallClock
 from tradeleague.formats.thesis.methodology import THESIS_NOTES
 from tradeleague.formats.thesis.preset import ThesisPreset
@@ -110,8 +111,9 @@ def test_the_notes_name_every_crypto_pair_of_the_universe() -> None:
 
 
 def test_the_methodology_page_shows_every_note(tmp_path: Path) -> None:
-    """The page under /methodology/thesis carries the notes, no rule ids among them."""
-    assert thesis_methodology().notes == THESIS_NOTES
+    """The page under /methodology/thesis carries the notes (the format's, then the training
+    cutoffs' shared note), no rule ids among them."""
+    assert thesis_methodology().notes == (*THESIS_NOTES, CUTOFF_NOTE)
     store = open_store(f"sqlite:///{tmp_path / 'm.db'}")
     with TestClient(create_site(ScenarioService(store, WallClock()))) as client:
         page = client.get("/methodology/thesis")

@@ -146,13 +146,13 @@ def _keyed_batch(batcher: StepBatcher, key: str, runs: list[str]) -> list[object
     """A lone keyed step on run 0, then four keyed steps that arrive while it is written."""
 
     async def agents() -> list[object]:
-        first = asyncio.ensure_future(batcher.answer(key, runs[0], "a"))  # alone, at once
+        first = asyncio.ensure_future(batcher.reply(key, runs[0], "a"))  # alone, at once
         await asyncio.sleep(0)
         rest = [
-            batcher.answer(key, runs[1], "b"),
-            batcher.answer(key, runs[1], "b"),  # the same key again in the batch
-            batcher.answer(key, runs[2], "c"),
-            batcher.answer(key, runs[2], "a"),  # run 0's key, for another run
+            batcher.reply(key, runs[1], "b"),
+            batcher.reply(key, runs[1], "b"),  # the same key again in the batch
+            batcher.reply(key, runs[2], "c"),
+            batcher.reply(key, runs[2], "a"),  # run 0's key, for another run
         ]
         return list(await asyncio.gather(first, *rest, return_exceptions=True))
 
@@ -181,7 +181,7 @@ def test_keyed_steps_go_together_and_each_key_steps_once(
     assert b_again == (200, b[1], True)  # type: ignore[index]
     assert isinstance(a_reused, ServiceError)
     assert a_reused.code == "idempotency_key_reused"
-    assert asyncio.run(batcher.answer(key, runs[1], "b")) == b_again
+    assert asyncio.run(batcher.reply(key, runs[1], "b")) == b_again
     assert [_index(service, key, r) for r in runs] == [1, 1, 1]
     service.store.close()
 

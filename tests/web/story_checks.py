@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
+from web import patient  # type: ignore[import-not-found]
 
 Boards = dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]
 """Each format's board JSON with its rows, by the key the pages use."""
@@ -19,7 +19,7 @@ def boards(base: str, weights: str, thesis: str, scenario: str) -> Boards:
     """Return each format's board JSON with its rows (weights' Pro table, the served arena)."""
 
     def get(path: str, **query: str) -> Any:
-        return httpx.get(base + path, params=query).json()
+        return patient.get(base + path, params=query).json()
 
     pro = get(f"/api/v1/weights/seasons/{weights}/tables/pro")
     arena = get("/api/v1/direction/boards")

@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from typing import Any, get_type_hints
 from urllib.parse import quote
 
-import httpx
 import pytest
 from pydantic import BaseModel
 
@@ -29,6 +28,7 @@ from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from tradeleague.web.ratings import RatingOut
+from web import patient  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
     SLASHED,
@@ -101,7 +101,7 @@ def test_each_typed_read_is_the_routes_answer(
     model: type[BaseModel],
 ) -> None:
     """Sync: the method's answer is the route's JSON; its TypedDict names the model's fields."""
-    raw = httpx.get(f"{base}/api/v1{route}", timeout=30).json()
+    raw = patient.get(f"{base}/api/v1{route}", timeout=30).json()
     with ScenarioClient(base) as api:
         got = getattr(api, method)(*args)
     assert got == raw

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-import httpx
 import pytest
 from markupsafe import Markup
 
 from tradeleague.stats import verdict_words
 from tradeleague.web.formatting import code, drawdown, money, pct, qty, readable
+from web import patient  # type: ignore[import-not-found]
 from web.axe_check import serious as _serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     DOCS_DRAWN,
@@ -142,7 +142,7 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], tab:
     Through the one formatting layer (``web.formatting.readable``): money to the cent.
     """
     base, scenario, _ = site
-    table = httpx.get(f"{base}/api/v1/weights/seasons/{SEASON}/tables/pro").json()
+    table = patient.get(f"{base}/api/v1/weights/seasons/{SEASON}/tables/pro").json()
     page = tab.open(base + f"/weights/{SEASON}")
     for row in table["rows"]:
         tr = page.locator(f'table[data-division="pro"] tr[data-agent="{row["agent"]}"]')
@@ -151,7 +151,7 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], tab:
         shown_dd = tr.locator('[data-field="max_drawdown"]').inner_text()
         assert shown_dd == drawdown(row["max_drawdown"])  # a fall, one sign (W-SCO-2)
     _cloud_shows(page, "pro", table["baseline_cloud"], len(table["rows"]))
-    board = httpx.get(f"{base}/api/v1/direction/boards").json()
+    board = patient.get(f"{base}/api/v1/direction/boards").json()
     page = tab.open(base + "/direction")
     cells = page.locator('table[data-board="models"] [data-field="balance"]').all_inner_texts()
     assert cells == [money(m["balance"]) for m in board["models"]]
@@ -160,7 +160,7 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], tab:
         assert shown.all_inner_texts() == [str(m[field]) for m in board["models"]], field
     falls = page.locator('table[data-board="models"] [data-field="max_drawdown"]')
     assert falls.all_inner_texts() == [drawdown(m["max_drawdown"]) for m in board["models"]]
-    lb = httpx.get(f"{base}/api/v1/leaderboard", params={"scenario": scenario}).json()
+    lb = patient.get(f"{base}/api/v1/leaderboard", params={"scenario": scenario}).json()
     page = tab.open(base + f"/scenarios/{scenario}")
     assert len(lb["entries"]) == 2
     for entry in lb["entries"]:
@@ -190,7 +190,9 @@ def test_board_numbers_equal_the_json_api(site: tuple[str, str, list[str]], tab:
     assert [h for h in heads if "return" in h.lower()] == ["Return (ranked by)"], heads
     assert page.locator('table[data-board="scenario"] [data-field="value"]').count() == 0
     # Ranked by another metric: its own column, named and marked, its values the API's.
-    by = httpx.get(f"{base}/api/v1/leaderboard", params={"scenario": scenario, "metric": "sharpe"})
+    by = patient.get(
+        f"{base}/api/v1/leaderboard", params={"scenario": scenario, "metric": "sharpe"}
+    )
     page = tab.open(base + f"/scenarios/{scenario}?metric=sharpe")
     heads = page.locator('table[data-board="scenario"] thead th').all_inner_texts()
     assert "Sharpe (ranked by)" in heads
@@ -205,9 +207,9 @@ def test_run_page_and_model_log_match_the_json_api(
 ) -> None:
     """A published run's equity table and trades, and a model's latencies, equal /api/v1's."""
     base, scenario, _ = site
-    lb = httpx.get(f"{base}/api/v1/leaderboard", params={"scenario": scenario}).json()
+    lb = patient.get(f"{base}/api/v1/leaderboard", params={"scenario": scenario}).json()
     traded = next(e for e in lb["entries"] if e["trades"])
-    run = httpx.get(f"{base}/api/v1/runs/{traded['run_id']}/public").json()
+    run = patient.get(f"{base}/api/v1/runs/{traded['run_id']}/public").json()
     assert run["trades"] == len(run["fills"]) == traded["trades"]
     assert len(run["equity"]) == run["steps"] + 1
     page = tab.open(base + f"/runs/{traded['run_id']}")
@@ -223,7 +225,7 @@ def test_run_page_and_model_log_match_the_json_api(
     assert cells[4] == money(run["fills"][0]["price"])
     assert page.locator('[data-field="trades"]').inner_text() == str(run["trades"])
 
-    log = httpx.get(f"{base}/api/v1/direction/models/{quote(XSS, safe='')}/log").json()
+    log = patient.get(f"{base}/api/v1/direction/models/{quote(XSS, safe='')}/log").json()
     assert log["rows"]
     assert all(r["latency_ms"] == 1_500 for r in log["rows"])
     page = tab.open(base + f"/direction/models/{quote(XSS, safe='')}")
@@ -236,7 +238,7 @@ def test_names_with_a_slash_round_trip_through_json_and_pages(
 ) -> None:
     """A model or agent named with ``/`` is reached from its board's link and by the JSON API."""
     base, _, _ = site
-    log = httpx.get(f"{base}/api/v1/direction/models/{quote(SLASHED, safe='')}/log")
+    log = patient.get(f"{base}/api/v1/direction/models/{quote(SLASHED, safe='')}/log")
     assert log.status_code == 200
     assert log.json()["model"]["name"] == SLASHED
     page = tab.open(base + "/direction")
@@ -245,7 +247,7 @@ def test_names_with_a_slash_round_trip_through_json_and_pages(
     assert page.locator("h1").inner_text() == f"Model {SLASHED}"
     assert tab.problems == []
 
-    agent = httpx.get(
+    agent = patient.get(
         f"{base}/api/v1/weights/seasons/{SEASON}/agents/{quote(WEIGHTS_SLASHED, safe='')}"
     )
     assert agent.status_code == 200
@@ -301,7 +303,7 @@ def test_thesis_board_numbers_equal_the_json_api(
 ) -> None:
     """T-SCO-1, ST-1, ST-2: every metric, count and verdict on the board is /api/v1/thesis's."""
     base, _, pages = site
-    board = httpx.get(f"{base}/api/v1/thesis/{THESIS_SEASON}").json()
+    board = patient.get(f"{base}/api/v1/thesis/{THESIS_SEASON}").json()
     names = [r["name"] for r in board["rows"]]
     assert sorted(names) == sorted(["cash", "hold", "coin_flip", THESIS_SLASHED, "mirror"])
     agent_pages = [p for p in pages if p.startswith(f"/thesis/{THESIS_SEASON}/agents/")]
@@ -354,12 +356,12 @@ def test_thesis_agent_pages_show_every_decision_as_the_json_api(
     (script tags) reads as text, escaped exactly once, and runs nothing.
     """
     base, _, _ = site
-    board = httpx.get(f"{base}/api/v1/thesis/{THESIS_SEASON}").json()
+    board = patient.get(f"{base}/api/v1/thesis/{THESIS_SEASON}").json()
     dialogs: list[str] = []
     tab.page.on("dialog", lambda d: dialogs.append(d.message))
     for name in [r["name"] for r in board["rows"]]:
         path = f"{THESIS_SEASON}/agents/{quote(name, safe='')}"
-        data = httpx.get(f"{base}/api/v1/thesis/{path}").json()
+        data = patient.get(f"{base}/api/v1/thesis/{path}").json()
         page = tab.open(base + f"/thesis/{path}")
         rank = "–" if data["rank"] is None else str(data["rank"])
         assert page.locator('[data-field="rank"]').first.inner_text() == rank
@@ -391,7 +393,7 @@ def test_thesis_agent_pages_show_every_decision_as_the_json_api(
         assert page.locator("script").count() == 0
         assert dialogs == []
         assert tab.problems == []
-    model = httpx.get(
+    model = patient.get(
         f"{base}/api/v1/thesis/{THESIS_SEASON}/agents/{quote(THESIS_SLASHED, safe='')}"
     ).json()
     first = model["entries"][0]

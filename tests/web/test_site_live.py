@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
 import pytest
 
 from tradeleague.agents.base import AgentReply, Turn
@@ -38,6 +37,7 @@ from tradeleague.money import Usd
 from tradeleague.site import create_site
 from tradeleague.store import Store, open_store
 from tradeleague.testing.server import serve_asgi
+from web import patient  # type: ignore[import-not-found]
 
 STREAM = "live-direction"
 DRILL = DirectionPreset(
@@ -193,7 +193,7 @@ def test_live_round_counts_down_and_reveals_calls_only_after_expiry(
     # played on the wall clock: the page says live, as the season's start records
     assert page.locator("#live-h").inner_text() == "The live round"
     assert page.locator('[data-field="kind"]').inner_text() == "live"
-    assert httpx.get(f"{base}/api/v1/direction/boards").json()["replay"] is False
+    assert patient.get(f"{base}/api/v1/direction/boards").json()["replay"] is False
 
     # While open: nothing of a call in the page, nor in any JSON the page polled.
     assert page.locator("table.calls").count() == 0
@@ -215,7 +215,7 @@ def test_live_round_counts_down_and_reveals_calls_only_after_expiry(
     page.wait_for_selector("table.calls", timeout=60_000)
     assert page.locator("#live").get_attribute("data-status") == "finished"
     assert page.locator("#countdown").count() == 0
-    served = httpx.get(f"{base}/api/v1/direction/rounds/{rid}").json()
+    served = patient.get(f"{base}/api/v1/direction/rounds/{rid}").json()
     assert served["status"] == "finished"
     for call in served["calls"]:
         row = page.locator(f'table.calls tr[data-model="{call["model"]}"]')

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -27,6 +26,7 @@ from tradeleague.stats.rating import Interval
 from tradeleague.store import open_store
 from tradeleague.terminal.ratings import VERDICT_WORDS, difference_text, interval_text, p_text
 from tradeleague.testing.server import serve_asgi
+from web import patient  # type: ignore[import-not-found]
 from web.site_fill import fill_scenario  # type: ignore[import-not-found]
 
 WEEKS = (("2025-06-02", "2025-06-07"), ("2025-06-09", "2025-06-14"))
@@ -86,7 +86,7 @@ def test_the_ratings_page_shows_the_json_at_both_widths(site: str, browser: Any)
     """ST-1, ST-2: each model's seasons and intervals and each pair's verdict, as the JSON says."""
     from axe_playwright_python.sync_playwright import Axe
 
-    body = httpx.get(f"{site}/api/v1/ratings/weights").json()
+    body = patient.get(f"{site}/api/v1/ratings/weights").json()
     rating = body["rating"]
     assert [m["seasons"] for m in rating["models"]] == [2, 2, 2]
     assert len(rating["pairs"]) == 3
@@ -125,27 +125,27 @@ def test_the_ratings_page_shows_the_json_at_both_widths(site: str, browser: Any)
 
 def test_a_format_with_no_season_says_so_and_an_unknown_one_is_404(site: str) -> None:
     """The arena has no season in this store: its page says a rating needs one; no format: 404."""
-    empty = httpx.get(f"{site}/api/v1/ratings/direction").json()
+    empty = patient.get(f"{site}/api/v1/ratings/direction").json()
     assert empty["rating"] is None
-    page = httpx.get(f"{site}/ratings/direction")
+    page = patient.get(f"{site}/ratings/direction")
     assert page.status_code == 200
     assert "No finished season yet" in page.text
-    assert httpx.get(f"{site}/api/v1/ratings/nope").status_code == 404
-    assert httpx.get(f"{site}/ratings/nope", headers={"accept": "text/html"}).status_code == 404
-    listed = httpx.get(f"{site}/api/v1/ratings").json()["formats"]
+    assert patient.get(f"{site}/api/v1/ratings/nope").status_code == 404
+    assert patient.get(f"{site}/ratings/nope", headers={"accept": "text/html"}).status_code == 404
+    listed = patient.get(f"{site}/api/v1/ratings").json()["formats"]
     assert listed["weights"] == "/api/v1/ratings/weights"
-    assert httpx.get(f"{site}/api/v1").json()["ratings"] == "/api/v1/ratings"
+    assert patient.get(f"{site}/api/v1").json()["ratings"] == "/api/v1/ratings"
 
 
 def test_the_same_store_gives_the_same_bytes(site: str) -> None:
     """ST-2: the rating is seeded: the page and the JSON are the same twice."""
     for path in ("/api/v1/ratings/weights", "/ratings/weights"):
-        assert httpx.get(site + path).content == httpx.get(site + path).content
+        assert patient.get(site + path).content == patient.get(site + path).content
 
 
 def test_the_home_page_links_each_ratings_page(site: str) -> None:
     """A reader finds the ratings from the home page."""
-    home = httpx.get(f"{site}/").text
+    home = patient.get(f"{site}/").text
     for key in ("weights", "direction", "thesis", "scenario"):
         assert f'href="/ratings/{key}"' in home
 

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import httpx
 import pytest
 
 from tradeleague.league.story import LUCK_LEVEL, RACE_POINTS, Lead, Runner, race_payload, story_text
 from tradeleague.stats import top_hit_rate_p_value
 from tradeleague.web.cards import label_cells
 from tradeleague.web.charts import RaceLine, race_chart
+from web import patient  # type: ignore[import-not-found]
 from web.axe_check import serious  # type: ignore[import-not-found]
 from web.site_fill import (  # type: ignore[import-not-found]
     SEASON,
@@ -123,7 +123,7 @@ def test_every_board_json_has_its_race_and_story(site: tuple[str, str]) -> None:
 
 def test_the_leaderboard_response_model_documents_race_and_story(site: tuple[str, str]) -> None:
     base, _ = site
-    schema = httpx.get(f"{base}/openapi.json").json()["components"]["schemas"]
+    schema = patient.get(f"{base}/openapi.json").json()["components"]["schemas"]
     fields = schema["LeaderboardOut"]["properties"]
     assert {"race", "story"} <= set(fields)
     assert "luck" in fields["story"]["description"]
@@ -194,7 +194,7 @@ def test_home_and_boards_pass_axe_in_dark(site: tuple[str, str], browser: Any) -
 
     base, scenario = site
     axe = Axe()
-    rounds = httpx.get(f"{base}/api/v1/direction/rounds", params={"limit": 1}).json()["rounds"]
+    rounds = patient.get(f"{base}/api/v1/direction/rounds", params={"limit": 1}).json()["rounds"]
     heads = [
         f"/weights/{SEASON}/agents/mom",
         f"/direction/models/{quote(SLASHED, safe='')}",
@@ -246,7 +246,7 @@ def test_each_luck_line_says_one_clear_thing(site: tuple[str, str]) -> None:
     """The no-skill line names the expected best of N and one such season: no percentile list."""
     base, scenario = site
     for path in [BOARDS["weights"], BOARDS["thesis"], f"/scenarios/{quote(scenario, safe='')}"]:
-        page = httpx.get(base + path).text
+        page = patient.get(base + path).text
         lines = re.findall(r'data-field="luckiest_of_n">(.*?)</(?:p|span)>', page, re.S)
         assert lines, path
         for line in lines:

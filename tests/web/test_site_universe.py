@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
 import pytest
 
 from tradeleague.clock import WallClock
@@ -35,7 +34,8 @@ from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from tradeleague.web.formatting import money, qty
-from web.test_site_browser import _visit  # type: ignore[import-not-found]
+from web import patient  # type: ignore[import-not-found]
+from web.test_site_browser import _Tab  # type: ignore[import-not-found]
 
 SEASON = "uni-s1"
 RECORD = ("SYN01", "SYN02", "SYN03", "SYN04", "ZERO", "SILENT")
@@ -98,13 +98,14 @@ def test_methodology_page_shows_the_universe_as_the_json_does(site: str, browser
     no console error or outside request; axe clean at both widths; no sideways page."""
     from axe_playwright_python.sync_playwright import Axe
 
-    body = httpx.get(f"{site}/api/v1/weights/universe", timeout=10).json()
+    body = patient.get(f"{site}/api/v1/weights/universe", timeout=10).json()
     assert body["season"] == SEASON
     assert body["built_from"] == "chain"
     assert [r["symbol"] for r in body["rows"]][-2:] == ["SILENT", "ZERO"]
     for width in (390, 1440):
-        context, page, problems = _visit(browser, site, "/methodology/weights", width)
-        assert problems == []
+        tab = _Tab(browser, site, width)
+        page = tab.open(f"{site}/methodology/weights")
+        assert tab.problems == []
         rows = page.locator("table.universe tbody tr")
         assert rows.count() == len(RECORD)
         for i, row in enumerate(body["rows"]):
@@ -123,4 +124,4 @@ def test_methodology_page_shows_the_universe_as_the_json_does(site: str, browser
             if v["impact"] in ("serious", "critical")
         ]
         assert bad == []
-        context.close()
+        tab.context.close()

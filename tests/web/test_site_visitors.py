@@ -36,6 +36,7 @@ from tradeleague.site import create_site
 from tradeleague.store import open_store
 from tradeleague.testing.server import serve_asgi
 from tradeleague.web.formatting import money
+from web import patient  # type: ignore[import-not-found]
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
 
@@ -180,16 +181,16 @@ def test_visitor_call_form_without_script_and_the_visitors_board(
     _clean(browser, base, f"/direction?called={RID}", "the notice")
 
     # Hidden until the round is played: not on the board, no log, not on any page.
-    served = httpx.get(f"{base}/api/v1/direction/visitors").json()
+    served = patient.get(f"{base}/api/v1/direction/visitors").json()
     assert served["visitors"] == []
-    assert "No visitor's call has been settled" in httpx.get(f"{base}/direction/visitors").text
+    assert "No visitor's call has been settled" in patient.get(f"{base}/direction/visitors").text
     account = f"visitor:{NAME}"
-    assert httpx.get(f"{base}/api/v1/direction/models/{account}/log").status_code == 404
+    assert patient.get(f"{base}/api/v1/direction/models/{account}/log").status_code == 404
     _clean(browser, base, "/direction/visitors", "the empty visitors' board")
 
     _host(league, ROUND + timedelta(minutes=10))
 
-    served = httpx.get(f"{base}/api/v1/direction/visitors").json()
+    served = patient.get(f"{base}/api/v1/direction/visitors").json()
     (row,) = served["visitors"]
     assert row["name"] == "visitor:Zoë &lt;b&gt;bull&lt;/b&gt;"  # JSON: escaped, as all user text
     assert row["settled"] + sum(row["skips"].values()) == 1
@@ -278,7 +279,7 @@ def test_visitor_call_form_refuses_a_post_without_its_token(open_round: str) -> 
             headers={"content-type": "application/x-www-form-urlencoded"},
         )
         assert garbage.status_code == 403  # an unreadable form carries no token
-        assert httpx.get(f"{base}/api/v1/direction/rounds/current").json()["status"] == "finished"
+        assert patient.get(f"{base}/api/v1/direction/rounds/current").json()["status"] == "finished"
         bad_name = client.post(
             "/direction/calls", data={"visitor": "\u200b", "direction": "up", "csrf_token": token}
         )

@@ -118,9 +118,9 @@ class StepBatcher:
         ServiceError, StoreError
             As ``ScenarioService.step`` would, for this step alone.
         """
-        return (await self.answer(key, run_id, None))[1]
+        return (await self.reply(key, run_id, None))[1]
 
-    async def answer(self, key: str, run_id: str, once: str | None) -> Reply:
+    async def reply(self, key: str, run_id: str, once: str | None) -> Reply:
         """Return the step's answer; ``once``: its idempotency key (checked by the caller).
 
         Raises

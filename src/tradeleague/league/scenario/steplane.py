@@ -117,7 +117,7 @@ class StepLane:
     ) -> None:
         try:
             # in a worker thread, never on the loop
-            status, body, replayed = await self._batcher.answer(key, run_id, once)
+            status, body, replayed = await self._batcher.reply(key, run_id, once)
         except ServiceError as exc:  # rendered as the app's handlers render them
             await service_error_response(exc)(scope, receive, send)
             return
