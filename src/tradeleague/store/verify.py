@@ -17,6 +17,8 @@ disagreement is reported with its seq or key; nothing is repaired.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import sqlalchemy as sa
@@ -286,6 +288,15 @@ def _compare(
     return ProjectionCheck(name, len(keys), rebuild.cursor, max(head_seq - rebuild.cursor, 0))
 
 
+@contextmanager
+def _snapshot(store: Store) -> Iterator[sa.Connection]:
+    """One read transaction over the log (``REPEATABLE READ`` on PostgreSQL): one snapshot."""
+    with store.transaction("verify") as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield connection
+
+
 def verify(
     store: Store, *, checkpoint: tuple[int, str] | None = None, to_head: bool = False
 ) -> VerifyReport:
@@ -314,9 +325,7 @@ def verify(
         If the database cannot be read (a mismatch is never an exception).
     """
     out: list[Mismatch] = []
-    with store.transaction("verify") as connection:
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    with _snapshot(store) as connection:
         cursors = {
             str(r.name): int(r.last_seq) for r in connection.execute(sa.select(projection_cursors))
         }
@@ -371,9 +380,7 @@ def verify_since(store: Store, checkpoint: tuple[int, str]) -> VerifyReport:
         If the database cannot be read (a mismatch is never an exception).
     """
     out: list[Mismatch] = []
-    with store.transaction("verify") as connection:
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    with _snapshot(store) as connection:
         if checkpoint[0] > 0:
             _check_checkpoint(connection, checkpoint, out)
         elif checkpoint[1] != GENESIS_HASH:
