@@ -15,15 +15,19 @@ Real subprocesses, as an operator would start them. Two checks:
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 import subprocess
 import sys
+import threading
 from datetime import date
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
+from tradeleague.errors import StoreError
 from tradeleague.events.weights import season_stream
 from tradeleague.formats.weights import Division
 from tradeleague.league.weights.replay import replay_season_id
@@ -112,3 +116,45 @@ def test_two_concurrent_replays_of_one_season_write_it_once(shared_data: Path, d
     with open_store(db_url) as store:
         assert store.head() == head
         assert verify(store).ok
+
+
+def test_a_claim_refused_mid_claim_names_the_winner_not_an_earlier_holder(pg_url: str) -> None:
+    """C-4: a claim refused while the winner is between its lock and its record names the winner.
+
+    The winner is played by hand: it takes the stream's gate and lock and has
+    not yet written its holder row, while an earlier holder's row is still in
+    the table. The claimant waits at the gate and then names the winner.
+    """
+    stream = season_stream(_season())
+    with open_store(pg_url) as earlier:
+        earlier.deriving_ids().claim(stream)  # leaves its row behind when it lets go
+    digest = hashlib.sha256(stream.encode("utf-8")).digest()
+    key, gate = (int.from_bytes(digest[a : a + 8], "big", signed=True) for a in (0, 8))
+    engine = sa.create_engine(pg_url)
+    refusals: list[str] = []
+    with open_store(pg_url) as claimant, engine.connect() as winner:
+        winner.begin()
+        winner.execute(sa.text("SELECT pg_advisory_xact_lock(:g)"), {"g": gate})
+        winner.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key})
+
+        def claim() -> None:
+            try:
+                claimant.deriving_ids().claim(stream)
+            except StoreError as refused:
+                refusals.append(str(refused))
+
+        waiting = threading.Thread(target=claim)
+        waiting.start()
+        waiting.join(timeout=1.0)
+        assert waiting.is_alive()  # held at the gate while the winner has no row yet
+        winner.execute(sa.text("DELETE FROM stream_writers WHERE stream = :s"), {"s": stream})
+        winner.execute(
+            sa.text("INSERT INTO stream_writers (stream, holder, since) VALUES (:s, :h, now())"),
+            {"s": stream, "h": "process 4242 on the-winner"},
+        )
+        winner.commit()
+        waiting.join(timeout=30)
+        assert not waiting.is_alive()
+    engine.dispose()
+    (message,) = refusals
+    assert "is being written by process 4242 on the-winner (since " in message

@@ -109,9 +109,10 @@ class Writers:
 
         ``connection``, if given, is an open write transaction the holder's row is
         written in (it commits with the caller's work); else a short one of its own.
-        On PostgreSQL the row is written and committed on the lock's own
-        connection as soon as the lock is taken, so a process refused a moment
-        later names this one, not an earlier holder or "another process".
+        On PostgreSQL the lock is taken and the row written and committed on the
+        lock's own connection behind a per-stream gate (`_claim_pg`), so a process
+        refused at any moment names this one, not an earlier holder or "another
+        process".
 
         Raises
         ------
@@ -121,10 +122,7 @@ class Writers:
         if stream in self.held:
             return
         if self.engine.dialect.name == "postgresql":
-            lock_connection, key = self._claim_pg(stream, connection)
-            self.held[stream] = (lock_connection, key)
-            with lock_connection.begin():
-                self._record(lock_connection, stream)
+            self.held[stream] = self._claim_pg(stream)
             return
         lock = self._claim_file(stream, connection)
         self.held[stream] = lock
@@ -134,19 +132,32 @@ class Writers:
             with self.engine.connect() as own, own.begin():
                 self._record(own, stream)
 
-    def _claim_pg(self, stream: str, caller: sa.Connection | None) -> tuple[sa.Connection, int]:
-        key = int.from_bytes(_digest(stream)[:8], "big", signed=True)
+    def _claim_pg(self, stream: str) -> tuple[sa.Connection, int]:
+        """Take the stream's session lock and record the holder, behind the stream's gate.
+
+        The gate is a transaction lock on a second key: a claimant holds it from
+        before its try until its holder row is committed, so a claimant that is
+        refused reads the row only once the winner has written it (never none,
+        never an earlier holder's).
+        """
+        digest = _digest(stream)
+        key = int.from_bytes(digest[:8], "big", signed=True)
+        gate = int.from_bytes(digest[8:16], "big", signed=True)
         connection = self.engine.connect()
         try:
-            got = connection.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key})
-            taken = bool(got.scalar_one())
-            connection.commit()
+            with connection.begin():  # the gate is freed as this commits
+                connection.execute(sa.text("SELECT pg_advisory_xact_lock(:g)"), {"g": gate})
+                got = connection.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key})
+                taken = bool(got.scalar_one())
+                who = "" if taken else self._holder(connection, stream)
+                if taken:
+                    self._record(connection, stream)
         except BaseException:
             connection.close()
             raise
         if not taken:
             connection.close()
-            self._refuse(stream, caller)
+            raise _refusal(stream, who)
         return connection, key
 
     def _claim_file(self, stream: str, caller: sa.Connection | None) -> IO[bytes] | None:
@@ -181,19 +192,20 @@ class Writers:
         )
 
     def _refuse(self, stream: str, caller: sa.Connection | None) -> None:
-        query = sa.select(_WRITERS.c.holder, _WRITERS.c.since).where(_WRITERS.c.stream == stream)
         if caller is not None:
-            row = caller.execute(query).one_or_none()
+            who = self._holder(caller, stream)
         else:
             with self.engine.connect() as connection:
-                row = connection.execute(query).one_or_none()
-        who = "another process"
-        if row is not None:
-            who = f"{row.holder} (since {row.since:%Y-%m-%d %H:%M:%S} UTC)"
-        raise StoreError(
-            f"The stream {stream!r} is being written by {who}; "
-            "wait for it to finish or stop it, then run this again to resume."
-        )
+                who = self._holder(connection, stream)
+        raise _refusal(stream, who)
+
+    @staticmethod
+    def _holder(connection: sa.Connection, stream: str) -> str:
+        query = sa.select(_WRITERS.c.holder, _WRITERS.c.since).where(_WRITERS.c.stream == stream)
+        row = connection.execute(query).one_or_none()
+        if row is None:
+            return "another process"
+        return f"{row.holder} (since {row.since:%Y-%m-%d %H:%M:%S} UTC)"
 
     def release_all(self) -> None:
         """Free every lock this process holds (it stops being any stream's writer)."""
@@ -207,6 +219,13 @@ class Writers:
                         connection.commit()
                 elif isinstance(lock, io.IOBase):
                     _remove_lock(lock)
+
+
+def _refusal(stream: str, who: str) -> StoreError:
+    return StoreError(
+        f"The stream {stream!r} is being written by {who}; "
+        "wait for it to finish or stop it, then run this again to resume."
+    )
 
 
 def still_there(handle: IO[Any], path: Path) -> bool:
