@@ -24,10 +24,13 @@ from typer.testing import CliRunner
 from tradeleague.accounts import Tier
 from tradeleague.cli import app
 from tradeleague.clock import ReplayClock
+from tradeleague.events.scenario import SCENARIO_ORDERS_QUEUED
 from tradeleague.league.scenario import ScenarioService, provision_from_market
+from tradeleague.league.scenario.bundling import BUNDLE as SCENARIO_BUNDLE
 from tradeleague.league.scenario.routes import create_app
 from tradeleague.market import synthetic_dataset
 from tradeleague.store import open_store
+from tradeleague.store.bundle import EventMismatch, read_chain
 from tradeleague.store.signing import generate_key
 
 _ENV = {"COLUMNS": "200"}
@@ -278,8 +281,9 @@ def test_one_byte_changed_in_a_bar_names_the_bar_s_scn_2(bundles: Bundles, tmp_p
     code, output = _verify(copy)
     sentence = _one_sentence(output)
     assert code == 1
-    assert re.search(r"The event at seq \d+ records the equity at bar 5 \(", sentence), sentence
-    assert "but the run's fills and the bars give" in sentence
+    replayed = r"The event at seq \d+ contradicts the run's replay on the bundled bars: "
+    assert re.search(replayed + r"the completion records the equity at bar 5 \(", sentence)
+    assert "but the run's orders on the scenario's bars give" in sentence
 
     copy = _copy(out, tmp_path / "open")
     rows = _bars(copy)
@@ -288,7 +292,10 @@ def test_one_byte_changed_in_a_bar_names_the_bar_s_scn_2(bundles: Bundles, tmp_p
     _write_bars(copy, rows)
     code, output = _verify(copy)
     assert code == 1
-    assert re.search(r"fills SPY at \d+ micro-dollars, but bar 1 \(", _one_sentence(output))
+    fills = r"the log fills SPY at (\d+) micro-dollars at bar 1 \([^)]+\), but the run's orders "
+    found = re.search(fills + r"on the scenario's bars give (\d+)", _one_sentence(output))
+    assert found is not None, _one_sentence(output)
+    assert found[1] != found[2]
 
     copy = _copy(out, tmp_path / "volume")
     rows = _bars(copy)
@@ -299,6 +306,29 @@ def test_one_byte_changed_in_a_bar_names_the_bar_s_scn_2(bundles: Bundles, tmp_p
     code, output = _verify(copy)
     assert code == 1
     assert "are not the ones scenario" in _one_sentence(output)
+
+
+def test_a_rechained_bundle_whose_fills_no_order_gives_fails_s_fil_1(
+    bundles: Bundles, tmp_path: Path
+) -> None:
+    """S-FIL-1: each run is replayed from its queued orders, not only its fills priced.
+
+    A bundle re-chained (and re-signed by another key) without the events that
+    queued the orders still holds fills at the right prices; the replay of the
+    run's orders on the bundled bars gives no such fill, and says so.
+    """
+    out, _ = bundles("scenario")
+    season = json.loads((out / "REPORT.json").read_text(encoding="utf-8"))["scenario"]
+    market = {p.name: p.read_text(encoding="utf-8") for p in (out / "market").iterdir()}
+    kept = [s.event for s in read_chain(out) if s.event.kind != SCENARIO_ORDERS_QUEUED]
+    with open_store(f"sqlite:///{tmp_path / 'forged.db'}") as forged:
+        forged.append(kept)
+        with pytest.raises(EventMismatch) as refused:
+            SCENARIO_BUNDLE.report(forged, season, market)
+    assert "contradicts the run's replay on the bundled bars: the log has a fill at bar" in str(
+        refused.value
+    )
+    assert "that the run's orders do not give" in str(refused.value)
 
 
 def test_the_wrong_signer_or_a_forged_head_fails(

@@ -23,7 +23,7 @@ from array import array
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from tradeleague.events import Event, EventKind, canonical_json
+from tradeleague.events import Event, EventKind, canonical_json, utc_iso
 from tradeleague.events.scenario import (
     SCENARIO_ORDER_CANCELLED,
     SCENARIO_ORDERS_QUEUED,
@@ -227,13 +227,34 @@ class RunReplay:
             self._fail(f"the log has a fill at bar {index} that the run's orders do not give")
             return
         expected = self._fills[self._next_fill]
-        if payload["fill"] != expected or payload.get("forced") is not self._forced:
-            self._fail(
-                f"the log's fill {self._next_fill} at bar {index} differs from the one the "
-                f"run's orders give on the scenario's bars ({canonical_json(expected)})"
-            )
+        logged = payload["fill"]
+        if logged != expected or payload.get("forced") is not self._forced:
+            self._fail(self._fill_differs(index, logged, expected))
             return
         self._next_fill += 1
+
+    def _bar(self, index: int) -> str:
+        """Name bar ``index`` with its time, as a person reads it in a message."""
+        v = self.version
+        if v is None or v.bars is None:
+            return f"bar {index}"
+        return f"bar {index} ({utc_iso(v.bars.timestamp(index))})"
+
+    def _fill_differs(self, index: int, logged: object, expected: dict[str, object]) -> str:
+        """Say how the log's fill at bar ``index`` differs from the replayed one."""
+        same_order = isinstance(logged, dict) and all(
+            logged.get(k) == expected[k] for k in ("symbol", "side", "qty")
+        )
+        if same_order and isinstance(logged, dict) and logged.get("price") != expected["price"]:
+            return (
+                f"the log fills {expected['symbol']} at {logged.get('price')} micro-dollars at "
+                f"{self._bar(index)}, but the run's orders on the scenario's bars give "
+                f"{expected['price']}"
+            )
+        return (
+            f"the log's fill {self._next_fill} at {self._bar(index)} differs from the one the "
+            f"run's orders give on the scenario's bars ({canonical_json(expected)})"
+        )
 
     def _liquidated(self, index: int, payload: dict[str, object]) -> None:
         if not self._advance(index):
@@ -281,10 +302,31 @@ class RunReplay:
         self.results = canonical_json(results)
         expected = {"run": self.run, **results, "equity": [str(v) for v in self.path]}
         if canonical_json(expected) != canonical_json(payload):
-            self._fail(
-                "the completion event's results differ from the ones the run's fills and the "
-                "scenario's bars give"
-            )
+            self._fail(self._completion_differs(payload, expected))
+
+    def _completion_differs(self, payload: dict[str, object], expected: dict[str, object]) -> str:
+        """Name the first equity value (else result) the completion records wrongly."""
+        logged, path = payload.get("equity"), expected["equity"]
+        if isinstance(logged, list) and isinstance(path, list):
+            for i, (text, value) in enumerate(zip(logged, path, strict=False)):
+                if text != value:
+                    where = (
+                        "the starting cash" if i == 0 else f"the equity at {self._bar(i)}'s close"
+                    )
+                    return (
+                        f"the completion records {where} as {text} micro-dollars, but the run's "
+                        f"orders on the scenario's bars give {value}"
+                    )
+        for name, figure in expected.items():
+            if payload.get(name) != figure:
+                return (
+                    f"the completion records the run's {name} as {payload.get(name)!r}, but the "
+                    f"run's orders on the scenario's bars give {figure!r}"
+                )
+        return (
+            "the completion event's results differ from the ones the run's fills and the "
+            "scenario's bars give"
+        )
 
     def finish(self, index: int) -> str | None:
         """Step an unfinished run up to bar ``index`` (its row's); say why it cannot go there.
